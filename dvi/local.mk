@@ -1,0 +1,1 @@
+## DVI (cone complementarity) backend

@@ -1,0 +1,45 @@
+/* clab_contact.h: the contact records one collision pass produces, shared by all backends.
+ *
+ * Contact event i between bodies A < B (seed 000, Sect. 2): a point P, an orthonormal
+ * right-handed frame (n, u, w) with n pointing from A to B and n x u = w, the signed gap
+ * Phi (negative = penetration), and P in each body's centroidal frame (sbar_A, sbar_B),
+ * from which the D_i blocks follow. Backends index this array; they do not copy it. */
+#ifndef CLAB_CONTACT_H
+#define CLAB_CONTACT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "clab_error.h"
+#include "clab_math.h"
+
+typedef struct clab_contact {
+    int a, b;          /* body indices, a < b */
+    clab_vec3 n, u, w; /* contact frame, world: n from a to b, n x u = w */
+    clab_vec3 p;       /* contact point P, world [m]: midway between the two surfaces */
+    double phi;        /* gap Phi [m]; < 0 is penetration (penalty overlap delta_n = -Phi) */
+    clab_vec3 sa, sb;  /* P in the body frames of a and b: sbar_{i,A}, sbar_{i,B} [m] */
+    uint64_t key;      /* stable key (a, b, feature), the same while the contact persists */
+} clab_contact;
+
+/* One array of contact records; grows as needed, reused step after step. */
+typedef struct clab_contacts {
+    clab_contact *c; /* [n] records */
+    size_t n;        /* records in use */
+    size_t cap;      /* records allocated */
+} clab_contacts;
+
+/* Key of a contact: body a in bits 63..38, body b in bits 37..12, feature in bits 11..0
+ * (2^26 = 67 million bodies, 4096 features per pair, e.g. box vertex or edge ids). */
+static inline uint64_t clab_contact_key(int a, int b, unsigned feature)
+{
+    return ((uint64_t)(unsigned)a << 38) | ((uint64_t)(unsigned)b << 12) | (uint64_t)(feature & 0xfffu);
+}
+
+void clab_contacts_init(clab_contacts *cs);
+void clab_contacts_free(clab_contacts *cs);
+/* Append one record (copied); CLAB_ENOMEM on allocation failure. */
+int clab_contacts_push(clab_contacts *cs, const clab_contact *c);
+static inline void clab_contacts_clear(clab_contacts *cs) { cs->n = 0; }
+
+#endif

@@ -1,0 +1,41 @@
+/* clab_sim.h: one simulation, the flow of design.md: world -> collision -> backend step.
+ *
+ *     clab_sim *s = clab_sim_create(world, "dvi", 1e-3, &options, &err);
+ *     while (world->t < t_end) if (clab_sim_step(s, &err)) { report err.msg; break; }
+ *     clab_sim_destroy(s);
+ *
+ * Options read here (the rest go to the backend): envelope [m] (contacts reported while
+ * Phi < envelope; default: the backend's), vmax [m/s] (runtime guard; default 1e4). */
+#ifndef CLAB_SIM_H
+#define CLAB_SIM_H
+
+#include "clab_backend.h"
+#include "clab_collide.h"
+
+typedef struct clab_sim {
+    clab_world *world;             /* borrowed, stepped in place */
+    const clab_backend_type *type; /* the backend */
+    void *self;                    /* the backend's state */
+    clab_collider *collider;
+    clab_contacts contacts;        /* contacts of the last step (configuration at its start) */
+    double h;                      /* time step [s] */
+    double envelope;               /* [m] */
+    double vmax;                   /* [m/s] runtime guard */
+} clab_sim;
+
+/* Create; on failure returns NULL with err set (unknown backend, bad or unknown option). */
+clab_sim *clab_sim_create(clab_world *w, const char *backend, double h, clab_options *opt, clab_error *err);
+void clab_sim_destroy(clab_sim *s);
+
+/* One step: collide at q(l), backend step to q(l+1), v(l+1), t += h, then the runtime guard
+ * (CLAB_ENUMERIC naming the body when a state is non-finite or too fast). */
+int clab_sim_step(clab_sim *s, clab_error *err);
+
+/* Contact forces of the last step [N], frame (n, u, w), one per s->contacts record;
+ * out must hold s->contacts.n entries. */
+void clab_sim_forces(const clab_sim *s, clab_vec3 *f_nuw);
+
+/* Every parameter (sim and backend) as key = value lines, for output metadata. */
+void clab_sim_meta(const clab_sim *s, clab_options *m);
+
+#endif

@@ -1,0 +1,90 @@
+/* clab_world.h: the world every backend steps: bodies, materials, joints, gravity, time.
+ * Built from definition structs with defaults (Box2D style):
+ *
+ *     clab_world *w = clab_world_create(NULL);           // gravity (0, 0, -9.81)
+ *     clab_body_def d = clab_default_body_def();
+ *     d.shape = clab_sphere(0.1); d.r = clab_v3(0, 0, 0.1); d.rdot = clab_v3(3, 0, 0);
+ *     clab_world_add_body(w, &d, &err);
+ */
+#ifndef CLAB_WORLD_H
+#define CLAB_WORLD_H
+
+#include <stddef.h>
+
+#include "clab_body.h"
+#include "clab_error.h"
+#include "clab_joint.h"
+#include "clab_material.h"
+
+typedef struct clab_world_def {
+    clab_vec3 gravity; /* [m/s^2], default (0, 0, -9.81) */
+} clab_world_def;
+
+typedef struct clab_body_def {
+    char name[CLAB_NAME_LEN]; /* optional, for messages and output ("" = "body <index>") */
+    clab_shape shape;         /* default: sphere of radius 0.1 m */
+    double mass;              /* [kg]; 0 = from density and volume */
+    double density;           /* [kg/m^3], used when mass = 0; default 1000 */
+    clab_vec3 r;              /* position [m] */
+    clab_quat e;              /* orientation, Euler parameters (normalized on add) */
+    clab_vec3 rdot;           /* velocity [m/s] */
+    clab_vec3 omega;          /* angular velocity, WORLD frame [rad/s] (converted to wbar) */
+    int fixed;                /* 1 = immovable */
+    int material;             /* material index, default 0 */
+} clab_body_def;
+
+typedef struct clab_world {
+    clab_body *bodies;        /* [nbodies] */
+    char (*names)[CLAB_NAME_LEN]; /* [nbodies] body names */
+    size_t nbodies, cap_bodies;
+    clab_material *materials; /* [nmaterials]; index 0 always exists */
+    size_t nmaterials, cap_materials;
+    clab_joint *joints;       /* [njoints] bilateral constraints */
+    size_t njoints, cap_joints;
+    clab_vec3 gravity;        /* [m/s^2] */
+    double t;                 /* simulated time [s] */
+    long step;                /* steps taken */
+} clab_world;
+
+clab_world_def clab_default_world_def(void);
+clab_body_def clab_default_body_def(void);
+static inline clab_shape clab_sphere(double radius) { clab_shape s = {CLAB_SHAPE_SPHERE, radius, {0, 0, 0}}; return s; }
+static inline clab_shape clab_box(double hx, double hy, double hz) { clab_shape s = {CLAB_SHAPE_BOX, 0.0, {hx, hy, hz}}; return s; }
+static inline clab_shape clab_plane(void) { clab_shape s = {CLAB_SHAPE_PLANE, 0.0, {0, 0, 0}}; return s; }
+
+/* New world with the default material at index 0; def may be NULL for defaults. */
+clab_world *clab_world_create(const clab_world_def *def);
+void clab_world_destroy(clab_world *w);
+
+/* Add a material; returns its index, or -1 with err set (invalid or duplicate name).
+ * A material named "default" replaces the built-in one at index 0. */
+int clab_world_add_material(clab_world *w, const clab_material *m, clab_error *err);
+/* Index of a material by name, -1 when absent. */
+int clab_world_find_material(const clab_world *w, const char *name);
+
+/* Add a body; returns its index, or -1 with err set naming the body and the field. */
+int clab_world_add_body(clab_world *w, const clab_body_def *def, clab_error *err);
+/* Index of a body by name, -1 when absent. */
+int clab_world_find_body(const clab_world *w, const char *name);
+
+/* Add a bilateral constraint; returns its index or -1 with err set. */
+int clab_world_add_joint(clab_world *w, const clab_joint *j, clab_error *err);
+
+/* Name of body i (bodies added without a name are called "body<i>"). */
+const char *clab_world_body_name(const clab_world *w, size_t i);
+
+/* Applied force (gravity, world frame) and torque (body frame, zero here) of body i,
+ * the f(l) of Eq. (5b) divided by h; the gyroscopic term lives in clab_body_kick. */
+void clab_world_applied(const clab_world *w, size_t i, clab_vec3 *F, clab_vec3 *taubar);
+
+/* Total kinetic energy of the free bodies [J]. */
+double clab_world_kinetic_energy(const clab_world *w);
+
+/* First non-finite state, or a body speed above vmax (m/s; <= 0: no bound): returns
+ * CLAB_ENUMERIC with err naming the body and the time, else CLAB_OK. */
+int clab_world_check_state(const clab_world *w, double vmax, clab_error *err);
+
+/* Deep copy (for restarts and tests); NULL on allocation failure. */
+clab_world *clab_world_clone(const clab_world *w);
+
+#endif

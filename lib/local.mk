@@ -1,0 +1,30 @@
+## lib/: the shared layer (math, bodies, shapes, materials, contacts, collision, world, sim)
+libcontactlab_la_SOURCES += \
+	lib/error.c \
+	lib/shape.c \
+	lib/material.c \
+	lib/body.c \
+	lib/contact.c \
+	lib/world.c \
+	lib/options.c \
+	lib/backend.c \
+	lib/sim.c \
+	lib/collide.c \
+	lib/collide_sphere.c
+
+pkginclude_HEADERS += \
+	lib/clab_math.h \
+	lib/clab_error.h \
+	lib/clab_shape.h \
+	lib/clab_material.h \
+	lib/clab_body.h \
+	lib/clab_contact.h \
+	lib/clab_joint.h \
+	lib/clab_world.h \
+	lib/clab_options.h \
+	lib/clab_backend.h \
+	lib/clab_backends.h \
+	lib/clab_collide.h \
+	lib/clab_sim.h
+
+noinst_HEADERS += lib/collide_internal.h

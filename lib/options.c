@@ -1,0 +1,141 @@
+/* options.c: key = value option lists with checked, typed getters */
+#include "clab_options.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void clab_options_init(clab_options *op)
+{
+    op->o = NULL;
+    op->n = op->cap = 0;
+}
+
+void clab_options_free(clab_options *op)
+{
+    free(op->o);
+    clab_options_init(op);
+}
+
+static clab_option *find(const clab_options *op, const char *key)
+{
+    for (size_t i = 0; i < op->n; i++)
+        if (strcmp(op->o[i].key, key) == 0) return &op->o[i];
+    return NULL;
+}
+
+int clab_options_set(clab_options *op, const char *key, const char *val, const char *where)
+{
+    clab_option *o = find(op, key);
+    if (!o) {
+        if (op->n == op->cap) {
+            size_t cap = op->cap ? 2 * op->cap : 16;
+            clab_option *p = realloc(op->o, cap * sizeof *p);
+            if (!p) return CLAB_ENOMEM;
+            op->o = p;
+            op->cap = cap;
+        }
+        o = &op->o[op->n++];
+        snprintf(o->key, sizeof o->key, "%s", key);
+    }
+    snprintf(o->val, sizeof o->val, "%s", val);
+    snprintf(o->where, sizeof o->where, "%s", where ? where : "");
+    o->used = 0;
+    return CLAB_OK;
+}
+
+int clab_options_parse(clab_options *op, const char *kv, const char *where, clab_error *err)
+{
+    const char *eq = strchr(kv, '=');
+    if (!eq || eq == kv || eq[1] == '\0' || (size_t)(eq - kv) >= CLAB_OPT_LEN || strlen(eq + 1) >= CLAB_OPT_LEN)
+        return clab_error_set(err, CLAB_EINVAL, "%s: option '%s' must have the form key=value", where ? where : "option",
+                              kv);
+    char key[CLAB_OPT_LEN];
+    memcpy(key, kv, (size_t)(eq - kv));
+    key[eq - kv] = '\0';
+    if (clab_options_set(op, key, eq + 1, where)) return clab_error_set(err, CLAB_ENOMEM, "out of memory");
+    return CLAB_OK;
+}
+
+int clab_options_merge(clab_options *dst, const clab_options *src)
+{
+    for (size_t i = 0; i < src->n; i++)
+        if (clab_options_set(dst, src->o[i].key, src->o[i].val, src->o[i].where)) return CLAB_ENOMEM;
+    return CLAB_OK;
+}
+
+const char *clab_options_get(clab_options *op, const char *key)
+{
+    clab_option *o = find(op, key);
+    if (!o) return NULL;
+    o->used = 1;
+    return o->val;
+}
+
+static const char *origin(const clab_option *o) { return o->where[0] ? o->where : "option"; }
+
+int clab_options_double(clab_options *op, const char *key, double lo, double hi, double *out, clab_error *err)
+{
+    clab_option *o = find(op, key);
+    if (!o) return CLAB_OK;
+    o->used = 1;
+    char *end;
+    errno = 0;
+    double v = strtod(o->val, &end);
+    if (end == o->val || *end != '\0' || errno == ERANGE || !isfinite(v))
+        return clab_error_set(err, CLAB_EINVAL, "%s: %s = '%s' is not a finite number", origin(o), key, o->val);
+    if (v < lo || v > hi)
+        return clab_error_set(err, CLAB_EINVAL, "%s: %s = %g is outside the allowed range [%g, %g]", origin(o), key, v,
+                              lo, hi);
+    *out = v;
+    return CLAB_OK;
+}
+
+int clab_options_int(clab_options *op, const char *key, long lo, long hi, long *out, clab_error *err)
+{
+    clab_option *o = find(op, key);
+    if (!o) return CLAB_OK;
+    o->used = 1;
+    char *end;
+    errno = 0;
+    long v = strtol(o->val, &end, 10);
+    if (end == o->val || *end != '\0' || errno == ERANGE)
+        return clab_error_set(err, CLAB_EINVAL, "%s: %s = '%s' is not an integer", origin(o), key, o->val);
+    if (v < lo || v > hi)
+        return clab_error_set(err, CLAB_EINVAL, "%s: %s = %ld is outside the allowed range [%ld, %ld]", origin(o), key, v,
+                              lo, hi);
+    *out = v;
+    return CLAB_OK;
+}
+
+int clab_options_choice(clab_options *op, const char *key, const char *const *choices, int *out, clab_error *err)
+{
+    clab_option *o = find(op, key);
+    if (!o) return CLAB_OK;
+    o->used = 1;
+    char list[512] = "";
+    for (int i = 0; choices[i]; i++) {
+        if (strcmp(o->val, choices[i]) == 0) {
+            *out = i;
+            return CLAB_OK;
+        }
+        size_t len = strlen(list);
+        snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "", choices[i]);
+    }
+    return clab_error_set(err, CLAB_EINVAL, "%s: %s = '%s' is not one of: %s", origin(o), key, o->val, list);
+}
+
+int clab_options_check_unused(const clab_options *op, const char *owner, clab_error *err)
+{
+    int bad = 0;
+    for (size_t i = 0; i < op->n; i++)
+        if (!op->o[i].used) {
+            if (!bad) clab_error_clear(err);
+            clab_error_append(err, CLAB_EINVAL, "%s: unknown option '%s' for the %s", origin(&op->o[i]), op->o[i].key,
+                              owner);
+            bad = 1;
+        }
+    return bad ? CLAB_EINVAL : CLAB_OK;
+}

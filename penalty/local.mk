@@ -1,0 +1,1 @@
+## penalty (DEM) backend

@@ -1,0 +1,4 @@
+## tests of the shared layer (lib/)
+clab_tests += tests/test_math tests/test_body
+tests_test_math_LDADD = $(CLAB_LDADD)
+tests_test_body_LDADD = $(CLAB_LDADD)

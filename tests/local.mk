@@ -1,0 +1,7 @@
+## tests/: one TAP program per module (make check); each fragment adds its own
+noinst_HEADERS += tests/tap.h
+TESTS += $(clab_tests)
+check_PROGRAMS += $(clab_tests)
+clab_tests =
+
+include tests/lib.mk
