@@ -24,12 +24,13 @@ int clab_emit_contact(const clab_body *A, const clab_body *B, int ia, int ib, cl
     return clab_contacts_push(out, &c);
 }
 
-/* narrow[ta][tb] for ta <= tb; NULL: no contact between these shapes */
+/* narrow[ta][tb] for ta <= tb (sphere < plane < box); NULL: no contact between these shapes
+ * (two half-spaces are both fixed) */
 static const clab_narrow_fn narrow[CLAB_SHAPE_COUNT][CLAB_SHAPE_COUNT] = {
     /*              sphere                      plane                       box  */
-    /* sphere */ {clab_collide_sphere_sphere, clab_collide_sphere_plane, NULL},
-    /* plane  */ {NULL, NULL, NULL},
-    /* box    */ {NULL, NULL, NULL},
+    /* sphere */ {clab_collide_sphere_sphere, clab_collide_sphere_plane, clab_collide_sphere_box},
+    /* plane  */ {NULL, NULL, clab_collide_plane_box},
+    /* box    */ {NULL, NULL, clab_collide_box_box},
 };
 
 int clab_collide_pair(const clab_world *w, int i, int j, double envelope, clab_contacts *out)
@@ -40,7 +41,22 @@ int clab_collide_pair(const clab_world *w, int i, int j, double envelope, clab_c
         int k = i; i = j; j = k;
     }
     clab_narrow_fn f = narrow[A->shape.type][B->shape.type];
-    return f ? f(A, B, i, j, envelope, out) : CLAB_OK;
+    if (!f) return CLAB_OK;
+    size_t first = out->n;
+    int rc = f(A, B, i, j, envelope, out);
+    if (rc) return rc;
+
+    /* this pair's records by feature (insertion sort: 4 or fewer in practice) */
+    for (size_t k = first + 1; k < out->n; k++) {
+        clab_contact c = out->c[k];
+        size_t p = k;
+        while (p > first && out->c[p - 1].key > c.key) {
+            out->c[p] = out->c[p - 1];
+            p--;
+        }
+        out->c[p] = c;
+    }
+    return CLAB_OK;
 }
 
 struct clab_collider {

@@ -10,7 +10,9 @@ libcontactlab_la_SOURCES += \
 	lib/backend.c \
 	lib/sim.c \
 	lib/collide.c \
-	lib/collide_sphere.c
+	lib/collide_sphere.c \
+	lib/collide_box.c \
+	lib/collide_box_box.c
 
 pkginclude_HEADERS += \
 	lib/clab_math.h \

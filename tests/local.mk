@@ -5,3 +5,4 @@ check_PROGRAMS += $(clab_tests)
 clab_tests =
 
 include tests/lib.mk
+include tests/collide.mk

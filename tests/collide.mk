@@ -1,0 +1,3 @@
+## tests of the collision layer (lib/collide*.c, lib/broadphase.c)
+clab_tests += tests/test_collide
+tests_test_collide_LDADD = $(CLAB_LDADD)
