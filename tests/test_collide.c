@@ -213,9 +213,257 @@ static void test_box_plane(void)
     clab_contacts_free(&cs);
 }
 
+/* ---------------- sphere-box ---------------- */
+static void test_sphere_box(void)
+{
+    clab_contacts cs;
+    clab_contacts_init(&cs);
+    const double R = 0.2;
+    clab_vec3 half = clab_v3(1, 0.5, 0.25);
+
+    /* box (1, 0.5, 0.25) at the origin is body 0, the sphere R = 0.2 body 1, so n points from
+     * the box to the sphere. face: center (0.3, 0.1, 0.44): Phi = 0.44 - 0.25 - 0.2 = -0.01,
+     * n = +z, P between (0.3, 0.1, 0.25) and (0.3, 0.1, 0.24) */
+    clab_world *w = clab_world_create(NULL);
+    add(w, clab_box(half.x, half.y, half.z), clab_v3(0, 0, 0), clab_q_identity(), 0);
+    add(w, clab_sphere(R), clab_v3(0.3, 0.1, 0.44), clab_q_identity(), 0);
+    pair(w, 0.0, &cs);
+    clab_vec3 p = clab_v3(0.3, 0.1, 0.245);
+    check_contacts(&cs, 1, &p, -0.01, clab_v3(0, 0, 1), "sphere-box face");
+    check_records(w, &cs, "sphere-box face");
+
+    /* edge: center (1.1, 0, 0.35), closest box point (1, 0, 0.25) at distance 0.1 sqrt 2:
+     * Phi = 0.1 sqrt 2 - 0.2, n = (1, 0, 1)/sqrt 2, P = (1, 0, 0.25) + (Phi/2) n */
+    w->bodies[1].r = clab_v3(1.1, 0, 0.35);
+    pair(w, 0.0, &cs);
+    double phi = 0.1 * sqrt(2.0) - R;
+    clab_vec3 n = clab_v3_normalize(clab_v3(1, 0, 1));
+    p = clab_v3_madd(clab_v3(1, 0, 0.25), 0.5 * phi, n);
+    check_contacts(&cs, 1, &p, phi, n, "sphere-box edge");
+
+    /* corner: center (1.1, 0.6, 0.35), closest point the vertex (1, 0.5, 0.25) at 0.1 sqrt 3 */
+    w->bodies[1].r = clab_v3(1.1, 0.6, 0.35);
+    pair(w, 0.0, &cs);
+    phi = 0.1 * sqrt(3.0) - R;
+    n = clab_v3_normalize(clab_v3(1, 1, 1));
+    p = clab_v3_madd(clab_v3(1, 0.5, 0.25), 0.5 * phi, n);
+    check_contacts(&cs, 1, &p, phi, n, "sphere-box corner");
+
+    /* center inside: (0.9, 0.1, 0) is 0.1 from the +x face, 0.4 from +y, 0.25 from +z: pushed
+     * out through +x, Phi = -(0.1 + 0.2) = -0.3, n = +x, P between (1, 0.1, 0) and (0.7, 0.1, 0) */
+    w->bodies[1].r = clab_v3(0.9, 0.1, 0);
+    pair(w, 0.0, &cs);
+    p = clab_v3(0.85, 0.1, 0);
+    check_contacts(&cs, 1, &p, -0.3, clab_v3(1, 0, 0), "sphere-box center inside");
+    check_records(w, &cs, "sphere-box center inside");
+
+    /* rotated box (30 deg about z) and the sphere as body 0: center r_B + A (0.2, 0.5 + 0.18, 0)
+     * touches the +y face 0.02 deep: Phi = -0.02, n from the sphere to the box = -A e_y
+     * = (sin 30, -cos 30, 0), P = r_B + A (0.2, 0.49, 0) */
+    clab_world_destroy(w);
+    w = clab_world_create(NULL);
+    clab_quat e = clab_q_axis_angle(clab_v3(0, 0, 1), M_PI / 6);
+    clab_vec3 rB = clab_v3(0.4, -0.3, 0.2);
+    add(w, clab_sphere(R), clab_v3_add(rB, clab_q_rotate(e, clab_v3(0.2, 0.68, 0))), clab_q_identity(), 0);
+    add(w, clab_box(half.x, half.y, half.z), rB, e, 0);
+    pair(w, 0.0, &cs);
+    p = clab_v3_add(rB, clab_q_rotate(e, clab_v3(0.2, 0.49, 0)));
+    check_contacts(&cs, 1, &p, -0.02, clab_v3(0.5, -0.5 * sqrt(3.0), 0), "sphere-box rotated box");
+    check_records(w, &cs, "sphere-box rotated box");
+
+    /* envelope: the sphere 0.005 off the face is reported with envelope 0.01, not with 0 */
+    w->bodies[0].r = clab_v3_add(rB, clab_q_rotate(e, clab_v3(0.2, 0.705, 0)));
+    pair(w, 0.0, &cs);
+    size_t n0 = cs.n;
+    pair(w, 0.01, &cs);
+    tap_ok(n0 == 0 && cs.n == 1 && fabs(cs.c[0].phi - 0.005) <= TOL,
+           "sphere-box envelope: gap 0.005 m: %zu contacts with envelope 0, %zu with 0.01 (Phi %.6g, want 0.005)", n0,
+           cs.n, cs.n ? cs.c[0].phi : NAN);
+    clab_world_destroy(w);
+    clab_contacts_free(&cs);
+}
+
+/* ---------------- box-box ---------------- */
+
+/* world of two boxes, each given by half extents, center and orientation */
+static clab_world *two_boxes(clab_vec3 ha, clab_vec3 ra, clab_quat ea, clab_vec3 hb, clab_vec3 rb, clab_quat eb)
+{
+    clab_world *w = clab_world_create(NULL);
+    add(w, clab_box(ha.x, ha.y, ha.z), ra, ea, 0);
+    add(w, clab_box(hb.x, hb.y, hb.z), rb, eb, 0);
+    return w;
+}
+
+static unsigned count_kind(const clab_contacts *cs, unsigned kind)
+{
+    unsigned k = 0;
+    for (size_t i = 0; i < cs->n; i++) k += (feature(&cs->c[i]) >> 10) == kind;
+    return k;
+}
+
+static void test_box_box(void)
+{
+    clab_contacts cs;
+    clab_contacts_init(&cs);
+    clab_quat I = clab_q_identity();
+    const double s2 = sqrt(2.0);
+
+    /* face-face, incident face inside: slab (1, 1, 0.5) at the origin, cube of half 0.5 turned
+     * 30 deg about z at (0.1, 0.2, 0.99): its 4 bottom corners (within 0.1 + 0.5 sqrt 2 < 1 of
+     * the slab's center) are 0.01 deep: Phi = -0.01, n = +z, P = corner + 0.005 z */
+    clab_quat e30 = clab_q_axis_angle(clab_v3(0, 0, 1), M_PI / 6);
+    clab_world *w = two_boxes(clab_v3(1, 1, 0.5), clab_v3(0, 0, 0), I, clab_v3(0.5, 0.5, 0.5),
+                              clab_v3(0.1, 0.2, 0.99), e30);
+    pair(w, 0.0, &cs);
+    clab_vec3 pts[8];
+    for (unsigned k = 0; k < 4; k++)
+        pts[k] = clab_v3_madd(clab_body_point(&w->bodies[1], clab_box_vertex(clab_v3(0.5, 0.5, 0.5), k)), 0.005,
+                              clab_v3(0, 0, 1));
+    check_contacts(&cs, 4, pts, -0.01, clab_v3(0, 0, 1), "box-box face-face (incident inside)");
+    check_records(w, &cs, "box-box face-face (incident inside)");
+    tap_ok(count_kind(&cs, CLAB_BB_VERTEX) == 4, "box-box face-face: the 4 features are incident vertices");
+
+    /* the same with the indices swapped (the upper box is body 0): n = -z, same points */
+    clab_body tmp = w->bodies[0];
+    w->bodies[0] = w->bodies[1];
+    w->bodies[1] = tmp;
+    pair(w, 0.0, &cs);
+    check_contacts(&cs, 4, pts, -0.01, clab_v3(0, 0, -1), "box-box face-face, indices swapped");
+    check_records(w, &cs, "box-box face-face, indices swapped");
+
+    /* separated by 0.004 (center at z 1.004): 4 contacts with Phi = 0.004 for envelope 0.01, none
+     * for envelope 0 */
+    w->bodies[0].r.z = 1.004;
+    pair(w, 0.0, &cs);
+    size_t n0 = cs.n;
+    pair(w, 0.01, &cs);
+    for (unsigned k = 0; k < 4; k++)
+        pts[k] = clab_v3_madd(clab_body_point(&w->bodies[0], clab_box_vertex(clab_v3(0.5, 0.5, 0.5), k)), -0.002,
+                              clab_v3(0, 0, 1));
+    tap_ok(n0 == 0, "box-box face-face 0.004 apart, envelope 0: no contact (got %zu)", n0);
+    check_contacts(&cs, 4, pts, 0.004, clab_v3(0, 0, -1), "box-box face-face 0.004 apart, envelope 0.01");
+    clab_world_destroy(w);
+
+    /* face-face with clipping: two cubes of half 0.5, the upper at (0.6, 0.1, 0.99): they overlap
+     * over x in [0.1, 0.5], y in [-0.4, 0.5], 0.01 deep. Its 4 corners: (0.1, -0.4) an incident
+     * vertex, (0.5, -0.4) and (0.1, 0.5) incident edges cut by side planes, (0.5, 0.5) a corner of
+     * the reference face; Phi = -0.01, n = +z, P at z = 0.495 */
+    clab_vec3 hc = clab_v3(0.5, 0.5, 0.5);
+    w = two_boxes(hc, clab_v3(0, 0, 0), I, hc, clab_v3(0.6, 0.1, 0.99), I);
+    pair(w, 0.0, &cs);
+    clab_vec3 clip[4] = {clab_v3(0.1, -0.4, 0.495), clab_v3(0.5, -0.4, 0.495), clab_v3(0.5, 0.5, 0.495),
+                         clab_v3(0.1, 0.5, 0.495)};
+    check_contacts(&cs, 4, clip, -0.01, clab_v3(0, 0, 1), "box-box face-face clipped");
+    check_records(w, &cs, "box-box face-face clipped");
+    tap_ok(count_kind(&cs, CLAB_BB_VERTEX) == 1 && count_kind(&cs, CLAB_BB_CLIP) == 2 &&
+               count_kind(&cs, CLAB_BB_CORNER) == 1,
+           "box-box face-face clipped: features 1 incident vertex, 2 clipped edges, 1 reference corner");
+
+    /* keys stable under a small motion: shift 1e-4 m, turn 1e-4 rad about z */
+    uint64_t keys[8];
+    size_t nk = cs.n;
+    for (size_t k = 0; k < nk; k++) keys[k] = cs.c[k].key;
+    w->bodies[1].r = clab_v3_add(w->bodies[1].r, clab_v3(1e-4, -1e-4, 1e-4));
+    w->bodies[1].e = clab_q_axis_angle(clab_v3(0.3, 0.2, 1), 1e-4);
+    pair(w, 0.0, &cs);
+    int same = cs.n == nk;
+    for (size_t k = 0; same && k < nk; k++) same &= cs.c[k].key == keys[k];
+    tap_ok(same, "box-box face-face clipped: the same %zu keys after a small motion", nk);
+
+    /* the whole scene turned by an arbitrary rotation Q about the origin: the same gaps, the
+     * normal Q z and the points Q P (frame invariance of the rotated-box code paths) */
+    clab_quat Q = clab_q_axis_angle(clab_v3(0.3, -0.7, 0.5), 1.1);
+    w->bodies[0].e = Q;
+    w->bodies[1].e = Q;
+    w->bodies[1].r = clab_q_rotate(Q, clab_v3(0.6, 0.1, 0.99));
+    pair(w, 0.0, &cs);
+    for (unsigned k = 0; k < 4; k++) clip[k] = clab_q_rotate(Q, clip[k]);
+    check_contacts(&cs, 4, clip, -0.01, clab_q_rotate(Q, clab_v3(0, 0, 1)), "box-box face-face clipped, rotated");
+    check_records(w, &cs, "box-box face-face clipped, rotated");
+    same = cs.n == nk;
+    for (size_t k = 0; same && k < nk; k++) same &= cs.c[k].key == keys[k];
+    tap_ok(same, "box-box face-face clipped, rotated: the same keys as unrotated");
+    clab_world_destroy(w);
+
+    /* edge on a face: cube of half 0.3 turned 45 deg about x over the slab (1, 1, 0.5); its
+     * lowest edge (along x, 0.3 sqrt 2 below its center) is 0.01 deep: 2 contacts at the edge's
+     * ends (+-0.3, 0, 0.495), Phi = -0.01, n = +z */
+    w = two_boxes(clab_v3(1, 1, 0.5), clab_v3(0, 0, 0), I, clab_v3(0.3, 0.3, 0.3),
+                  clab_v3(0, 0, 0.5 + 0.3 * s2 - 0.01), clab_q_axis_angle(clab_v3(1, 0, 0), M_PI / 4));
+    pair(w, 0.0, &cs);
+    clab_vec3 ef[2] = {clab_v3(-0.3, 0, 0.495), clab_v3(0.3, 0, 0.495)};
+    check_contacts(&cs, 2, ef, -0.01, clab_v3(0, 0, 1), "box-box edge-face");
+    check_records(w, &cs, "box-box edge-face");
+    clab_world_destroy(w);
+
+    /* vertex on a face: cube of half 0.3 with its diagonal (1,1,1) turned onto -z, so vertex 7
+     * is 0.3 sqrt 3 below its center, 0.01 deep in the slab: 1 contact at (0.1, 0.2, 0.495) */
+    clab_vec3 diag = clab_v3_normalize(clab_v3(1, 1, 1));
+    w = two_boxes(clab_v3(1, 1, 0.5), clab_v3(0, 0, 0), I, clab_v3(0.3, 0.3, 0.3),
+                  clab_v3(0.1, 0.2, 0.5 + 0.3 * sqrt(3.0) - 0.01),
+                  clab_q_axis_angle(clab_v3_cross(diag, clab_v3(0, 0, -1)), acos(-diag.z)));
+    pair(w, 0.0, &cs);
+    clab_vec3 vf = clab_v3(0.1, 0.2, 0.495);
+    check_contacts(&cs, 1, &vf, -0.01, clab_v3(0, 0, 1), "box-box vertex-face");
+    tap_ok(cs.n == 1 && count_kind(&cs, CLAB_BB_VERTEX) == 1 && (feature(&cs.c[0]) & 7u) == 7u,
+           "box-box vertex-face: feature = incident vertex 7");
+    clab_world_destroy(w);
+
+    /* edge-edge: cube A (half 0.5) turned 45 deg about x has its top edge along x at
+     * z = 0.5 sqrt 2; cube B turned 45 deg about y has its bottom edge along y; B's center at
+     * z = sqrt 2 - 0.01 puts the crossing edges 0.01 deep: 1 contact, Phi = -0.01, n = +z,
+     * P = (0, 0, 0.5 sqrt 2 - 0.005) */
+    w = two_boxes(hc, clab_v3(0, 0, 0), clab_q_axis_angle(clab_v3(1, 0, 0), M_PI / 4), hc,
+                  clab_v3(0, 0, s2 - 0.01), clab_q_axis_angle(clab_v3(0, 1, 0), M_PI / 4));
+    pair(w, 0.0, &cs);
+    clab_vec3 ee = clab_v3(0, 0, 0.5 * s2 - 0.005);
+    check_contacts(&cs, 1, &ee, -0.01, clab_v3(0, 0, 1), "box-box edge-edge");
+    check_records(w, &cs, "box-box edge-edge");
+    tap_ok(cs.n == 1 && count_kind(&cs, CLAB_BB_EDGE) == 1, "box-box edge-edge: an edge-pair feature");
+    nk = cs.n;
+    keys[0] = nk ? cs.c[0].key : 0;
+    w->bodies[1].r = clab_v3(2e-4, -1e-4, s2 - 0.0101);
+    pair(w, 0.0, &cs);
+    tap_ok(nk == 1 && cs.n == 1 && cs.c[0].key == keys[0], "box-box edge-edge: the same key after a small motion");
+    /* B slid by 0.05 along its own edge (y): the edges still cross at x = y = 0, so the same
+     * contact point and gap */
+    w->bodies[1].r = clab_v3(0, 0.05, s2 - 0.01);
+    pair(w, 0.0, &cs);
+    check_contacts(&cs, 1, &ee, -0.01, clab_v3(0, 0, 1), "box-box edge-edge, B slid along its edge");
+    clab_world_destroy(w);
+
+    /* octagon: two cubes of half 0.5, the upper one turned 45 deg about z and 0.01 deep: the
+     * square and the turned square overlap in a regular octagon, 8 clipped points, reduced to 4
+     * (all at Phi = -0.01, n = +z, on the octagon's boundary) */
+    w = two_boxes(hc, clab_v3(0, 0, 0), I, hc, clab_v3(0, 0, 0.99), clab_q_axis_angle(clab_v3(0, 0, 1), M_PI / 4));
+    pair(w, 0.0, &cs);
+    double dphi = 0.0, dn = 0.0, rmin = INFINITY;
+    for (size_t k = 0; k < cs.n; k++) {
+        dphi = fmax(dphi, fabs(cs.c[k].phi + 0.01));
+        dn = fmax(dn, clab_v3_norm(clab_v3_sub(cs.c[k].n, clab_v3(0, 0, 1))));
+        /* the octagon's vertices lie at radius 0.5 / cos(22.5 deg) from the axis */
+        rmin = fmin(rmin, hypot(cs.c[k].p.x, cs.c[k].p.y));
+    }
+    tap_ok(cs.n == 4 && dphi <= TOL && dn <= TOL,
+           "box-box octagon overlap: 4 contacts kept of 8 (got %zu), Phi = -0.01, n = +z", cs.n);
+    tap_close(rmin, 0.5 / cos(M_PI / 8), TOL, "box-box octagon: kept points are octagon vertices (radius)");
+    check_records(w, &cs, "box-box octagon");
+    clab_world_destroy(w);
+
+    /* separated by a corner: cubes of half 0.5 at (0,0,0) and (1.1, 1.1, 0): no contact with
+     * envelope 0.01 (true distance 0.1 sqrt 2, every SAT axis separates by >= 0.1) */
+    w = two_boxes(hc, clab_v3(0, 0, 0), I, hc, clab_v3(1.1, 1.1, 0), I);
+    pair(w, 0.01, &cs);
+    tap_ok(cs.n == 0, "box-box 0.14 m apart at the corners, envelope 0.01: no contact (got %zu)", cs.n);
+    clab_world_destroy(w);
+    clab_contacts_free(&cs);
+}
+
 int main(void)
 {
     test_sphere_sphere_plane();
     test_box_plane();
+    test_sphere_box();
+    test_box_box();
     return tap_done();
 }
