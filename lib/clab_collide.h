@@ -1,6 +1,10 @@
 /* clab_collide.h: collision detection, producing the contact records of clab_contact.h.
- * Broad phase: a uniform grid over the bounded shapes (spheres, boxes), with planes and
- * shapes much larger than the cell kept out of the grid and tested against everything.
+ * Broad phase: a uniform grid over the bounded shapes (spheres, boxes), hashed, filled by a
+ * counting sort into storage reused from call to call; the cell size follows the median
+ * bound width, so mixed sizes stay linear in the body count. Planes and shapes much larger
+ * than the cell are kept out of the grid: planes are tested against every bounded body,
+ * large shapes query the grid cells they cover (or scan the grid bodies when those are
+ * fewer) and each other.
  * Narrow phase: one function per shape pair, dispatched through a table indexed by the
  * two shape types; contacts are reported while Phi < envelope (delta_K of seed 000). */
 #ifndef CLAB_COLLIDE_H
@@ -21,10 +25,37 @@ void clab_collider_destroy(clab_collider *cd);
  * then b, then feature). Pairs of two fixed bodies are skipped. */
 int clab_collide(clab_collider *cd, const clab_world *w, double envelope, clab_contacts *out, clab_error *err);
 
-/* Broad phase only: the candidate pairs whose bounds, grown by margin, overlap;
- * *pairs points into the collider's storage, valid until the next call. */
+/* Broad phase only: the candidate pairs whose bounds, grown by margin, overlap (the
+ * predicate of clab_broadphase_test), sorted by (i, j), i < j, pairs of two fixed bodies
+ * left out; *pairs points into the collider's storage, valid until the next call.
+ * Returns CLAB_ENUMERIC when a body's position or orientation is not finite. */
 int clab_broadphase(clab_collider *cd, const clab_world *w, double margin, const clab_pair **pairs, size_t *npairs,
                     clab_error *err);
+
+/* World-frame bounding box [lo, hi] of a body, each side moved out by margin/2, so the
+ * bounds of two bodies overlap when the gap between their boxes is below margin
+ * (sphere: r +- R; box: r +- |A(e)| h, exact for the rotated box; plane: all space). */
+void clab_collide_bounds(const clab_body *b, double margin, clab_vec3 *lo, clab_vec3 *hi);
+
+/* The broad-phase predicate for one pair i != j, as clab_broadphase applies it: 0 for two
+ * fixed bodies or two planes; a plane and a body: the body's bounds reach the half-space
+ * grown by margin/2; otherwise the two bounds overlap (closed intervals). For brute-force
+ * references and tests. */
+int clab_broadphase_test(const clab_world *w, int i, int j, double margin);
+
+/* What the last broad phase did (for benchmarks and tuning). */
+typedef struct clab_broadphase_stats {
+    double cell;         /* grid cell size [m]: CLAB_GRID_CELL_SCALE x the median bound width */
+    size_t grid_bodies;  /* bodies binned in the grid */
+    size_t large_bodies; /* bounded bodies wider than CLAB_GRID_LARGE_CELLS cells, kept out */
+    size_t planes;       /* half-spaces, tested against every bounded body */
+    size_t entries;      /* (body, cell) entries of the grid */
+    size_t buckets;      /* hash-table size (power of two) */
+    size_t pairs;        /* candidate pairs found */
+} clab_broadphase_stats;
+#define CLAB_GRID_CELL_SCALE 1.5
+#define CLAB_GRID_LARGE_CELLS 4.0
+void clab_broadphase_stats_get(const clab_collider *cd, clab_broadphase_stats *st);
 
 /* Narrow phase of one pair (any order of i, j): appends its contacts with Phi < envelope. */
 int clab_collide_pair(const clab_world *w, int i, int j, double envelope, clab_contacts *out);

@@ -1,6 +1,4 @@
 /* collide.c: the narrow-phase dispatch table and the collision driver */
-#include <stdlib.h>
-
 #include "collide_internal.h"
 
 int clab_emit_contact(const clab_body *A, const clab_body *B, int ia, int ib, clab_vec3 pA, clab_vec3 pB, clab_vec3 n,
@@ -59,45 +57,8 @@ int clab_collide_pair(const clab_world *w, int i, int j, double envelope, clab_c
     return CLAB_OK;
 }
 
-struct clab_collider {
-    clab_pair *pairs;
-    size_t npairs, cap;
-};
-
-clab_collider *clab_collider_create(void) { return calloc(1, sizeof(clab_collider)); }
-
-void clab_collider_destroy(clab_collider *cd)
-{
-    if (!cd) return;
-    free(cd->pairs);
-    free(cd);
-}
-
-/* placeholder broad phase: every pair (to be replaced by the uniform grid) */
-int clab_broadphase(clab_collider *cd, const clab_world *w, double margin, const clab_pair **pairs, size_t *npairs,
-                    clab_error *err)
-{
-    (void)margin;
-    cd->npairs = 0;
-    for (size_t i = 0; i < w->nbodies; i++)
-        for (size_t j = i + 1; j < w->nbodies; j++) {
-            if (w->bodies[i].fixed && w->bodies[j].fixed) continue;
-            if (cd->npairs == cd->cap) {
-                size_t cap = cd->cap ? 2 * cd->cap : 256;
-                clab_pair *p = realloc(cd->pairs, cap * sizeof *p);
-                if (!p) return clab_error_set(err, CLAB_ENOMEM, "out of memory in the broad phase");
-                cd->pairs = p;
-                cd->cap = cap;
-            }
-            cd->pairs[cd->npairs].i = (int)i;
-            cd->pairs[cd->npairs].j = (int)j;
-            cd->npairs++;
-        }
-    *pairs = cd->pairs;
-    *npairs = cd->npairs;
-    return CLAB_OK;
-}
-
+/* broad phase (broadphase.c), then the narrow phase of each candidate pair in (i, j) order;
+ * each pair's records come out sorted by feature, so the array is ordered by (a, b, feature) */
 int clab_collide(clab_collider *cd, const clab_world *w, double envelope, clab_contacts *out, clab_error *err)
 {
     const clab_pair *pairs;

@@ -10,6 +10,7 @@ libcontactlab_la_SOURCES += \
 	lib/backend.c \
 	lib/sim.c \
 	lib/collide.c \
+	lib/broadphase.c \
 	lib/collide_sphere.c \
 	lib/collide_box.c \
 	lib/collide_box_box.c

@@ -1,3 +1,5 @@
 ## tests of the collision layer (lib/collide*.c, lib/broadphase.c)
 clab_tests += tests/test_collide
 tests_test_collide_LDADD = $(CLAB_LDADD)
+clab_tests += tests/test_broadphase
+tests_test_broadphase_LDADD = $(CLAB_LDADD)
