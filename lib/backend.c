@@ -9,9 +9,7 @@ static const clab_backend_type *const registry[] = {
 #ifdef CLAB_HAVE_PENALTY
     &clab_backend_penalty,
 #endif
-#ifdef CLAB_HAVE_DVI
     &clab_backend_dvi,
-#endif
     NULL};
 
 const clab_backend_type *const *clab_backend_all(void) { return registry; }

@@ -1,0 +1,111 @@
+/* ccp.h: the cone complementarity problem of one DVI step, Eq. (10) of seed 000, as data.
+ *
+ *     C  ∋  nu  ⊥  -(N nu + p)  ∈  C°,     N = P^T M^-1 P,     P = [D  G],
+ *
+ * or equivalently the QP of Eq. (11): min 1/2 nu^T N nu + p^T nu subject to nu_k in C_k.
+ * nu = [gamma_1 .. gamma_NK, lambda_1 .. lambda_NB] holds impulses [N s]; p and N nu are
+ * velocities [m/s]. The composite velocity of block k is (N nu + p)_k: d_i for contact i
+ * (d_i = [Phi_i/h + v_n, v_u, v_w] at v(l+1)), b_j for a bilateral row. Sign convention:
+ * the seed writes -d_i ∈ K_i°, the polar cone; equivalently d_i ∈ K_i* = -K_i°, the dual
+ * cone {d : d_n >= mu |d_T|}. This code names that set "the dual cone" throughout.
+ *
+ * The problem is data only (Siconos style): the solvers (ccp_solver.h) read it, never change
+ * it. Two things may be changed between solves without rebuilding:
+ *   - p, e.g. the De Saxce shift p_{i,n} += mu_i |v_T,i| of an exact-Coulomb fixed point;
+ *   - compliance[k], a diagonal added to N (N + diag(compliance)) for a regularized DVI
+ *     (seed 001); call clab_ccp_update_blocks() afterwards, as the diagonal blocks include it.
+ *
+ * Storage. Every scalar unknown k (a "row" of P^T) acts on two bodies a and b:
+ *     (P^T v)_k = lin_k . (rdot_b - rdot_a) + ang_a_k . wbar_a + ang_b_k . wbar_b,
+ * so row k of P^T holds (-lin, ang_a) in body a's slots and (lin, ang_b) in body b's slots.
+ * For contact i (rows 3i, 3i+1, 3i+2 = columns D_{i,n}, D_{i,u}, D_{i,w} of D_i) with
+ * direction t in {n_i, u_i, w_i}:
+ *     lin = t,   ang_a = -sbar_{i,A} x (A_A^T t),   ang_b = sbar_{i,B} x (A_B^T t),
+ * which is D_i of seed 000 (translation A_i, rotation s~_{i,B} A_B^T A_i for B; minus both
+ * for A). Bilateral rows follow the contacts. Rows are grouped into blocks: one cone block
+ * of 3 rows per contact (K_i), one free block per joint (3 rows for a spherical joint, 1 for
+ * a distance constraint; B_j = R, B_j° = {0}). */
+#ifndef CLAB_CCP_H
+#define CLAB_CCP_H
+
+#include <stddef.h>
+
+#include "clab_contact.h"
+#include "clab_error.h"
+#include "clab_world.h"
+
+/* One row of P^T (80 bytes): the generalized direction of one scalar impulse. */
+typedef struct clab_ccp_row {
+    int a, b;        /* bodies (b gets +lin, a gets -lin) */
+    double lin[3];   /* world direction t [-] */
+    double ang_a[3]; /* rotational part for a, body frame of a [m] */
+    double ang_b[3]; /* rotational part for b, body frame of b [m] */
+} clab_ccp_row;
+
+typedef enum {
+    CLAB_CCP_CONE = 0, /* friction cone K_i = {x : mu x_n >= |x_T|}, 3 rows (n, u, w) */
+    CLAB_CCP_FREE = 1  /* bilateral: any value, 1 or 3 rows */
+} clab_ccp_kind;
+
+/* One block of rows, a cone or a free group. */
+typedef struct clab_ccp_block {
+    size_t first; /* first row */
+    int size;     /* rows: 3 (contact, spherical joint) or 1 (distance joint) */
+    int kind;     /* clab_ccp_kind */
+    double mu;    /* friction coefficient mu_i (cone blocks; 0 = frictionless) */
+    double Nii[9];/* diagonal block of N + diag(compliance), row major size x size [1/kg] */
+    double t_res; /* residual scale size / trace(Nii) [kg]: see residual.c */
+} clab_ccp_block;
+
+typedef struct clab_ccp {
+    size_t nbodies;      /* bodies of the world */
+    size_t ncontacts;    /* N_K: cone blocks 0 .. NK-1, rows 0 .. 3 NK - 1 */
+    size_t njoint_rows;  /* N_B: bilateral rows after the contact rows */
+    size_t n;            /* unknowns 3 N_K + N_B */
+    size_t nblocks;      /* N_K + number of joints */
+    double h;            /* time step the data was built for [s] */
+    double *invm;        /* [nbodies] 1/m, 0 for fixed bodies [1/kg] */
+    double *invJ;        /* [3 nbodies] 1/Jbar (principal, body frame), 0 for fixed [1/(kg m^2)] */
+    clab_ccp_row *rows;  /* [n] rows of P^T */
+    clab_ccp_block *blocks; /* [nblocks] */
+    double *p;           /* [n] the vector p of Eq. (10) [m/s]; may be changed between solves */
+    double *compliance;  /* [n] diagonal added to N, 0 = rigid [1/kg]; see clab_ccp_update_blocks */
+    size_t cap_bodies, cap_rows, cap_blocks; /* allocated lengths */
+} clab_ccp;
+
+/* Empty problem (no allocation). */
+void clab_ccp_init(clab_ccp *P);
+void clab_ccp_free(clab_ccp *P);
+
+/* Build the CCP of Eq. (10) from the world and the contact records (Eq. (5) of seed 000).
+ * The bodies' velocities must already be v* = v(l) + M^-1 f(l) (the free velocity), so that
+ *     p_i = d_{i,0} + D_i^T v*,  d_{i,0} = [max(Phi_i/h, -recovery_speed), 0, 0],
+ *     p_j = b_{j,0} = g_j/h + G_j^T v*            (joints, no cap);
+ * mu_i comes from the material mixing rule. Reuses the arrays (no allocation once they are
+ * large enough). compliance is reset to 0. CLAB_EINVAL for a joint between two fixed bodies
+ * or a degenerate distance joint (attachment points coincide), CLAB_ENOMEM. */
+int clab_ccp_build(clab_ccp *P, const clab_world *w, const clab_contacts *c, double h, double recovery_speed,
+                   clab_error *err);
+
+/* Recompute the diagonal blocks Nii and residual scales (after changing compliance). */
+void clab_ccp_update_blocks(clab_ccp *P);
+
+/* u = M^-1 P nu, per body [6 nbodies]: (rdot change [m/s], wbar change [rad/s]) of Eq. (9). */
+void clab_ccp_minv_P(const clab_ccp *P, const double *nu, double *u);
+/* out = P^T u + compliance .* nu (nu may be NULL: no compliance term) [m/s]. */
+void clab_ccp_Pt(const clab_ccp *P, const double *u, const double *nu, double *out);
+/* out = N nu = P^T M^-1 P nu + compliance .* nu, matrix-free; u is scratch [6 nbodies]. */
+void clab_ccp_apply_N(const clab_ccp *P, const double *nu, double *u, double *out);
+/* d = N nu + p: the composite velocities d_i, b_j of Eq. (10), the gradient of Eq. (11). */
+void clab_ccp_d(const clab_ccp *P, const double *nu, double *u, double *d);
+/* Objective of Eq. (11), 1/2 nu.N nu + p.nu, from nu and d = N nu + p: 1/2 nu.(d + p) [J]. */
+double clab_ccp_objective(const clab_ccp *P, const double *nu, const double *d);
+
+/* Dense N (n x n, row major, compliance included), assembled as P^T M^-1 P from a dense P:
+ * for small problems, tests and diagnostics. Nd must hold n*n doubles. CLAB_ENOMEM. */
+int clab_ccp_dense_N(const clab_ccp *P, double *Nd);
+
+/* Project every block of nu onto its set C_k (cone blocks onto K_i, free blocks unchanged). */
+void clab_ccp_project(const clab_ccp *P, double *nu);
+
+#endif

@@ -1,0 +1,177 @@
+/* solver_gs.c: projected (nonsmooth) Gauss-Seidel / SOR for the CCP of Eq. (10) of seed 000,
+ * block by block (a contact, or a joint), with the body velocities u = M^-1 P nu kept up to
+ * date so each block sees the latest impulses of the others (Tasora and Anitescu 2011):
+ *
+ *     for each block k:  nu_k* = argmin { 1/2 x.N_kk x + r_k.x : x in C_k },
+ *                        r_k = d_k - N_kk nu_k,  d_k = P_k^T u + p_k (+ compliance),
+ *                        nu_k <- nu_k + omega (nu_k* - nu_k)  (projected again when omega > 1)
+ *
+ * The local problem uses the block's own 3x3 N_kk: a free block is solved exactly,
+ * x = -N_kk^-1 r_k; a cone block exactly too: x = -N_kk^-1 r_k when that lies in K, x = 0 when
+ * r_k lies in the dual cone K* (then 0 satisfies the local CCP), otherwise the solution lies
+ * on the boundary of K and an inner accelerated projected gradient on the 3x3 problem finds it
+ * (warm-started from nu_k, step 1/lambda_max(N_kk), restarted when the gradient says so).
+ * With omega in (0, 2) each block step lowers the objective of Eq. (11): block coordinate
+ * descent, convergent for the convex QP. One sweep costs about one product with N. */
+#include <math.h>
+
+#include "cone.h"
+#include "solver_internal.h"
+
+#define INNER_MAX 200     /* inner iterations of one local cone problem */
+#define INNER_RTOL 1e-13  /* inner stop: step below this fraction of |x| */
+#define REFRESH 25        /* sweeps between recomputations of u = M^-1 P nu */
+
+/* y = A x, A 3x3 row major */
+static inline void mul3(const double A[9], const double x[3], double y[3])
+{
+    y[0] = A[0] * x[0] + A[1] * x[1] + A[2] * x[2];
+    y[1] = A[3] * x[0] + A[4] * x[1] + A[5] * x[2];
+    y[2] = A[6] * x[0] + A[7] * x[1] + A[8] * x[2];
+}
+
+/* min 1/2 x.A x + r.x over x in K_mu; A SPD with inverse Ainv and largest eigenvalue L;
+ * x holds the warm start on entry (inside K) and the solution on exit */
+static void local_cone_solve(const double A[9], const double Ainv[9], double L, double mu, const double r[3],
+                             double x[3])
+{
+    /* unconstrained minimizer inside K: the contact sticks */
+    double xu[3];
+    mul3(Ainv, r, xu);
+    xu[0] = -xu[0], xu[1] = -xu[1], xu[2] = -xu[2];
+    if (xu[0] >= 0.0 && sqrt(xu[1] * xu[1] + xu[2] * xu[2]) <= mu * xu[0]) {
+        x[0] = xu[0], x[1] = xu[1], x[2] = xu[2];
+        return;
+    }
+    /* r in K*: x = 0 solves the local CCP (the contact opens) */
+    if (r[0] >= mu * sqrt(r[1] * r[1] + r[2] * r[2])) {
+        x[0] = x[1] = x[2] = 0.0;
+        return;
+    }
+    /* sliding: on the boundary of K; accelerated projected gradient with restart */
+    double y[3] = {x[0], x[1], x[2]}, xn[3], g[3], theta = 1.0;
+    for (int it = 0; it < INNER_MAX; it++) {
+        mul3(A, y, g);
+        for (int k = 0; k < 3; k++) {
+            g[k] += r[k];
+            xn[k] = y[k] - g[k] / L;
+        }
+        clab_cone_project(mu, xn);
+        double step2 = 0.0, size2 = 0.0, gdx = 0.0;
+        for (int k = 0; k < 3; k++) {
+            double dx = xn[k] - x[k];
+            step2 += dx * dx;
+            size2 += xn[k] * xn[k];
+            gdx += g[k] * dx;
+        }
+        double theta_n = 0.5 * (-theta * theta + theta * sqrt(theta * theta + 4.0));
+        double beta = theta * (1.0 - theta) / (theta * theta + theta_n);
+        if (gdx > 0.0) beta = 0.0, theta_n = 1.0; /* restart */
+        for (int k = 0; k < 3; k++) {
+            y[k] = xn[k] + beta * (xn[k] - x[k]);
+            x[k] = xn[k];
+        }
+        theta = theta_n;
+        if (step2 <= INNER_RTOL * INNER_RTOL * size2) break;
+    }
+}
+
+/* u_a, u_b += M^-1 (P column block) dx for the rows of one block (shared bodies a, b) */
+static void add_velocity(const clab_ccp *P, const clab_ccp_block *bl, const double *dx, double *u)
+{
+    const clab_ccp_row *r0 = &P->rows[bl->first];
+    int a = r0->a, b = r0->b;
+    double *ua = &u[6 * a], *ub = &u[6 * b];
+    const double *iJa = &P->invJ[3 * a], *iJb = &P->invJ[3 * b];
+    double ma = P->invm[a], mb = P->invm[b];
+    for (int k = 0; k < bl->size; k++) {
+        const clab_ccp_row *r = &P->rows[bl->first + (size_t)k];
+        double x = dx[k];
+        for (int j = 0; j < 3; j++) {
+            ua[j] -= ma * r->lin[j] * x;
+            ua[3 + j] += iJa[j] * r->ang_a[j] * x;
+            ub[j] += mb * r->lin[j] * x;
+            ub[3 + j] += iJb[j] * r->ang_b[j] * x;
+        }
+    }
+}
+
+/* d_k = P_k^T u + compliance nu_k + p_k for the rows of one block */
+static void block_d(const clab_ccp *P, const clab_ccp_block *bl, const double *u, const double *nu, double *g)
+{
+    for (int k = 0; k < bl->size; k++) {
+        size_t q = bl->first + (size_t)k;
+        const clab_ccp_row *r = &P->rows[q];
+        const double *ua = &u[6 * r->a], *ub = &u[6 * r->b];
+        double s = P->p[q] + P->compliance[q] * nu[q];
+        for (int j = 0; j < 3; j++)
+            s += r->lin[j] * (ub[j] - ua[j]) + r->ang_a[j] * ua[3 + j] + r->ang_b[j] * ub[3 + j];
+        g[k] = s;
+    }
+}
+
+static int solve(const clab_ccp *P, const clab_ccp_options *o, double *nu, clab_ccp_work *W, clab_ccp_result *res,
+                 clab_error *err)
+{
+    if (clab_ccp_begin(o, W, res, err)) return err ? err->status : CLAB_ENOMEM;
+    size_t n = P->n;
+    double *d = clab_ccp_work_get(W, 0, n);
+    double *u = clab_ccp_work_get(W, 1, 6 * P->nbodies);
+    double *f = clab_ccp_work_get(W, 2, CLAB_BLOCK_FACTORS * P->nblocks);
+    if (!d || !u || !f) return clab_error_set(err, CLAB_ENOMEM, "dvi: out of memory in the gs solver");
+    int rc = clab_ccp_block_factors(P, f, err);
+    if (rc) return rc;
+    double omega = o->omega;
+
+    clab_ccp_project(P, nu);
+    clab_ccp_minv_P(P, nu, u);
+    clab_ccp_Pt(P, u, nu, d);
+    for (size_t k = 0; k < n; k++) d[k] += P->p[k];
+    double r = clab_ccp_residual(P, nu, d);
+    while (r > o->tol && res->iterations < o->max_iter && isfinite(r)) {
+        /* one sweep over the blocks, in order */
+        for (size_t i = 0; i < P->nblocks; i++) {
+            const clab_ccp_block *bl = &P->blocks[i];
+            const double *fi = &f[CLAB_BLOCK_FACTORS * i];
+            double *x = &nu[bl->first];
+            double g[3], xn[3], dx[3];
+            int m = bl->size;
+            block_d(P, bl, u, nu, g);
+            if (bl->kind == CLAB_CCP_CONE) {
+                /* local problem in x: r = d_k - N_kk nu_k */
+                double Nx[3], rl[3];
+                mul3(bl->Nii, x, Nx);
+                for (int k = 0; k < 3; k++) {
+                    rl[k] = g[k] - Nx[k];
+                    xn[k] = x[k];
+                }
+                local_cone_solve(bl->Nii, fi + 1, fi[0], bl->mu, rl, xn);
+                for (int k = 0; k < 3; k++) xn[k] = x[k] + omega * (xn[k] - x[k]);
+                if (omega > 1.0) clab_cone_project(bl->mu, xn);
+            } else {
+                for (int a = 0; a < m; a++) {
+                    double s = 0.0;
+                    for (int b = 0; b < m; b++) s += fi[1 + a * m + b] * g[b];
+                    xn[a] = x[a] - omega * s;
+                }
+            }
+            int moved = 0;
+            for (int k = 0; k < m; k++) {
+                dx[k] = xn[k] - x[k];
+                moved |= dx[k] != 0.0;
+                x[k] = xn[k];
+            }
+            if (moved) add_velocity(P, bl, dx, u);
+        }
+        /* u drifts by round-off under the incremental updates: rebuild it now and then */
+        if ((res->iterations + 1) % REFRESH == 0) clab_ccp_minv_P(P, nu, u);
+        clab_ccp_Pt(P, u, nu, d);
+        for (size_t k = 0; k < n; k++) d[k] += P->p[k];
+        r = clab_ccp_residual(P, nu, d);
+        clab_ccp_record(W, res, r);
+    }
+    return clab_ccp_finish("gs", o, res, r, err);
+}
+
+const clab_ccp_solver_type clab_ccp_solver_gs = {
+    "gs", "projected Gauss-Seidel/SOR, block by block with exact local solves (omega default 1)", 1.0, solve};

@@ -1,0 +1,6 @@
+## tests of the DVI backend (dvi/): cone projections, the CCP and its solvers, the time stepper
+noinst_HEADERS += tests/pile.h
+clab_tests += tests/test_cone tests/test_ccp tests/test_ccp_solvers
+tests_test_ccp_solvers_LDADD = $(CLAB_LDADD)
+tests_test_cone_LDADD = $(CLAB_LDADD)
+tests_test_ccp_LDADD = $(CLAB_LDADD)

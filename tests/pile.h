@@ -1,0 +1,59 @@
+/* pile.h: a small random pile for the CCP tests: n bodies (spheres and boxes, random sizes,
+ * orientations and velocities, several materials) jittered around a compact column on a
+ * fixed floor, so that many contacts overlap or lie inside the envelope. Header-only test
+ * helper (static functions). */
+#ifndef CLAB_TEST_PILE_H
+#define CLAB_TEST_PILE_H
+
+#include <gsl/gsl_rng.h>
+#include <math.h>
+#include <stdio.h>
+
+#include "clab_collide.h"
+#include "clab_world.h"
+
+static double pile_unif(gsl_rng *r, double a, double b) { return a + (b - a) * gsl_rng_uniform(r); }
+
+/* The world, or NULL. boxes: also add boxes (every third body). */
+static clab_world *pile_world(gsl_rng *r, int n, int boxes)
+{
+    clab_error err;
+    clab_world *w = clab_world_create(NULL);
+    if (!w) return NULL;
+    const double mus[] = {0.0, 0.3, 0.8};
+    for (int k = 0; k < 3; k++) {
+        clab_material m = clab_default_material();
+        snprintf(m.name, sizeof m.name, "m%d", k);
+        m.mu = mus[k];
+        if (clab_world_add_material(w, &m, &err) < 0) goto fail;
+    }
+    clab_body_def g = clab_default_body_def();
+    g.shape = clab_plane();
+    g.fixed = 1;
+    g.material = 2;
+    if (clab_world_add_body(w, &g, &err) < 0) goto fail;
+    for (int i = 0; i < n; i++) {
+        clab_body_def d = clab_default_body_def();
+        double R = pile_unif(r, 0.08, 0.12);
+        int is_box = boxes && i % 3 == 2;
+        d.shape = is_box ? clab_box(R * 0.8, R * 0.9, R * 0.7) : clab_sphere(R);
+        /* a column of 2 x 2 per layer, spacing a little less than two radii: overlaps */
+        int layer = i / 4, slot = i % 4;
+        d.r = clab_v3((slot % 2) * 0.19 + pile_unif(r, -0.01, 0.01), (slot / 2) * 0.19 + pile_unif(r, -0.01, 0.01),
+                      0.1 + 0.185 * layer + pile_unif(r, -0.01, 0.005));
+        d.e = clab_q_axis_angle(clab_v3(pile_unif(r, -1, 1), pile_unif(r, -1, 1), pile_unif(r, -1, 1) + 1e-3),
+                                pile_unif(r, 0, M_PI));
+        d.rdot = clab_v3(pile_unif(r, -1, 1), pile_unif(r, -1, 1), pile_unif(r, -1, 1));
+        d.omega = clab_v3(pile_unif(r, -5, 5), pile_unif(r, -5, 5), pile_unif(r, -5, 5));
+        d.density = pile_unif(r, 500.0, 3000.0);
+        d.material = 1 + (int)gsl_rng_uniform_int(r, 3);
+        if (clab_world_add_body(w, &d, &err) < 0) goto fail;
+    }
+    return w;
+fail:
+    fprintf(stderr, "pile_world: %s\n", err.msg);
+    clab_world_destroy(w);
+    return NULL;
+}
+
+#endif

@@ -1,0 +1,110 @@
+/* test_cone.c: the friction-cone projections of dvi/cone.c.
+ * Expected values: the definitions of K_i and K_i° in seed 000, Sect. 4, and Moreau's
+ * decomposition x = Proj_K(x) + Proj_K°(x), Proj_K(x) . Proj_K°(x) = 0 (Moreau 1962).
+ * Tolerances: 1e-12 relative to |x| (a few roundings of sqrt and division). */
+#include <gsl/gsl_rng.h>
+#include <math.h>
+
+#include "cone.h"
+#include "tap.h"
+
+static double norm3(const double x[3]) { return sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]); }
+
+/* a random point of K_mu: x_n >= 0, |x_T| <= mu x_n */
+static void random_cone_point(gsl_rng *r, double mu, double z[3])
+{
+    double xn = 3.0 * gsl_rng_uniform(r);
+    double rad = mu * xn * sqrt(gsl_rng_uniform(r)), ang = 2.0 * M_PI * gsl_rng_uniform(r);
+    z[0] = xn, z[1] = rad * cos(ang), z[2] = rad * sin(ang);
+}
+
+int main(void)
+{
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 12345);
+    const double mus[] = {0.0, 0.1, 0.5, 1.0, 3.0};
+    for (int m = 0; m < 5; m++) {
+        double mu = mus[m];
+        double worst_in = 0.0, worst_idem = 0.0, worst_near = -INFINITY, worst_orth = 0.0, worst_polar = 0.0;
+        for (int t = 0; t < 2000; t++) {
+            double x[3] = {gsl_rng_uniform(r) * 4 - 2, gsl_rng_uniform(r) * 4 - 2, gsl_rng_uniform(r) * 4 - 2};
+            double s = norm3(x);
+            double px[3] = {x[0], x[1], x[2]};
+            clab_cone_project(mu, px);
+            /* in K: distance of Proj_K(x) from K */
+            double din = clab_cone_dist(mu, px) / s;
+            if (px[0] < 0.0) din = fmax(din, -px[0] / s);
+            worst_in = fmax(worst_in, din);
+            /* idempotent */
+            double ppx[3] = {px[0], px[1], px[2]};
+            clab_cone_project(mu, ppx);
+            double e[3] = {ppx[0] - px[0], ppx[1] - px[1], ppx[2] - px[2]};
+            worst_idem = fmax(worst_idem, norm3(e) / s);
+            /* nearest: no random cone point is closer than Proj_K(x) */
+            double dp[3] = {x[0] - px[0], x[1] - px[1], x[2] - px[2]};
+            double dist = norm3(dp);
+            for (int k = 0; k < 50; k++) {
+                double z[3];
+                random_cone_point(r, mu, z);
+                double dz[3] = {x[0] - z[0], x[1] - z[1], x[2] - z[2]};
+                worst_near = fmax(worst_near, (dist - norm3(dz)) / s);
+            }
+            /* Moreau: x - Proj_K(x) lies in K° and is orthogonal to Proj_K(x) */
+            worst_orth = fmax(worst_orth, fabs(dp[0] * px[0] + dp[1] * px[1] + dp[2] * px[2]) / (s * s));
+            double q[3] = {dp[0], dp[1], dp[2]};
+            clab_cone_project_polar(mu, q);
+            double eq[3] = {q[0] - dp[0], q[1] - dp[1], q[2] - dp[2]};
+            worst_polar = fmax(worst_polar, norm3(eq) / s);
+        }
+        tap_ok(worst_in <= 1e-12, "mu = %g: Proj_K(x) lies in K (worst distance %.3g |x| <= 1e-12 |x|)", mu, worst_in);
+        tap_ok(worst_idem <= 1e-12, "mu = %g: projecting twice changes nothing (worst %.3g |x| <= 1e-12 |x|)", mu,
+               worst_idem);
+        tap_ok(worst_near <= 1e-12,
+               "mu = %g: no random cone point is nearer than Proj_K(x) (100000 tries, worst margin %.3g |x|)", mu,
+               worst_near);
+        tap_ok(worst_orth <= 1e-12, "mu = %g: (x - Proj_K x) . Proj_K x = 0 (Moreau; worst %.3g |x|^2)", mu, worst_orth);
+        tap_ok(worst_polar <= 1e-12, "mu = %g: x - Proj_K x is its own polar projection, in K° (worst %.3g |x|)", mu,
+               worst_polar);
+    }
+
+    /* points inside K stay exactly; points of K° go exactly to the apex */
+    {
+        double x[3] = {1.0, 0.3, -0.2}; /* |x_T| = 0.36 < 0.5 */
+        clab_cone_project(0.5, x);
+        tap_ok(x[0] == 1.0 && x[1] == 0.3 && x[2] == -0.2, "a point inside K (mu = 0.5) is returned unchanged");
+        double y[3] = {-1.0, 0.3, 0.4}; /* -y_n = 1 >= mu |y_T| = 0.25 */
+        clab_cone_project(0.5, y);
+        tap_ok(y[0] == 0.0 && y[1] == 0.0 && y[2] == 0.0, "a point of the polar cone goes to the apex 0");
+        double b[3] = {1.0, 3.0, 4.0}; /* outside both: onto the boundary ray, (1 + 0.5*5)/1.25 (1, 0.5*(0.6, 0.8)) */
+        clab_cone_project(0.5, b);
+        double a = 3.5 / 1.25;
+        tap_ok(fabs(b[0] - a) < 1e-15 && fabs(b[1] - 0.3 * a) < 1e-15 && fabs(b[2] - 0.4 * a) < 1e-15,
+               "projection onto the boundary ray by the closed form (got %.17g %.17g %.17g)", b[0], b[1], b[2]);
+    }
+    /* mu = 0: K is the ray x_T = 0, x_n >= 0, K° the half-space x_n <= 0 */
+    {
+        double x[3] = {2.0, 1.0, -1.0};
+        clab_cone_project(0.0, x);
+        tap_ok(x[0] == 2.0 && x[1] == 0.0 && x[2] == 0.0, "mu = 0: (2, 1, -1) -> (2, 0, 0)");
+        double y[3] = {-2.0, 1.0, -1.0};
+        clab_cone_project(0.0, y);
+        tap_ok(y[0] == 0.0 && y[1] == 0.0 && y[2] == 0.0, "mu = 0: (-2, 1, -1) -> 0");
+        double z[3] = {0.0, 0.0, 0.0};
+        clab_cone_project(0.0, z);
+        tap_ok(z[0] == 0.0 && z[1] == 0.0 && z[2] == 0.0, "mu = 0: the apex stays");
+    }
+    /* dual cone K* = {y_n >= mu |y_T|}: distances (used for d_i in the diagnostics) */
+    {
+        double d1[3] = {1.0, 1.0, 0.0}; /* in K*_0.5: 1 >= 0.5 */
+        tap_close(clab_cone_dist_dual(0.5, d1), 0.0, 0.0, "d = (1, 1, 0) lies in K* for mu = 0.5");
+        double d2[3] = {0.0, 1.0, 0.0}; /* outside; nearest point of K* = {y_n >= 0.5|y_T|} is
+                                           ((0 + 0.5)/(1.25)) (1, 2 * (1, 0)) /2 ... by formula: */
+        /* dist(d2, K*) = |Proj_K(-d2)| = |Proj_K((0, -1, 0))| = (0 + 0.5*1)/1.25 * sqrt(1 + 0.25) */
+        tap_close(clab_cone_dist_dual(0.5, d2), 0.5 / sqrt(1.25), 1e-15, "dist((0, 1, 0), K*) for mu = 0.5");
+        double p[3] = {0.0, 1.0, 0.0};
+        clab_cone_project_dual(0.5, p);
+        tap_close(clab_cone_dist_dual(0.5, p), 0.0, 1e-15, "Proj_K*(x) lies in K*");
+    }
+    gsl_rng_free(r);
+    return tap_done();
+}
