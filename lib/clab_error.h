@@ -14,7 +14,7 @@ enum {
     CLAB_ENOTFOUND = 6 /* unknown name (backend, material, experiment) */
 };
 
-#define CLAB_ERROR_LEN 1024
+#define CLAB_ERROR_LEN 4096 /* room for a validator's list of every problem (scene files) */
 
 typedef struct clab_error {
     int status;               /* last status set, CLAB_OK when none */

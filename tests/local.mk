@@ -6,4 +6,5 @@ clab_tests =
 
 include tests/lib.mk
 include tests/collide.mk
+include tests/scene.mk
 include tests/dvi.mk

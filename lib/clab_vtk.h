@@ -1,0 +1,28 @@
+/* clab_vtk.h: legacy VTK files of sphere scenes, for ParaView.
+ *
+ * One file per output frame: the spheres of the world as POLYDATA points (one vertex
+ * cell each) with the point data radius (m), body_id, fixed, velocity (m/s) and omega
+ * (world frame, rad/s), and the field data TIME (s) and CYCLE (step). Other shapes are
+ * left out. In ParaView: open the numbered series ball_000000.vtk, ball_000001.vtk, ...
+ * as one time series, then apply the Glyph filter (Sphere, Scale Array = radius, Scale
+ * Factor = 2) to see the spheres. */
+#ifndef CLAB_VTK_H
+#define CLAB_VTK_H
+
+#include <stddef.h>
+
+#include "clab_error.h"
+#include "clab_world.h"
+
+/* clab_vtk_write_spheres flags */
+#define CLAB_VTK_OVERWRITE 1 /* replace an existing file (default: refuse, CLAB_EIO) */
+
+/* Write the spheres of w to path (ASCII legacy VTK 3.0, doubles printed with %.17g).
+ * The file is written under a temporary name and renamed into place when complete, so a
+ * reader never sees half a frame. Returns CLAB_OK, or CLAB_EIO with the path. */
+int clab_vtk_write_spheres(const clab_world *w, const char *path, int flags, clab_error *err);
+
+/* "<dir>/<prefix>_<frame, six digits>.vtk" into buf (n bytes); CLAB_EINVAL when it does not fit. */
+int clab_vtk_frame_path(char *buf, size_t n, const char *dir, const char *prefix, long frame, clab_error *err);
+
+#endif

@@ -1,0 +1,69 @@
+/* scene_internal.h: checked field readers shared by the scene loader (scene.c,
+ * scene_read.c). Every reader reports a problem as one line
+ * "file:line: field = value: what is wrong; allowed: range" and counts it, so the
+ * loader can go on and report every problem of a file, not just the first. */
+#ifndef CLAB_SCENE_INTERNAL_H
+#define CLAB_SCENE_INTERNAL_H
+
+#include <libconfig.h>
+#include <stddef.h>
+
+#include "clab_error.h"
+#include "clab_math.h"
+
+/* loader state for messages */
+typedef struct scene_ctx {
+    const char *file; /* label of the text in messages */
+    clab_error *err;  /* collects one line per problem (may be NULL) */
+    int nerr;         /* problems found */
+    int hidden;       /* problems counted but left out of err (message full) */
+} scene_ctx;
+
+/* allowed interval of a number: lo < x or lo <= x, x < hi or x <= hi */
+typedef struct scene_range {
+    double lo, hi;
+    int lo_open, hi_open; /* 1: the bound itself is excluded */
+    const char *unit;     /* shown after the range: "m", "kg", "" */
+} scene_range;
+
+/* report one problem at line (formatted like printf) */
+void scene_fail(scene_ctx *c, unsigned line, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* "path.key", or "key" at the top level */
+void scene_field(char *buf, size_t n, const char *path, const char *key);
+/* a setting's value as it would read in the file: 0.1, "text", true, [1, 2, 3], { ... } */
+void scene_value_text(const config_setting_t *s, char *buf, size_t n);
+/* shortest decimal text that reads back as v (%.15g .. %.17g) */
+void scene_double_text(double v, char *buf, size_t n);
+/* "a group", "a string", "an integer", ... */
+const char *scene_type_text(const config_setting_t *s);
+/* the line of s, or of its nearest ancestor that has one */
+unsigned scene_line(const config_setting_t *s);
+
+/* Report every member of group g whose name is not in allowed (NULL-terminated). */
+void scene_check_keys(scene_ctx *c, const config_setting_t *g, const char *path, const char *const *allowed);
+
+/* Typed readers of member key of group g. Return 1 when present and valid (*out set),
+ * 0 when absent (*out untouched), -1 when present but invalid (reported). */
+int scene_number(scene_ctx *c, const config_setting_t *g, const char *path, const char *key, scene_range r,
+                 double *out);
+int scene_long(scene_ctx *c, const config_setting_t *g, const char *path, const char *key, long lo, long hi,
+               long *out);
+int scene_vec3(scene_ctx *c, const config_setting_t *g, const char *path, const char *key, const char *unit,
+               clab_vec3 *out);
+int scene_bool(scene_ctx *c, const config_setting_t *g, const char *path, const char *key, int *out);
+/* a string of at most cap - 1 characters; names = 1 also restricts it to letters, digits,
+ * '_', '-', '.' (names end up in messages and CSV column names) */
+int scene_string(scene_ctx *c, const config_setting_t *g, const char *path, const char *key, int names,
+                 char *out, size_t cap);
+
+/* Check the raw text for what libconfig 1.5 would get silently wrong: decimal integer
+ * literals beyond 32 bits (wrapped modulo 2^32) and @include directives (they would
+ * read other files). Returns the number of problems reported. */
+int scene_prescan(scene_ctx *c, const char *text);
+
+#endif

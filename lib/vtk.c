@@ -1,0 +1,105 @@
+/* vtk.c: legacy VTK (POLYDATA) frames of the spheres of a world */
+#include "clab_vtk.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int io_error(clab_error *err, const char *path, const char *what)
+{
+    char e[96];
+    if (strerror_r(errno, e, sizeof e) != 0) snprintf(e, sizeof e, "error %d", errno);
+    return clab_error_set(err, CLAB_EIO, "%s: %s: %s", path, what, e);
+}
+
+/* the frame itself: header, points, vertex cells, field and point data */
+static void write_frame(FILE *fp, const clab_world *w)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < w->nbodies; i++) n += w->bodies[i].shape.type == CLAB_SHAPE_SPHERE;
+
+    fprintf(fp, "# vtk DataFile Version 3.0\n");
+    fprintf(fp, "contactlab spheres, t = %.17g s, step %ld\n", w->t, w->step);
+    fprintf(fp, "ASCII\nDATASET POLYDATA\n");
+    fprintf(fp, "FIELD FieldData 2\nTIME 1 1 double\n%.17g\nCYCLE 1 1 int\n%ld\n", w->t, w->step);
+    fprintf(fp, "POINTS %zu double\n", n);
+    for (size_t i = 0; i < w->nbodies; i++) {
+        const clab_body *b = &w->bodies[i];
+        if (b->shape.type == CLAB_SHAPE_SPHERE) fprintf(fp, "%.17g %.17g %.17g\n", b->r.x, b->r.y, b->r.z);
+    }
+    /* one vertex cell per point, so ParaView shows them without a filter */
+    fprintf(fp, "VERTICES %zu %zu\n", n, 2 * n);
+    for (size_t k = 0; k < n; k++) fprintf(fp, "1 %zu\n", k);
+
+    fprintf(fp, "POINT_DATA %zu\n", n);
+    fprintf(fp, "SCALARS radius double 1\nLOOKUP_TABLE default\n");
+    for (size_t i = 0; i < w->nbodies; i++)
+        if (w->bodies[i].shape.type == CLAB_SHAPE_SPHERE) fprintf(fp, "%.17g\n", w->bodies[i].shape.radius);
+    fprintf(fp, "SCALARS body_id int 1\nLOOKUP_TABLE default\n");
+    for (size_t i = 0; i < w->nbodies; i++)
+        if (w->bodies[i].shape.type == CLAB_SHAPE_SPHERE) fprintf(fp, "%zu\n", i);
+    fprintf(fp, "SCALARS fixed int 1\nLOOKUP_TABLE default\n");
+    for (size_t i = 0; i < w->nbodies; i++)
+        if (w->bodies[i].shape.type == CLAB_SHAPE_SPHERE) fprintf(fp, "%d\n", w->bodies[i].fixed);
+    fprintf(fp, "VECTORS velocity double\n");
+    for (size_t i = 0; i < w->nbodies; i++) {
+        const clab_body *b = &w->bodies[i];
+        if (b->shape.type == CLAB_SHAPE_SPHERE) fprintf(fp, "%.17g %.17g %.17g\n", b->rdot.x, b->rdot.y, b->rdot.z);
+    }
+    fprintf(fp, "VECTORS omega double\n");
+    for (size_t i = 0; i < w->nbodies; i++) {
+        const clab_body *b = &w->bodies[i];
+        if (b->shape.type != CLAB_SHAPE_SPHERE) continue;
+        clab_vec3 om = clab_body_omega_world(b); /* A(e) wbar */
+        fprintf(fp, "%.17g %.17g %.17g\n", om.x, om.y, om.z);
+    }
+}
+
+int clab_vtk_write_spheres(const clab_world *w, const char *path, int flags, clab_error *err)
+{
+    struct stat st;
+    if (!(flags & CLAB_VTK_OVERWRITE) && stat(path, &st) == 0)
+        return clab_error_set(err, CLAB_EIO, "%s: the file exists; refusing to overwrite (remove it, choose another "
+                              "output, or ask for overwriting)", path);
+    size_t len = strlen(path);
+    char *tmp = malloc(len + 16);
+    if (!tmp) return clab_error_set(err, CLAB_ENOMEM, "%s: out of memory", path);
+    snprintf(tmp, len + 16, "%s.tmp%ld", path, (long)getpid());
+
+    FILE *fp = fopen(tmp, "w");
+    if (!fp) {
+        int s = io_error(err, tmp, "cannot create");
+        free(tmp);
+        return s;
+    }
+    write_frame(fp, w);
+    int bad = ferror(fp);
+    int e = errno;
+    if (fclose(fp) != 0) {
+        bad = 1;
+        e = errno;
+    }
+    int s = CLAB_OK;
+    if (bad) {
+        errno = e;
+        s = io_error(err, path, "write failed");
+        remove(tmp);
+    } else if (rename(tmp, path) != 0) {
+        s = io_error(err, path, "cannot rename the finished frame into place");
+        remove(tmp);
+    }
+    free(tmp);
+    return s;
+}
+
+int clab_vtk_frame_path(char *buf, size_t n, const char *dir, const char *prefix, long frame, clab_error *err)
+{
+    int k = snprintf(buf, n, "%s%s%s_%06ld.vtk", dir && dir[0] ? dir : "", dir && dir[0] ? "/" : "", prefix, frame);
+    if (k < 0 || (size_t)k >= n)
+        return clab_error_set(err, CLAB_EINVAL, "VTK frame path for '%s' in '%s' is too long (%d characters; "
+                              "allowed: < %zu)", prefix, dir ? dir : "", k, n);
+    return CLAB_OK;
+}
