@@ -4,3 +4,7 @@ clab_tests += tests/test_cone tests/test_ccp tests/test_ccp_solvers
 tests_test_ccp_solvers_LDADD = $(CLAB_LDADD)
 tests_test_cone_LDADD = $(CLAB_LDADD)
 tests_test_ccp_LDADD = $(CLAB_LDADD)
+clab_tests += tests/test_dvi
+tests_test_dvi_LDADD = $(CLAB_LDADD)
+clab_tests += tests/test_dvi_backend
+tests_test_dvi_backend_LDADD = $(CLAB_LDADD)
