@@ -6,9 +6,7 @@
 #include "clab_backends.h"
 
 static const clab_backend_type *const registry[] = {
-#ifdef CLAB_HAVE_PENALTY
     &clab_backend_penalty,
-#endif
     &clab_backend_dvi,
     NULL};
 

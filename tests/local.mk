@@ -8,3 +8,4 @@ include tests/lib.mk
 include tests/collide.mk
 include tests/scene.mk
 include tests/dvi.mk
+include tests/penalty.mk

@@ -1,0 +1,120 @@
+/* force_law.h: the penalty (DEM) contact force of seed 002 ("The Penalty Method in Chrono,
+ * Nuts and Bolts"), for one contact:
+ *
+ *   F_n = f(delta_n/D_eff) (k_n delta_n n - gamma_n m_eff v_n)
+ *   F_t = f(delta_n/D_eff) (-k_t delta_t - gamma_t m_eff v_t)
+ *   if |F_t| > mu |F_n|, scale delta_t so that |F_t| = mu |F_n|
+ *
+ * with f = 1 (Hooke) or f = sqrt(delta_n/D_eff) (Hertz). Every model is reduced here to the
+ * current stiffness and damping coefficients of the contact (Chrono SMC's form),
+ *
+ *   F_n = k_n delta_n - c_n (v . n),    F_t = -k_t delta_t - c_t v_t,
+ *
+ * so k_n, k_t [N/m] and c_n, c_t [N s/m] carry the f factor, the material mapping and m_eff.
+ * doc/penalty.md lists every formula with its source. */
+#ifndef CLAB_PENALTY_FORCE_LAW_H
+#define CLAB_PENALTY_FORCE_LAW_H
+
+#include "clab_material.h"
+#include "clab_math.h"
+
+typedef enum { CLAB_PENALTY_HOOKE = 0, CLAB_PENALTY_HERTZ = 1 } clab_penalty_model;
+
+/* Coulomb cap conventions (codes differ; doc/penalty.md says why total is the default):
+ * TOTAL  |spring + dashpot| <= mu F_n (LAMMPS gran/ *history, Chrono SMC);
+ * SPRING k_t |delta_t| <= mu F_n; the dashpot is added only while sticking (LIGGGHTS). */
+typedef enum { CLAB_PENALTY_CAP_TOTAL = 0, CLAB_PENALTY_CAP_SPRING = 1 } clab_penalty_cap;
+
+typedef enum { CLAB_PENALTY_ROLL_OFF = 0, CLAB_PENALTY_ROLL_CDT = 1 } clab_penalty_rolling;
+
+/* The model choices of one run (the backend's options). */
+typedef struct clab_penalty_law {
+    clab_penalty_model model;
+    clab_penalty_cap cap;
+    clab_penalty_rolling rolling;
+    int clamp;   /* 1: F_n = max(F_n, 0), no pull from the dashpot at separation */
+    double vchar; /* characteristic impact speed [m/s]: Hooke stiffness from E*, Hertz time */
+} clab_penalty_law;
+
+/* Coefficients of one material pair, fixed for the run. Explicit values win over the
+ * material mapping; a negative value means "derive". */
+typedef struct clab_penalty_pair {
+    double mu;      /* Coulomb friction coefficient [-] */
+    double mu_roll; /* rolling resistance length [m] */
+    double cor;     /* coefficient of restitution e [-] */
+    double beta;    /* ln e / sqrt(ln^2 e + pi^2), in (-1, 0] */
+    double Estar;   /* effective Young's modulus E* [Pa] */
+    double Gstar;   /* effective shear modulus G* [Pa] */
+    double kn, kt;  /* explicit stiffness: Hooke [N/m], Hertz [N/m^1.5]; < 0 = from E*, G* */
+    double gn, gt;  /* explicit damping rates gamma [1/s]; < 0 = from cor */
+} clab_penalty_pair;
+
+/* Current coefficients of one contact: F_n = kn delta_n - cn v_n, F_t = -kt delta_t - ct v_t. */
+typedef struct clab_penalty_coef {
+    double kn, kt; /* [N/m] */
+    double cn, ct; /* [N s/m] */
+} clab_penalty_coef;
+
+/* beta = ln e / sqrt(ln^2 e + pi^2): the damping ratio of a linear oscillator with restitution
+ * e is zeta = -beta, from e = exp(-pi zeta / sqrt(1 - zeta^2)). */
+double clab_penalty_beta(double e);
+
+/* The pair coefficients from the mixed material (clab_material_mix) and the run's explicit
+ * overrides kn, kt, gn, gt (< 0 where the material decides). */
+clab_penalty_pair clab_penalty_pair_make(const clab_material_pair *mp, double kn, double kt, double gn, double gt);
+
+/* Effective mass m_eff = m_a m_b/(m_a + m_b); a fixed body counts as infinitely heavy. */
+static inline double clab_penalty_meff(double ma, int fixa, double mb, int fixb)
+{
+    if (fixa) return mb;
+    if (fixb) return ma;
+    return ma * mb / (ma + mb);
+}
+
+/* Effective radius R* = R_a R_b/(R_a + R_b) with the radii of clab_penalty_radius
+ * (INFINITY for flat shapes): 1/R* = 1/R_a + 1/R_b. */
+static inline double clab_penalty_reff(double ra, double rb) { return 1.0 / (1.0 / ra + 1.0 / rb); }
+
+/* The coefficients of one contact at overlap delta_n > 0 (see doc/penalty.md for the table):
+ *   hooke: k_n explicit, or 16/15 sqrt(R*) E* (15 m_eff vchar^2/(16 sqrt(R*) E*))^(1/5);
+ *          k_t explicit, or 2/7 k_n; c = gamma m_eff, or c_n = -2 beta sqrt(k_n m_eff),
+ *          c_t = -2 beta sqrt(k_t m_eff)
+ *   hertz: k_n = kn sqrt(delta_n), or 4/3 E* sqrt(R* delta_n); k_t = kt sqrt(delta_n), or
+ *          8 G* sqrt(R* delta_n); c = gamma m_eff sqrt(delta_n/R*) (seed 002, D_eff = R*), or
+ *          c_n = -2 sqrt(5/6) beta sqrt(3/2 k_n m_eff), c_t = -2 sqrt(5/6) beta sqrt(k_t m_eff) */
+clab_penalty_coef clab_penalty_coefficients(const clab_penalty_law *law, const clab_penalty_pair *p, double delta_n,
+                                            double m_eff, double R_eff);
+
+/* Rotate the history delta_t onto the tangent plane of the current normal n, keeping its
+ * length (the contact frame turns between steps; a delta_t along n becomes zero). */
+static inline clab_vec3 clab_penalty_rotate_history(clab_vec3 delta_t, clab_vec3 n)
+{
+    double len2 = clab_v3_norm2(delta_t);
+    if (len2 == 0.0) return delta_t;
+    clab_vec3 p = clab_v3_madd(delta_t, -clab_v3_dot(delta_t, n), n);
+    double p2 = clab_v3_norm2(p);
+    return p2 > 0.0 ? clab_v3_scale(p, sqrt(len2 / p2)) : clab_v3(0.0, 0.0, 0.0);
+}
+
+/* The force law of seed 002 for one contact: normal force F_n [N] (scalar, along n, on body
+ * b) and tangential force F_t [N] (vector in the tangent plane, on body b) from the overlap
+ * delta_n, the normal relative speed vn = (v_b - v_a) . n, the tangential relative velocity
+ * vt and the history *delta_t (already advanced to this step). Caps *delta_t by Coulomb
+ * with the law's convention; F_n is clamped at 0 when law->clamp. */
+void clab_penalty_contact_force(const clab_penalty_law *law, clab_penalty_coef k, double mu, double delta_n,
+                                double vn, clab_vec3 vt, clab_vec3 *delta_t, double *Fn, clab_vec3 *Ft);
+
+/* Rolling resistance torque on body b (body a gets its negative), constant directional
+ * torque model: M = -mu_roll F_n w_r/|w_r| with w_r the rolling part (tangential component) of
+ * omega_b - omega_a, limited so that it cannot reverse w_r within one step h, given the
+ * inverse rotational inertias inv_I_a, inv_I_b about w_r [1/(kg m^2)]. */
+clab_vec3 clab_penalty_rolling_torque(double mu_roll, double Fn, clab_vec3 omega_rel, clab_vec3 n, double inv_I_a,
+                                      double inv_I_b, double h);
+
+/* Duration of a collision of this pair at normal impact speed v [s]: the damped half period
+ * pi/sqrt(k_n/m_eff - (c_n/(2 m_eff))^2) (Hooke), or the Hertz contact time
+ * 2.9432 delta_max/v, delta_max = (15 m_eff v^2/(16 E* sqrt(R*)))^(2/5) (Johnson 1985, Sect. 11.4). */
+double clab_penalty_contact_time(const clab_penalty_law *law, const clab_penalty_pair *p, double m_eff, double R_eff,
+                                 double v);
+
+#endif

@@ -1,0 +1,78 @@
+/* history.h: the tangential displacement history delta_t of seed 002, one vector per
+ * persisting contact, keyed by the contact key (a, b, feature) of clab_contact.h.
+ *
+ * Two generations: the current one (last step's contacts, looked up with
+ * clab_history_find) and the next one (this step's, filled with clab_history_put);
+ * clab_history_end makes the next one current, so a contact that was not put this step
+ * is dropped. Lookup is an open-addressing hash table (linear probing, load <= 1/2,
+ * Fibonacci hashing): O(1) per contact. Storage grows only in clab_history_begin, when a
+ * step has more contacts than any before it; in steady state a step allocates nothing. */
+#ifndef CLAB_PENALTY_HISTORY_H
+#define CLAB_PENALTY_HISTORY_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "clab_error.h"
+#include "clab_math.h"
+
+typedef struct clab_history {
+    /* hash table over the current generation */
+    uint64_t *slot_key;   /* [nslots] key, CLAB_HISTORY_EMPTY when free */
+    uint32_t *slot_index; /* [nslots] index into key[cur], delta_t[cur] */
+    size_t nslots;        /* power of two, >= 2 * cap */
+    unsigned shift;       /* 64 - log2(nslots) */
+    /* the two generations */
+    uint64_t *key[2];      /* [cap] contact keys */
+    clab_vec3 *delta_t[2]; /* [cap] tangential displacement history [m] */
+    size_t n[2];           /* entries in use */
+    size_t cap;            /* entries allocated per generation */
+    int cur;               /* current generation: 0 or 1 */
+    size_t grows;          /* reallocations so far (tests check the steady state) */
+} clab_history;
+
+/* no contact has this key: it would need a >= b */
+#define CLAB_HISTORY_EMPTY UINT64_MAX
+
+void clab_history_init(clab_history *h);
+void clab_history_free(clab_history *h);
+
+/* Start the next generation, for at most nmax contacts (allocates only when nmax exceeds
+ * every earlier step). CLAB_ENOMEM on failure, the current generation left intact. */
+int clab_history_begin(clab_history *h, size_t nmax, clab_error *err);
+
+/* Last step's delta_t of the contact with this key, NULL when it is new. */
+static inline const clab_vec3 *clab_history_find(const clab_history *h, uint64_t key)
+{
+    if (h->nslots == 0) return NULL;
+    size_t mask = h->nslots - 1;
+    size_t s = (size_t)((key * UINT64_C(0x9E3779B97F4A7C15)) >> h->shift);
+    while (h->slot_key[s] != CLAB_HISTORY_EMPTY) {
+        if (h->slot_key[s] == key) return &h->delta_t[h->cur][h->slot_index[s]];
+        s = (s + 1) & mask;
+    }
+    return NULL;
+}
+
+/* Keep delta_t for this key into the next generation (at most nmax puts per begin). */
+static inline void clab_history_put(clab_history *h, uint64_t key, clab_vec3 delta_t)
+{
+    int nx = 1 - h->cur;
+    size_t i = h->n[nx]++;
+    h->key[nx][i] = key;
+    h->delta_t[nx][i] = delta_t;
+}
+
+/* The next generation becomes current; contacts not put since begin are dropped. */
+void clab_history_end(clab_history *h);
+
+/* Entries of the current generation. */
+static inline size_t clab_history_size(const clab_history *h) { return h->n[h->cur]; }
+
+/* Binary checkpoint of the current generation: "CLABHIST", a version, the count, then
+ * (key, delta_t) records in native byte order (for restarts on the same machine). */
+int clab_history_save(const clab_history *h, FILE *f, clab_error *err);
+int clab_history_load(clab_history *h, FILE *f, clab_error *err);
+
+#endif

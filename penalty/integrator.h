@@ -1,0 +1,24 @@
+/* integrator.h: the explicit time integration of the penalty backend, for every free body,
+ * from the contact forces of one step (world frame) plus the applied forces of the world. */
+#ifndef CLAB_PENALTY_INTEGRATOR_H
+#define CLAB_PENALTY_INTEGRATOR_H
+
+#include "clab_world.h"
+
+typedef enum {
+    CLAB_PENALTY_EULER = 0, /* semi-implicit (symplectic) Euler: Eq. (5b) then (5a) of seed 000 */
+    CLAB_PENALTY_VERLET = 1 /* velocity Verlet as LAMMPS fix nve/sphere runs it */
+} clab_penalty_integrator;
+
+/* Advance every free body of w by h under the contact force F[i] and torque T[i] (both world
+ * frame, about the center of mass; arrays of w->nbodies) plus gravity (clab_world_applied):
+ *   euler:  v(l+1) = v(l) + h M^-1 f(q(l), v(l)),  q(l+1) = q(l) + h v(l+1)
+ *   verlet: v(l) = v(l-1/2) + h/2 M^-1 f(l)  (second half-kick of the last step, skipped when
+ *           first), v(l+1/2) = v(l) + h/2 M^-1 f(l), q(l+1) = q(l) + h v(l+1/2)
+ * The velocities stored between verlet steps are the half-step ones, v(l+1/2), which are what
+ * the forces of the next step see (as in LAMMPS). Euler parameters stay normalized
+ * (clab_q_advance). */
+void clab_penalty_integrate(clab_world *w, const clab_vec3 *F, const clab_vec3 *T, double h,
+                            clab_penalty_integrator scheme, int first);
+
+#endif

@@ -1,0 +1,487 @@
+/* penalty_backend.c: the penalty (DEM) backend, `clab_backend_penalty`.
+ *
+ * One step (seed 002's force law, seed 000's body update):
+ *   1. for every contact with overlap delta_n = -Phi > 0: relative velocity of the contact
+ *      point, v = v_b(P) - v_a(P); last step's history delta_t rotated onto the current tangent
+ *      plane and advanced by h v_t; the force law (force_law.h) with the Coulomb cap; the force
+ *      F = F_n n + F_t on b and -F on a, torques (P - r) x F about each center;
+ *   2. contacts that are gone (no longer reported, or delta_n <= 0) lose their history;
+ *   3. explicit integration of every free body (integrator.h).
+ * Options, formulas and sources: doc/penalty.md. */
+#include <float.h>
+#include <stdarg.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clab_backends.h"
+#include "force_law.h"
+#include "history.h"
+#include "integrator.h"
+
+typedef struct penalty {
+    /* the run's choices */
+    clab_penalty_law law;
+    clab_penalty_integrator integrator;
+    double kn, kt, gn, gt; /* explicit overrides for every pair; < 0 = from the materials */
+    /* per material pair, rebuilt when materials are added */
+    clab_penalty_pair *pairs;       /* [nmat * nmat], pairs[ma * nmat + mb] */
+    char (*matname)[CLAB_NAME_LEN]; /* [nmat] for the metadata */
+    size_t nmat;
+    size_t nchecked; /* bodies already validated */
+    /* tangential history, keyed by contact key */
+    clab_history hist;
+    /* per-step arrays */
+    clab_vec3 *F, *T; /* [cap_bodies] contact force and torque about the center, world frame */
+    size_t cap_bodies;
+    clab_vec3 *f_nuw; /* [cap_forces] (F_n, F_u, F_w) of the last step's contacts [N] */
+    size_t nforces, cap_forces;
+    /* bookkeeping */
+    int started;        /* verlet: a step has been taken (its closing half-kick is pending) */
+    long steps;         /* steps taken */
+    double stable_step; /* estimate for the world at create [s] */
+} penalty;
+
+static const char *const model_names[] = {"hooke", "hertz", NULL};
+static const char *const integrator_names[] = {"euler", "verlet", NULL};
+static const char *const cap_names[] = {"total", "spring", NULL};
+static const char *const clamp_names[] = {"off", "on", NULL};
+static const char *const rolling_names[] = {"off", "cdt", NULL};
+
+/* ---- validation ---- */
+
+/* Radius of a shape for R* [m]: spheres their radius; planes are flat (INFINITY); a box
+ * touches with corners and edges, which we treat as rounded with its smallest half extent. */
+static double contact_radius(const clab_shape *s)
+{
+    switch (s->type) {
+    case CLAB_SHAPE_SPHERE: return s->radius;
+    case CLAB_SHAPE_BOX: return fmin(s->half.x, fmin(s->half.y, s->half.z));
+    default: return INFINITY;
+    }
+}
+
+/* joints, materials and bodies the backend can run; bodies from p->nchecked on */
+static int check_world(penalty *p, const clab_world *w, clab_error *err)
+{
+    if (w->njoints)
+        return clab_error_set(err, CLAB_EINVAL,
+                              "penalty backend: the world has %zu joint(s) (bilateral constraints), which the penalty "
+                              "backend does not handle; use the dvi backend or remove the joints",
+                              w->njoints);
+    for (size_t i = 0; i < w->nmaterials; i++)
+        if (clab_material_validate(&w->materials[i], err)) return err ? err->status : CLAB_EINVAL;
+    for (size_t i = p->nchecked; i < w->nbodies; i++) {
+        const clab_body *b = &w->bodies[i];
+        const char *nm = clab_world_body_name(w, i);
+        if (b->material < 0 || (size_t)b->material >= w->nmaterials)
+            return clab_error_set(err, CLAB_EINVAL, "penalty backend: body '%s': material index %d does not exist", nm,
+                                  b->material);
+        if (b->fixed) continue;
+        if (!(isfinite(b->m) && b->m > 0.0))
+            return clab_error_set(err, CLAB_EINVAL, "penalty backend: body '%s': mass m = %g kg must be finite and > 0",
+                                  nm, b->m);
+        if (!(isfinite(b->J.x) && isfinite(b->J.y) && isfinite(b->J.z) && b->J.x > 0.0 && b->J.y > 0.0 &&
+              b->J.z > 0.0))
+            return clab_error_set(err, CLAB_EINVAL,
+                                  "penalty backend: body '%s': inertia J = (%g, %g, %g) kg m^2 must be finite and > 0",
+                                  nm, b->J.x, b->J.y, b->J.z);
+    }
+    p->nchecked = w->nbodies;
+    return CLAB_OK;
+}
+
+/* the pair table from the world's materials and the run's overrides */
+static int build_pairs(penalty *p, const clab_world *w, clab_error *err)
+{
+    size_t n = w->nmaterials;
+    clab_penalty_pair *pairs = malloc(n * n * sizeof *pairs);
+    char(*names)[CLAB_NAME_LEN] = malloc(n * sizeof *names);
+    if (!pairs || !names) {
+        free(pairs);
+        free(names);
+        return clab_error_set(err, CLAB_ENOMEM, "penalty backend: out of memory for %zu materials", n);
+    }
+    for (size_t a = 0; a < n; a++) {
+        memcpy(names[a], w->materials[a].name, CLAB_NAME_LEN);
+        for (size_t b = 0; b < n; b++) {
+            clab_material_pair mp = clab_material_mix(&w->materials[a], &w->materials[b]);
+            pairs[a * n + b] = clab_penalty_pair_make(&mp, p->kn, p->kt, p->gn, p->gt);
+        }
+    }
+    free(p->pairs);
+    free(p->matname);
+    p->pairs = pairs;
+    p->matname = names;
+    p->nmat = n;
+    return CLAB_OK;
+}
+
+/* ---- options ---- */
+
+/* an optional number option that must be > 0 (positive) or >= 0; *out keeps its value when absent */
+static int number_option(clab_options *opt, const char *key, int positive, const char *what, const char *unit,
+                         double *out, clab_error *err)
+{
+    if (!clab_options_get(opt, key)) return CLAB_OK;
+    double v = 0.0;
+    int rc = clab_options_double(opt, key, -DBL_MAX, DBL_MAX, &v, err);
+    if (rc) return rc;
+    if (positive ? !(v > 0.0) : !(v >= 0.0))
+        return clab_error_set(err, CLAB_EINVAL, "penalty backend: %s = %g %s: the %s must be %s", key, v, unit, what,
+                              positive ? "> 0" : ">= 0");
+    *out = v;
+    return CLAB_OK;
+}
+
+/* ---- the type object's functions ---- */
+
+static void penalty_destroy(void *self)
+{
+    penalty *p = self;
+    if (!p) return;
+    clab_history_free(&p->hist);
+    free(p->pairs);
+    free(p->matname);
+    free(p->F);
+    free(p->T);
+    free(p->f_nuw);
+    free(p);
+}
+
+static double penalty_stable_step(const void *self, const clab_world *w);
+
+static int penalty_create(const clab_world *w, clab_options *opt, void **self, clab_error *err)
+{
+    *self = NULL;
+    penalty *p = calloc(1, sizeof *p);
+    if (!p) return clab_error_set(err, CLAB_ENOMEM, "penalty backend: out of memory");
+    clab_history_init(&p->hist);
+    p->law.model = CLAB_PENALTY_HERTZ;
+    p->law.cap = CLAB_PENALTY_CAP_TOTAL;
+    p->law.rolling = CLAB_PENALTY_ROLL_OFF;
+    p->law.clamp = 0;
+    p->law.vchar = 1.0;
+    p->integrator = CLAB_PENALTY_EULER;
+    p->kn = p->kt = p->gn = p->gt = -1.0;
+
+    int model = p->law.model, integ = p->integrator, cap = p->law.cap, clamp = p->law.clamp, roll = p->law.rolling;
+    int rc = clab_options_choice(opt, "model", model_names, &model, err);
+    if (!rc) rc = clab_options_choice(opt, "integrator", integrator_names, &integ, err);
+    if (!rc) rc = clab_options_choice(opt, "cap", cap_names, &cap, err);
+    if (!rc) rc = clab_options_choice(opt, "clamp", clamp_names, &clamp, err);
+    if (!rc) rc = clab_options_choice(opt, "rolling", rolling_names, &roll, err);
+    if (!rc) rc = number_option(opt, "kn", 1, "normal stiffness", model == CLAB_PENALTY_HOOKE ? "N/m" : "N/m^1.5",
+                                &p->kn, err);
+    if (!rc) rc = number_option(opt, "kt", 1, "tangential stiffness", model == CLAB_PENALTY_HOOKE ? "N/m" : "N/m^1.5",
+                                &p->kt, err);
+    if (!rc) rc = number_option(opt, "gn", 0, "normal damping rate gamma_n", "1/s", &p->gn, err);
+    if (!rc) rc = number_option(opt, "gt", 0, "tangential damping rate gamma_t", "1/s", &p->gt, err);
+    if (!rc) rc = number_option(opt, "vchar", 1, "characteristic impact speed", "m/s", &p->law.vchar, err);
+    p->law.model = (clab_penalty_model)model;
+    p->integrator = (clab_penalty_integrator)integ;
+    p->law.cap = (clab_penalty_cap)cap;
+    p->law.clamp = clamp;
+    p->law.rolling = (clab_penalty_rolling)roll;
+    if (!rc) rc = check_world(p, w, err);
+    if (!rc) rc = build_pairs(p, w, err);
+    if (rc) {
+        penalty_destroy(p);
+        return rc;
+    }
+    p->stable_step = penalty_stable_step(p, w);
+    *self = p;
+    return CLAB_OK;
+}
+
+/* grow a vec3 array to n entries */
+static int grow_v3(clab_vec3 **a, size_t *cap, size_t n)
+{
+    if (n <= *cap) return CLAB_OK;
+    size_t c = *cap ? *cap : 64;
+    while (c < n) c *= 2;
+    clab_vec3 *q = realloc(*a, c * sizeof *q);
+    if (!q) return CLAB_ENOMEM;
+    *a = q;
+    *cap = c;
+    return CLAB_OK;
+}
+
+/* the inverse rotational inertia of body b about the world axis k [1/(kg m^2)] (0 when fixed) */
+static double inv_inertia_about(const clab_body *b, clab_vec3 k)
+{
+    if (b->fixed) return 0.0;
+    clab_vec3 kb = clab_q_rotate_inv(b->e, k);
+    return kb.x * kb.x / b->J.x + kb.y * kb.y / b->J.y + kb.z * kb.z / b->J.z;
+}
+
+static int penalty_step(void *self, clab_world *w, const clab_contacts *c, double h, clab_error *err)
+{
+    penalty *p = self;
+    /* the world may have grown since the last step */
+    int rc = check_world(p, w, err);
+    if (rc) return rc;
+    if (w->nmaterials != p->nmat && (rc = build_pairs(p, w, err))) return rc;
+    if (w->nbodies > p->cap_bodies) {
+        size_t cap = p->cap_bodies, capT = p->cap_bodies; /* both grow alike */
+        if (grow_v3(&p->F, &cap, w->nbodies) || grow_v3(&p->T, &capT, w->nbodies))
+            return clab_error_set(err, CLAB_ENOMEM, "penalty backend: out of memory for %zu bodies", w->nbodies);
+        p->cap_bodies = cap;
+    }
+    if (grow_v3(&p->f_nuw, &p->cap_forces, c->n))
+        return clab_error_set(err, CLAB_ENOMEM, "penalty backend: out of memory for %zu contacts", c->n);
+    if ((rc = clab_history_begin(&p->hist, c->n, err))) return rc;
+
+    clab_vec3 *F = p->F, *T = p->T, *f_nuw = p->f_nuw;
+    const clab_vec3 zero = clab_v3(0.0, 0.0, 0.0);
+    for (size_t i = 0; i < w->nbodies; i++) F[i] = T[i] = zero;
+
+    const clab_body *bodies = w->bodies;
+    const clab_penalty_law *law = &p->law;
+    for (size_t i = 0; i < c->n; i++) {
+        const clab_contact *ci = &c->c[i];
+        double delta_n = -ci->phi;
+        if (!(delta_n > 0.0)) { /* inside the envelope but not touching: no force, history dropped */
+            f_nuw[i] = zero;
+            continue;
+        }
+        const clab_body *A = &bodies[ci->a], *B = &bodies[ci->b];
+        const clab_penalty_pair *pp = &p->pairs[(size_t)A->material * p->nmat + (size_t)B->material];
+        double m_eff = clab_penalty_meff(A->m, A->fixed, B->m, B->fixed);
+        double R_eff = clab_penalty_reff(contact_radius(&A->shape), contact_radius(&B->shape));
+
+        /* relative velocity of the contact point, b with respect to a */
+        clab_vec3 v = clab_v3_sub(clab_body_point_velocity(B, ci->sb), clab_body_point_velocity(A, ci->sa));
+        double vn = clab_v3_dot(v, ci->n);
+        clab_vec3 vt = clab_v3_madd(v, -vn, ci->n);
+
+        /* history: last step's delta_t onto the current tangent plane, plus this step's slip */
+        const clab_vec3 *old = clab_history_find(&p->hist, ci->key);
+        clab_vec3 delta_t = old ? clab_penalty_rotate_history(*old, ci->n) : zero;
+        delta_t = clab_v3_madd(delta_t, h, vt);
+
+        /* the force law of seed 002 with the Coulomb cap */
+        clab_penalty_coef k = clab_penalty_coefficients(law, pp, delta_n, m_eff, R_eff);
+        double Fn;
+        clab_vec3 Ft;
+        clab_penalty_contact_force(law, k, pp->mu, delta_n, vn, vt, &delta_t, &Fn, &Ft);
+        clab_history_put(&p->hist, ci->key, delta_t);
+
+        /* F on b, -F on a; torques (P - r) x F about the centers */
+        clab_vec3 Fb = clab_v3_madd(Ft, Fn, ci->n);
+        F[ci->b] = clab_v3_add(F[ci->b], Fb);
+        F[ci->a] = clab_v3_sub(F[ci->a], Fb);
+        T[ci->b] = clab_v3_add(T[ci->b], clab_v3_cross(clab_v3_sub(ci->p, B->r), Fb));
+        T[ci->a] = clab_v3_sub(T[ci->a], clab_v3_cross(clab_v3_sub(ci->p, A->r), Fb));
+
+        /* optional rolling resistance: a pure couple */
+        if (law->rolling == CLAB_PENALTY_ROLL_CDT && pp->mu_roll > 0.0) {
+            clab_vec3 wrel = clab_v3_sub(clab_body_omega_world(B), clab_body_omega_world(A));
+            clab_vec3 axis = clab_v3_normalize(clab_v3_madd(wrel, -clab_v3_dot(wrel, ci->n), ci->n));
+            clab_vec3 M = clab_penalty_rolling_torque(pp->mu_roll, Fn, wrel, ci->n, inv_inertia_about(A, axis),
+                                                      inv_inertia_about(B, axis), h);
+            T[ci->b] = clab_v3_add(T[ci->b], M);
+            T[ci->a] = clab_v3_sub(T[ci->a], M);
+        }
+        f_nuw[i] = clab_v3(Fn, clab_v3_dot(Ft, ci->u), clab_v3_dot(Ft, ci->w));
+    }
+    clab_history_end(&p->hist);
+    p->nforces = c->n;
+
+    clab_penalty_integrate(w, F, T, h, p->integrator, !p->started);
+    p->started = 1;
+    p->steps++;
+    return CLAB_OK;
+}
+
+static void penalty_forces(const void *self, const clab_contacts *c, clab_vec3 *f_nuw)
+{
+    const penalty *p = self;
+    for (size_t i = 0; i < c->n; i++) f_nuw[i] = i < p->nforces ? p->f_nuw[i] : clab_v3(0.0, 0.0, 0.0);
+}
+
+static void penalty_stats(const void *self, clab_solver_stats *s)
+{
+    const penalty *p = self;
+    memset(s, 0, sizeof *s);
+    s->solves = p->steps; /* no iterative solver: one force evaluation per step */
+}
+
+/* The recommended largest step [s]: a tenth of the shortest collision the world's bodies can
+ * have (clab_penalty_contact_time at vchar), over every free body and, for each material, its
+ * lightest free partner or a fixed body, with the largest radius that material has (stiffest). */
+static double penalty_stable_step(const void *self, const clab_world *w)
+{
+    const penalty *p = self;
+    size_t nm = w->nmaterials;
+    if (nm != p->nmat || nm == 0) return 0.0;
+    double *mmin = malloc(nm * sizeof *mmin), *rmax = malloc(nm * sizeof *rmax);
+    int *used = calloc(nm, sizeof *used), *hasfixed = calloc(nm, sizeof *hasfixed);
+    double tmin = INFINITY;
+    if (!mmin || !rmax || !used || !hasfixed) goto done;
+    for (size_t m = 0; m < nm; m++) {
+        mmin[m] = INFINITY;
+        rmax[m] = 0.0;
+    }
+    for (size_t i = 0; i < w->nbodies; i++) {
+        const clab_body *b = &w->bodies[i];
+        size_t m = (size_t)b->material;
+        if (m >= nm) continue;
+        used[m] = 1;
+        rmax[m] = fmax(rmax[m], contact_radius(&b->shape));
+        if (b->fixed) hasfixed[m] = 1;
+        else mmin[m] = fmin(mmin[m], b->m);
+    }
+    for (size_t i = 0; i < w->nbodies; i++) {
+        const clab_body *b = &w->bodies[i];
+        if (b->fixed || (size_t)b->material >= nm) continue;
+        double Ri = contact_radius(&b->shape);
+        for (size_t m = 0; m < nm; m++) {
+            if (!used[m]) continue;
+            const clab_penalty_pair *pp = &p->pairs[(size_t)b->material * nm + m];
+            double R_eff = clab_penalty_reff(Ri, rmax[m]);
+            if (isfinite(mmin[m]))
+                tmin = fmin(tmin, clab_penalty_contact_time(&p->law, pp, clab_penalty_meff(b->m, 0, mmin[m], 0), R_eff,
+                                                            p->law.vchar));
+            if (hasfixed[m]) tmin = fmin(tmin, clab_penalty_contact_time(&p->law, pp, b->m, R_eff, p->law.vchar));
+        }
+    }
+done:
+    free(mmin);
+    free(rmax);
+    free(used);
+    free(hasfixed);
+    return isfinite(tmin) ? tmin / 10.0 : 0.0;
+}
+
+/* one key = value line of metadata */
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+static void put(clab_options *m, const char *key, const char *fmt, ...)
+{
+    char v[CLAB_OPT_LEN];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(v, sizeof v, fmt, ap);
+    va_end(ap);
+    clab_options_set(m, key, v, NULL);
+}
+
+static void put_override(clab_options *m, const char *key, double v)
+{
+    if (v >= 0.0) put(m, key, "%.17g", v);
+    else put(m, key, "material");
+}
+
+static void penalty_meta(const void *self, clab_options *m)
+{
+    const penalty *p = self;
+    const int hooke = p->law.model == CLAB_PENALTY_HOOKE;
+    /* the options, as they can be given back */
+    put(m, "model", "%s", model_names[p->law.model]);
+    put(m, "integrator", "%s", integrator_names[p->integrator]);
+    put(m, "cap", "%s", cap_names[p->law.cap]);
+    put(m, "clamp", "%s", clamp_names[p->law.clamp]);
+    put(m, "rolling", "%s", rolling_names[p->law.rolling]);
+    put_override(m, "kn", p->kn);
+    put_override(m, "kt", p->kt);
+    put_override(m, "gn", p->gn);
+    put_override(m, "gt", p->gt);
+    put(m, "vchar", "%.17g", p->law.vchar);
+    /* the laws in words, so a CSV says which model ran */
+    put(m, "penalty_normal_force",
+        hooke ? "F_n = k_n delta_n - c_n v_n; k_n = kn or 16/15 sqrt(R*) E* (15 m* vchar^2/(16 sqrt(R*) E*))^(1/5)"
+              : "F_n = k_n delta_n - c_n v_n; k_n = kn sqrt(delta_n) or 4/3 E* sqrt(R* delta_n) (Hertz)");
+    put(m, "penalty_tangential_force",
+        hooke ? "F_t = -k_t delta_t - c_t v_t; k_t = kt or 2/7 k_n"
+              : "F_t = -k_t delta_t - c_t v_t; k_t = kt sqrt(delta_n) or 8 G* sqrt(R* delta_n) (Mindlin)");
+    put(m, "penalty_damping",
+        hooke ? "c = gamma m* or c_n = -2 beta sqrt(k_n m*), c_t = -2 beta sqrt(k_t m*); beta = ln e/sqrt(ln^2 e + pi^2)"
+              : "c = gamma m* sqrt(delta_n/R*) or c = -2 sqrt(5/6) beta sqrt(S m*), S_n = 3/2 k_n, S_t = k_t (Tsuji)");
+    put(m, "penalty_cap",
+        p->law.cap == CLAB_PENALTY_CAP_TOTAL ? "|-k_t delta_t - c_t v_t| <= mu F_n, delta_t rescaled (LAMMPS, Chrono)"
+                                             : "k_t |delta_t| <= mu F_n, dashpot only while sticking (LIGGGHTS)");
+    put(m, "penalty_history", "delta_t += h v_t per contact key; projected on the tangent plane, length kept");
+    put(m, "penalty_radius", "R* = R_a R_b/(R_a + R_b); sphere R, plane infinite, box smallest half extent");
+    put(m, "stable_step_s", "%.17g", p->stable_step);
+    /* every material pair, after the mixing rule */
+    for (size_t a = 0; a < p->nmat; a++)
+        for (size_t b = a; b < p->nmat; b++) {
+            const clab_penalty_pair *pp = &p->pairs[a * p->nmat + b];
+            char key[CLAB_OPT_LEN];
+            snprintf(key, sizeof key, "pair.%s.%s", p->matname[a], p->matname[b]);
+            put(m, key, "mu=%.6g mu_roll=%.6g cor=%.6g beta=%.6g Estar=%.6g Gstar=%.6g", pp->mu, pp->mu_roll, pp->cor,
+                pp->beta, pp->Estar, pp->Gstar);
+            snprintf(key, sizeof key, "pair.%s.%s.explicit", p->matname[a], p->matname[b]);
+            char k[4][24];
+            const double kv[4] = {pp->kn, pp->kt, pp->gn, pp->gt};
+            for (int j = 0; j < 4; j++)
+                if (kv[j] >= 0.0) snprintf(k[j], sizeof k[j], "%.6g", kv[j]);
+                else snprintf(k[j], sizeof k[j], "derived");
+            put(m, key, "kn=%s kt=%s gn=%s gt=%s", k[0], k[1], k[2], k[3]);
+        }
+}
+
+static const char save_magic[8] = {'C', 'L', 'A', 'B', 'P', 'E', 'N', '1'};
+
+static int penalty_save(const void *self, FILE *f, clab_error *err)
+{
+    const penalty *p = self;
+    int32_t started = p->started;
+    int64_t steps = p->steps;
+    if (fwrite(save_magic, 1, 8, f) != 8 || fwrite(&started, sizeof started, 1, f) != 1 ||
+        fwrite(&steps, sizeof steps, 1, f) != 1)
+        return clab_error_set(err, CLAB_EIO, "penalty backend: checkpoint write failed");
+    return clab_history_save(&p->hist, f, err);
+}
+
+static int penalty_load(void *self, FILE *f, clab_error *err)
+{
+    penalty *p = self;
+    char m[8];
+    int32_t started;
+    int64_t steps;
+    if (fread(m, 1, 8, f) != 8 || memcmp(m, save_magic, 8) != 0)
+        return clab_error_set(err, CLAB_EIO, "penalty backend: not a penalty checkpoint (bad magic)");
+    if (fread(&started, sizeof started, 1, f) != 1 || fread(&steps, sizeof steps, 1, f) != 1)
+        return clab_error_set(err, CLAB_EIO, "penalty backend: truncated checkpoint");
+    int rc = clab_history_load(&p->hist, f, err);
+    if (rc) return rc;
+    p->started = started != 0;
+    p->steps = steps;
+    p->nforces = 0;
+    return CLAB_OK;
+}
+
+const clab_backend_type clab_backend_penalty = {
+    .name = "penalty",
+    .summary = "penalty DEM: Hooke or Hertz-Mindlin spring-dashpots with tangential history, explicit integration",
+    .options_help =
+        "  model=hertz|hooke       force law (default hertz): Hertz-Mindlin from E, nu, cor, or linear\n"
+        "  integrator=euler|verlet semi-implicit Euler (default) or velocity Verlet (LAMMPS nve/sphere;\n"
+        "                          velocities between steps are the half-step ones)\n"
+        "  cap=total|spring        Coulomb cap on spring + dashpot (default; LAMMPS, Chrono) or on the\n"
+        "                          spring alone, dashpot only while sticking (LIGGGHTS)\n"
+        "  clamp=off|on            on: F_n >= 0 (no dashpot pull at separation; restitution then\n"
+        "                          exceeds cor); default off, so cor is met exactly by Hooke\n"
+        "  rolling=off|cdt         rolling resistance: constant directional torque mu_roll F_n (material\n"
+        "                          mu_roll [m]); default off\n"
+        "  kn=K, kt=K              stiffness for every pair, > 0: hooke [N/m], hertz [N/m^1.5]\n"
+        "                          (default: the materials' kn, kt, else from E*, G*)\n"
+        "  gn=G, gt=G              damping rates gamma [1/s], >= 0, force gamma m_eff v (hertz: times\n"
+        "                          sqrt(delta_n/R*)); default: the materials' gn, gt, else from cor\n"
+        "  vchar=V                 characteristic impact speed [m/s] (default 1): hooke stiffness from\n"
+        "                          E* and the stable-step estimate\n",
+    .default_envelope = 0.0,
+    .create = penalty_create,
+    .step = penalty_step,
+    .forces = penalty_forces,
+    .stats = penalty_stats,
+    .meta = penalty_meta,
+    .stable_step = penalty_stable_step,
+    .save = penalty_save,
+    .load = penalty_load,
+    .destroy = penalty_destroy,
+};
