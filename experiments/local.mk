@@ -1,1 +1,14 @@
-## experiment drivers
+## experiments/: the contactlab command (one source file per experiment) and gnuplot scripts
+bin_PROGRAMS += contactlab
+contactlab_SOURCES = \
+	experiments/main.c \
+	experiments/xp.c \
+	experiments/xp.h \
+	experiments/bowling.c \
+	experiments/run.c
+contactlab_CPPFLAGS = $(AM_CPPFLAGS) -DCLAB_SRCDIR='"$(abs_top_srcdir)"' -DCLAB_PKGDATADIR='"$(pkgdatadir)"'
+contactlab_LDADD = $(CLAB_LDADD)
+
+## gnuplot scripts: installed, and copied into each output folder by the drivers
+dist_pkgdata_DATA = \
+	experiments/bowling.gp

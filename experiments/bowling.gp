@@ -1,0 +1,67 @@
+# bowling.gp: figures of `contactlab bowling`, run in its output folder (the driver copies
+# this script there and runs it; run it again by hand with `gnuplot bowling.gp`).
+# Input: bowling-v0_<v0>-mu_<mu>-<method>-h_<h>.csv series (see the # lines of each file).
+# Output: bowling-height, bowling-normal-force, bowling-slip as .png (pngcairo) and .pdf.
+
+set datafile separator ","
+set datafile commentschars "#"
+set key autotitle columnhead
+
+# the cases: one panel per (v0, mu)
+cases = system("ls bowling-v0_*-mu_*-*.csv 2>/dev/null | sed -e 's/-\\(penalty\\|dvi\\)-h_.*//' | sort -u -t_ -k2,2g -k3,3g")
+ncases = words(cases)
+if (ncases == 0) { print "bowling.gp: no bowling-*.csv series in this folder"; exit }
+files(c) = system("ls ".c."-*.csv")
+label(f) = (strstrt(f, "-penalty-") > 0 ? "penalty" : "DVI").", h = ".f[strstrt(f, "-h_") + 3 : strlen(f) - 4]." s"
+v0of(c) = c[strstrt(c, "v0_") + 3 : strstrt(c, "-mu_") - 1]
+muof(c) = c[strstrt(c, "-mu_") + 4 : strlen(c)]
+title(c) = sprintf("v_0 = %s m/s, {/Symbol m} = %s", v0of(c), muof(c))
+
+ncol = (ncases > 1 ? 2 : 1)
+nrow = int((ncases + ncol - 1) / ncol)
+
+do for [fmt in "png pdf"] {
+  do for [fig in "height normal-force slip"] {
+    if (fmt eq "png") {
+      set terminal pngcairo size 1200, 450 * nrow + 60 font "Sans,10" enhanced
+    } else {
+      set terminal pdfcairo size 8in, (3.0 * nrow + 0.4) font "Sans,8" enhanced
+    }
+    set output "bowling-".fig.".".fmt
+    set multiplot layout nrow, ncol title \
+      (fig eq "height" ? "Bowling ball: height of the lowest point above the plane (CCP lift-off vs penalty)" : \
+       fig eq "normal-force" ? "Bowling ball: normal contact force" : \
+       "Bowling ball: slip speed v_x - R {/Symbol w}_y against the analytic slip-to-roll line")
+    do for [i = 1:ncases] {
+      c = word(cases, i)
+      set title title(c)
+      set xlabel "time t [s]"
+      set grid
+      set offsets graph 0.02, 0.02, 0, 0
+      set key top right box opaque
+      unset logscale y
+      set autoscale y
+      if (fig eq "height") {
+        set ylabel "height of lowest point [m]"
+        plot for [f in files(c)] f using "t_s":"height_m" with lines lw 1.5 title label(f)
+      }
+      if (fig eq "normal-force") {
+        set ylabel "normal force F_n [N], mean over each output interval"
+        set logscale y
+        set yrange [1:*]
+        # F_n = 0 (flight) is drawn below the axis, so isolated spikes of one step stay visible
+        plot for [f in files(c)] f using "t_s":(column("fn_N") > 1e-3 ? column("fn_N") : 1e-3) with lines lw 1.2 title label(f), \
+             7 * 9.81 with lines dt 2 lc rgb "black" title "m g"
+      }
+      if (fig eq "slip") {
+        set ylabel "slip speed [m/s]"
+        set yrange [*:*]
+        w1 = word(files(c), 1)
+        plot for [f in files(c)] f using "t_s":"slip_m_s" with lines lw 1.5 title label(f), \
+             w1 using "t_s":"slip_analytic_m_s" with lines dt 2 lw 2 lc rgb "black" title "analytic: v_0 - 7/2 {/Symbol m} g t"
+      }
+    }
+    unset multiplot
+    unset output
+  }
+}
