@@ -37,6 +37,7 @@ do for [fmt in "png pdf"] {
       set title title(c)
       set xlabel "time t [s]"
       set grid
+      set autoscale xfix
       set offsets graph 0.02, 0.02, 0, 0
       set key top right box opaque
       unset logscale y
