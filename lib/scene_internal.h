@@ -61,9 +61,11 @@ int scene_bool(scene_ctx *c, const config_setting_t *g, const char *path, const 
 int scene_string(scene_ctx *c, const config_setting_t *g, const char *path, const char *key, int names,
                  char *out, size_t cap);
 
-/* Check the raw text for what libconfig 1.5 would get silently wrong: decimal integer
- * literals beyond 32 bits (wrapped modulo 2^32) and @include directives (they would
- * read other files). Returns the number of problems reported. */
+/* Check the raw text for what libconfig 1.5 gets wrong: decimal integer literals beyond
+ * 32 bits (silently wrapped modulo 2^32), @include directives (they would read other
+ * files), a string where the grammar allows none (libconfig leaks its text) and nesting
+ * deeper than 64 levels. Returns the number of problems reported; the text is handed to
+ * libconfig only when there is none. */
 int scene_prescan(scene_ctx *c, const char *text);
 
 #endif

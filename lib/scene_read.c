@@ -310,14 +310,23 @@ static void check_integer(scene_ctx *c, unsigned line, const char *tok, size_t l
                    t, INT_MAX, t);
 }
 
+/* what came before a token, for the string check */
+enum { PREV_START, PREV_ASSIGN, PREV_OPEN_LIST, PREV_COMMA, PREV_STRING, PREV_OTHER };
+
+#define SCENE_MAX_DEPTH 64
+
 int scene_prescan(scene_ctx *c, const char *text)
 {
     int before = c->nerr;
     unsigned line = 1;
+    char open[SCENE_MAX_DEPTH]; /* brackets open at this point */
+    int depth = 0, prev = PREV_START, too_deep = 0;
     const char *p = text;
     while (*p) {
         if (*p == '\n') {
             line++;
+            p++;
+        } else if (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\f' || *p == '\v') {
             p++;
         } else if (*p == '#' || (p[0] == '/' && p[1] == '/')) { /* line comment */
             while (*p && *p != '\n') p++;
@@ -325,24 +334,48 @@ int scene_prescan(scene_ctx *c, const char *text)
             p += 2;
             while (*p && !(p[0] == '*' && p[1] == '/')) line += *p++ == '\n';
             if (*p) p += 2;
-        } else if (*p == '"') { /* string, with backslash escapes */
+        } else if (*p == '"') {
+            /* a string may only stand as a value: after '=' or ':', first in a list or array,
+             * after ',' inside one, or after another string (concatenation). libconfig 1.5
+             * leaks the text of a string it meets anywhere else, so that is caught here. */
+            int in_list = depth > 0 && depth <= SCENE_MAX_DEPTH && (open[depth - 1] == '(' || open[depth - 1] == '[');
+            if (!(prev == PREV_ASSIGN || prev == PREV_OPEN_LIST || prev == PREV_STRING ||
+                  (prev == PREV_COMMA && in_list)))
+                scene_fail(c, line, "a string where no value may stand (syntax error); allowed: a string after "
+                           "'=' or as an element of a list ( ) or array [ ]");
             p++;
-            while (*p && *p != '"') {
+            while (*p && *p != '"') { /* backslash escapes */
                 if (*p == '\\' && p[1]) p++;
                 line += *p++ == '\n';
             }
             if (*p) p++;
+            prev = PREV_STRING;
         } else if (*p == '@') { /* directive: @include */
             scene_fail(c, line, "directive '@...' is not allowed: a scene file is self-contained (no @include)");
             while (*p && *p != '\n') p++;
-        } else if (isalpha((unsigned char)*p) || *p == '*') { /* setting name */
+            prev = PREV_OTHER;
+        } else if (isalpha((unsigned char)*p) || *p == '*') { /* setting name or true/false */
             while (*p && (isalnum((unsigned char)*p) || *p == '_' || *p == '-' || *p == '*')) p++;
+            prev = PREV_OTHER;
         } else if (isdigit((unsigned char)*p) || ((*p == '-' || *p == '+' || *p == '.') && isdigit((unsigned char)p[1]))) {
             const char *tok = p;
             while (*p && number_char(*p)) p++;
             check_integer(c, line, tok, (size_t)(p - tok));
+            prev = PREV_OTHER;
         } else {
-            p++;
+            char ch = *p++;
+            if (ch == '=' || ch == ':') prev = PREV_ASSIGN;
+            else if (ch == ',') prev = PREV_COMMA;
+            else prev = (ch == '(' || ch == '[') ? PREV_OPEN_LIST : PREV_OTHER;
+            if (ch == '(' || ch == '[' || ch == '{') {
+                if (depth < SCENE_MAX_DEPTH) open[depth] = ch;
+                else if (!too_deep++)
+                    scene_fail(c, line, "groups, lists and arrays nested deeper than %d levels; allowed: at most %d",
+                               SCENE_MAX_DEPTH, SCENE_MAX_DEPTH);
+                depth++;
+            } else if ((ch == ')' || ch == ']' || ch == '}') && depth > 0) {
+                depth--;
+            }
         }
     }
     return c->nerr - before;
