@@ -21,7 +21,7 @@
 typedef enum { CLAB_PENALTY_HOOKE = 0, CLAB_PENALTY_HERTZ = 1 } clab_penalty_model;
 
 /* Coulomb cap conventions (codes differ; doc/penalty.md says why total is the default):
- * TOTAL  |spring + dashpot| <= mu F_n (LAMMPS gran/ *history, Chrono SMC);
+ * TOTAL  |spring + dashpot| <= mu F_n (LAMMPS gran/hooke/history, Chrono SMC);
  * SPRING k_t |delta_t| <= mu F_n; the dashpot is added only while sticking (LIGGGHTS). */
 typedef enum { CLAB_PENALTY_CAP_TOTAL = 0, CLAB_PENALTY_CAP_SPRING = 1 } clab_penalty_cap;
 

@@ -10,6 +10,7 @@
  * Options, formulas and sources: doc/penalty.md. */
 #include <float.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -310,19 +311,24 @@ static void penalty_stats(const void *self, clab_solver_stats *s)
 
 /* The recommended largest step [s]: a tenth of the shortest collision the world's bodies can
  * have (clab_penalty_contact_time at vchar), over every free body and, for each material, its
- * lightest free partner or a fixed body, with the largest radius that material has (stiffest). */
+ * lightest free partner and any fixed body, with the largest radius that material has (the
+ * stiffest contact). Symplectic Euler's limit for an undamped contact is 2/omega = 0.64 T_c. */
 static double penalty_stable_step(const void *self, const clab_world *w)
 {
     const penalty *p = self;
     size_t nm = w->nmaterials;
     if (nm != p->nmat || nm == 0) return 0.0;
-    double *mmin = malloc(nm * sizeof *mmin), *rmax = malloc(nm * sizeof *rmax);
+    /* per material: the two lightest free bodies (m1 at body i1, then m2), the largest radius,
+     * whether a fixed body has it */
+    double *m1 = malloc(nm * sizeof *m1), *m2 = malloc(nm * sizeof *m2), *rmax = malloc(nm * sizeof *rmax);
+    size_t *i1 = malloc(nm * sizeof *i1);
     int *used = calloc(nm, sizeof *used), *hasfixed = calloc(nm, sizeof *hasfixed);
     double tmin = INFINITY;
-    if (!mmin || !rmax || !used || !hasfixed) goto done;
+    if (!m1 || !m2 || !rmax || !i1 || !used || !hasfixed) goto done;
     for (size_t m = 0; m < nm; m++) {
-        mmin[m] = INFINITY;
+        m1[m] = m2[m] = INFINITY;
         rmax[m] = 0.0;
+        i1[m] = SIZE_MAX;
     }
     for (size_t i = 0; i < w->nbodies; i++) {
         const clab_body *b = &w->bodies[i];
@@ -330,8 +336,15 @@ static double penalty_stable_step(const void *self, const clab_world *w)
         if (m >= nm) continue;
         used[m] = 1;
         rmax[m] = fmax(rmax[m], contact_radius(&b->shape));
-        if (b->fixed) hasfixed[m] = 1;
-        else mmin[m] = fmin(mmin[m], b->m);
+        if (b->fixed) {
+            hasfixed[m] = 1;
+        } else if (b->m < m1[m]) {
+            m2[m] = m1[m];
+            m1[m] = b->m;
+            i1[m] = i;
+        } else if (b->m < m2[m]) {
+            m2[m] = b->m;
+        }
     }
     for (size_t i = 0; i < w->nbodies; i++) {
         const clab_body *b = &w->bodies[i];
@@ -341,15 +354,18 @@ static double penalty_stable_step(const void *self, const clab_world *w)
             if (!used[m]) continue;
             const clab_penalty_pair *pp = &p->pairs[(size_t)b->material * nm + m];
             double R_eff = clab_penalty_reff(Ri, rmax[m]);
-            if (isfinite(mmin[m]))
-                tmin = fmin(tmin, clab_penalty_contact_time(&p->law, pp, clab_penalty_meff(b->m, 0, mmin[m], 0), R_eff,
+            double mp = i1[m] == i ? m2[m] : m1[m]; /* lightest free partner other than b */
+            if (isfinite(mp))
+                tmin = fmin(tmin, clab_penalty_contact_time(&p->law, pp, clab_penalty_meff(b->m, 0, mp, 0), R_eff,
                                                             p->law.vchar));
             if (hasfixed[m]) tmin = fmin(tmin, clab_penalty_contact_time(&p->law, pp, b->m, R_eff, p->law.vchar));
         }
     }
 done:
-    free(mmin);
+    free(m1);
+    free(m2);
     free(rmax);
+    free(i1);
     free(used);
     free(hasfixed);
     return isfinite(tmin) ? tmin / 10.0 : 0.0;

@@ -117,7 +117,7 @@ static void sliding_sphere(void)
 /* 2. resting sphere */
 static void resting_sphere(void)
 {
-    const double R = 0.05, E = 2e8, nu = 0.3, h = 2e-6;
+    const double R = 0.05, E = 2e8, nu = 0.3, h = 1e-5;
     double m = 1000.0 * 4.0 / 3.0 * M_PI * R * R * R;
     /* sphere on a plane of the same material: 1/E* = 2 (1 - nu^2)/E, R* = R, F = 4/3 E* sqrt(R) delta^1.5 */
     double Estar = E / (2.0 * (1.0 - nu * nu));
