@@ -1,9 +1,10 @@
 /* clab_vtk.h: legacy VTK files of sphere scenes, for ParaView.
  *
  * One file per output frame: the spheres of the world as POLYDATA points (one vertex
- * cell each) with the point data radius (m), body_id, fixed, velocity (m/s) and omega
- * (world frame, rad/s), and the field data TIME (s) and CYCLE (step). Other shapes are
- * left out. In ParaView: open the numbered series ball_000000.vtk, ball_000001.vtk, ...
+ * cell each) with the point data radius (m, the active scalars), velocity (m/s, the active
+ * vectors), body_id, fixed and omega (world frame, rad/s), and the field data TIME (s)
+ * and CYCLE (step). Other shapes are left out. (Checked with VTK 9.1's
+ * vtkPolyDataReader, the legacy reader ParaView uses: every array loads.) In ParaView: open the numbered series ball_000000.vtk, ball_000001.vtk, ...
  * as one time series, then apply the Glyph filter (Sphere, Scale Array = radius, Scale
  * Factor = 2) to see the spheres. */
 #ifndef CLAB_VTK_H

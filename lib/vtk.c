@@ -34,22 +34,26 @@ static void write_frame(FILE *fp, const clab_world *w)
     fprintf(fp, "VERTICES %zu %zu\n", n, 2 * n);
     for (size_t k = 0; k < n; k++) fprintf(fp, "1 %zu\n", k);
 
+    /* point data: radius and velocity as the active scalars and vectors (Glyph scales by
+     * radius), the rest in a FIELD block, which every legacy reader loads (readers load
+     * only the first SCALARS and VECTORS unless told to read all) */
     fprintf(fp, "POINT_DATA %zu\n", n);
     fprintf(fp, "SCALARS radius double 1\nLOOKUP_TABLE default\n");
     for (size_t i = 0; i < w->nbodies; i++)
         if (w->bodies[i].shape.type == CLAB_SHAPE_SPHERE) fprintf(fp, "%.17g\n", w->bodies[i].shape.radius);
-    fprintf(fp, "SCALARS body_id int 1\nLOOKUP_TABLE default\n");
-    for (size_t i = 0; i < w->nbodies; i++)
-        if (w->bodies[i].shape.type == CLAB_SHAPE_SPHERE) fprintf(fp, "%zu\n", i);
-    fprintf(fp, "SCALARS fixed int 1\nLOOKUP_TABLE default\n");
-    for (size_t i = 0; i < w->nbodies; i++)
-        if (w->bodies[i].shape.type == CLAB_SHAPE_SPHERE) fprintf(fp, "%d\n", w->bodies[i].fixed);
     fprintf(fp, "VECTORS velocity double\n");
     for (size_t i = 0; i < w->nbodies; i++) {
         const clab_body *b = &w->bodies[i];
         if (b->shape.type == CLAB_SHAPE_SPHERE) fprintf(fp, "%.17g %.17g %.17g\n", b->rdot.x, b->rdot.y, b->rdot.z);
     }
-    fprintf(fp, "VECTORS omega double\n");
+    fprintf(fp, "FIELD FieldData 3\n");
+    fprintf(fp, "body_id 1 %zu int\n", n);
+    for (size_t i = 0; i < w->nbodies; i++)
+        if (w->bodies[i].shape.type == CLAB_SHAPE_SPHERE) fprintf(fp, "%zu\n", i);
+    fprintf(fp, "fixed 1 %zu int\n", n);
+    for (size_t i = 0; i < w->nbodies; i++)
+        if (w->bodies[i].shape.type == CLAB_SHAPE_SPHERE) fprintf(fp, "%d\n", w->bodies[i].fixed);
+    fprintf(fp, "omega 3 %zu double\n", n);
     for (size_t i = 0; i < w->nbodies; i++) {
         const clab_body *b = &w->bodies[i];
         if (b->shape.type != CLAB_SHAPE_SPHERE) continue;
