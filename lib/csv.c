@@ -73,7 +73,7 @@ static int write_out(clab_csv *f, clab_error *err)
 
 clab_csv *clab_csv_open(const char *path, int flags, clab_error *err)
 {
-    int oflags = O_WRONLY | O_CREAT | ((flags & CLAB_CSV_OVERWRITE) ? O_TRUNC : O_EXCL);
+    int oflags = O_WRONLY | O_CREAT | O_CLOEXEC | ((flags & CLAB_CSV_OVERWRITE) ? O_TRUNC : O_EXCL);
     int fd = open(path, oflags, 0644);
     if (fd < 0) {
         int e = errno;
@@ -97,6 +97,54 @@ clab_csv *clab_csv_open(const char *path, int flags, clab_error *err)
     strcpy(f->path, path);
     f->fd = fd;
     f->flush_every = 1;
+    return f;
+}
+
+long long clab_csv_bytes(const clab_csv *f) { return (long long)f->committed; }
+
+clab_csv *clab_csv_resume(const char *path, long long bytes, long rows, size_t ncols, clab_error *err)
+{
+    char why[96];
+    if (bytes < 1 || rows < 0 || ncols == 0) {
+        clab_error_set(err, CLAB_EINVAL, "%s: cannot resume at %lld bytes, %ld rows, %zu columns", path, bytes, rows,
+                       ncols);
+        return NULL;
+    }
+    int fd = open(path, O_RDWR);
+    if (fd < 0) {
+        errtext(errno, why, sizeof why);
+        clab_error_set(err, CLAB_EIO, "%s: cannot reopen to continue it: %s", path, why);
+        return NULL;
+    }
+    /* the file must reach the checkpoint, with a line end there */
+    off_t size = lseek(fd, 0, SEEK_END);
+    char last = 0;
+    if (size < (off_t)bytes || pread(fd, &last, 1, (off_t)bytes - 1) != 1 || last != '\n') {
+        clab_error_set(err, CLAB_EIO, "%s: %lld bytes, but the checkpoint expects at least %lld ending in a complete "
+                       "row (is this the output of the checkpointed run?)", path, (long long)size, bytes);
+        close(fd);
+        return NULL;
+    }
+    if (ftruncate(fd, (off_t)bytes) != 0 || lseek(fd, (off_t)bytes, SEEK_SET) != (off_t)bytes) {
+        errtext(errno, why, sizeof why);
+        clab_error_set(err, CLAB_EIO, "%s: cannot cut it back to %lld bytes: %s", path, bytes, why);
+        close(fd);
+        return NULL;
+    }
+    clab_csv *f = calloc(1, sizeof *f);
+    if (f) f->path = malloc(strlen(path) + 1);
+    if (!f || !f->path) {
+        if (f) free(f);
+        close(fd);
+        clab_error_set(err, CLAB_ENOMEM, "%s: out of memory", path);
+        return NULL;
+    }
+    strcpy(f->path, path);
+    f->fd = fd;
+    f->flush_every = 1;
+    f->committed = (off_t)bytes;
+    f->rows = rows;
+    f->ncols = ncols;
     return f;
 }
 

@@ -678,7 +678,7 @@ int clab_scene_load(const char *path, clab_scene *out, clab_error *err)
     FILE *f = fopen(path, "rb");
     if (!f) {
         char why[128];
-        snprintf(why, sizeof why, "%s", strerror(errno));
+        if (strerror_r(errno, why, sizeof why) != 0) snprintf(why, sizeof why, "error %d", errno);
         return clab_error_set(err, CLAB_EIO, "%s: cannot open the scene file: %s", path, why);
     }
     /* read it whole (a scene is small; the cap guards against /dev/zero and the like) */
