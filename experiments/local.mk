@@ -12,3 +12,4 @@ contactlab_LDADD = $(CLAB_LDADD)
 ## gnuplot scripts: installed, and copied into each output folder by the drivers
 dist_pkgdata_DATA = \
 	experiments/bowling.gp
+include experiments/bench.mk

@@ -1,17 +1,25 @@
-/* broadphase.c: the uniform-grid broad phase.
+/* broadphase.c: the uniform-grid broad phase, with coarser levels for wider bodies.
  *
  * 1. bounds: every body's world box, grown by margin/2 (clab_collide_bounds);
- * 2. classes: planes (infinite), large bodies (wider than CLAB_GRID_LARGE_CELLS cells) and
- *    grid bodies; the cell size is CLAB_GRID_CELL_SCALE x the median width of the bounded
- *    bodies (robust to a few huge boxes and to a tail of small grains);
- * 3. grid: each grid body goes into every cell its box covers; cells are hashed into a
- *    power-of-two table and the (body, cell) entries are counting-sorted by bucket;
- * 4. pairs: two bodies sharing a cell are a candidate when their boxes overlap, reported
- *    only from the cell holding the low corner of the overlap (max of the two low cells),
- *    so each pair appears once without a set; large bodies query the cells they cover,
- *    deduplicated the same way, or scan all grid bodies when those are fewer; planes are
- *    tested against every bounded body;
- * 5. order: pairs counting-sorted by (i, j).
+ * 2. levels: the level-0 cell is c = CLAB_GRID_CELL_SCALE x the median width of the bounded
+ *    bodies (robust to a few huge boxes and to a tail of small grains); a body of width W
+ *    goes to the first level l with W <= c 2^l, so it covers at most 2 cells a side there;
+ *    a level holding fewer than CLAB_GRID_MIN_LEVEL bodies, and bodies wider than the
+ *    coarsest cell, are kept out ("large" bodies, tested against every bounded body, which
+ *    for a handful of floor slabs and walls is cheaper than a sparse level); planes too;
+ * 3. cells to buckets: row-major per level (a dense grid) when the boxes of occupied cells
+ *    are small next to the entry count, else hashed into a power-of-two table;
+ * 4. slots: the grid bodies are renumbered by the bucket of their low cell (a counting sort)
+ *    and their bounds copied in that order, so bodies near in space are near in memory;
+ * 5. entries: each slot goes into the cells its box covers on its level; the entries are
+ *    counting-sorted by bucket;
+ * 6. pairs on one level: two bodies sharing a cell are a candidate when their boxes overlap,
+ *    reported only from the cell holding the low corner of the overlap (the max of the two
+ *    low cells), so each pair appears once without a set;
+ *    pairs across levels: each slot looks up the cells its box covers on every coarser level
+ *    in use (at most 8 per level), deduplicated the same way;
+ *    large bodies and planes: against every bounded body;
+ * 7. order: pairs counting-sorted by (i, j).
  * All arrays grow to the largest scene seen and are reused, so a steady simulation does not
  * allocate. */
 #include <stdint.h>
@@ -21,26 +29,47 @@
 
 #include "collide_internal.h"
 
-/* one (body, cell) entry of the grid */
+#define NO_BUCKET ((size_t)-1)
+enum { FLAG_FIXED = 1, FLAG_PLANE = 2 };
+
+/* one (slot, cell) entry of the grid */
 typedef struct {
-    int body;
-    int32_t c[3]; /* cell coordinates */
+    int32_t slot;  /* grid slot of the body */
+    int32_t level; /* grid level: cells of size c 2^level */
+    int32_t c[3];  /* cell coordinates on that level */
 } grid_entry;
 
+/* cell -> bucket: dense (row-major per level) or hashed */
+typedef struct {
+    int dense;
+    size_t mask;                            /* hashed: buckets - 1 */
+    int32_t dim[CLAB_GRID_LEVELS][3];       /* dense: cells a side on each level */
+    size_t off[CLAB_GRID_LEVELS];           /* dense: first bucket of each level */
+} bucket_map;
+
 struct clab_collider {
-    /* per body, [cap_bodies] (x, y, z triples: [3 cap_bodies]) */
+    /* per body [cap_bodies] (x, y, z triples: [3 cap_bodies]) */
     size_t cap_bodies;
     double *lo, *hi;            /* bounds grown by margin/2 [m] */
-    int32_t *clo, *chi;         /* cell range of grid and large bodies */
+    int32_t *clo, *chi;         /* cell range of grid bodies on their level */
+    int32_t *level;             /* grid level of grid bodies */
     double *width;              /* scratch for the median width */
     int *grid, *large, *planes; /* body lists */
     double *pm;                 /* outward normals of the planes, per plane list slot */
+    unsigned char *flag;        /* FLAG_FIXED | FLAG_PLANE */
+    size_t *key;                /* bucket of each grid body's low cell, per grid list slot */
     size_t *count;              /* [cap_bodies + 1] counting sort of the pairs */
+    /* per grid slot [cap_bodies]: the grid bodies in bucket order */
+    double *slo, *shi;          /* bounds (triples) */
+    int32_t *sclo, *schi;       /* cell ranges (triples) */
+    int *sbody;                 /* body index */
+    int32_t *slevel;            /* level */
+    unsigned char *sfixed;      /* fixed flag */
     /* grid entries [cap_entries] */
     size_t cap_entries;
     grid_entry *ent, *sorted;
-    size_t *bucket_of; /* bucket of each entry */
-    /* hash table [cap_buckets + 1]: bucket b holds sorted[start[b] .. start[b+1]) */
+    size_t *ebucket;            /* bucket of each entry */
+    /* buckets [cap_buckets + 1]: bucket b holds sorted[start[b] .. start[b+1]) */
     size_t cap_buckets;
     size_t *start;
     /* pairs [cap_pairs] */
@@ -54,22 +83,11 @@ clab_collider *clab_collider_create(void) { return calloc(1, sizeof(clab_collide
 void clab_collider_destroy(clab_collider *cd)
 {
     if (!cd) return;
-    free(cd->lo);
-    free(cd->hi);
-    free(cd->clo);
-    free(cd->chi);
-    free(cd->width);
-    free(cd->grid);
-    free(cd->large);
-    free(cd->planes);
-    free(cd->pm);
-    free(cd->count);
-    free(cd->ent);
-    free(cd->sorted);
-    free(cd->bucket_of);
-    free(cd->start);
-    free(cd->pairs);
-    free(cd->tmp);
+    void *arrays[] = {cd->lo,    cd->hi,     cd->clo,   cd->chi,    cd->level,  cd->width,  cd->grid,
+                      cd->large, cd->planes, cd->pm,    cd->flag, cd->key,    cd->count,  cd->slo,    cd->shi,
+                      cd->sclo,  cd->schi,   cd->sbody, cd->slevel, cd->sfixed, cd->ent,    cd->sorted,
+                      cd->ebucket, cd->start, cd->pairs, cd->tmp};
+    for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++) free(arrays[k]);
     free(cd);
 }
 
@@ -91,32 +109,39 @@ static int reserve_bodies(clab_collider *cd, size_t n)
     size_t cap = n + n / 2 + 16;
     if (resize(&cd->lo, 3 * cap, sizeof(double)) || resize(&cd->hi, 3 * cap, sizeof(double)) ||
         resize(&cd->clo, 3 * cap, sizeof(int32_t)) || resize(&cd->chi, 3 * cap, sizeof(int32_t)) ||
-        resize(&cd->width, cap, sizeof(double)) || resize(&cd->grid, cap, sizeof(int)) ||
-        resize(&cd->large, cap, sizeof(int)) || resize(&cd->planes, cap, sizeof(int)) ||
-        resize(&cd->pm, 3 * cap, sizeof(double)) || resize(&cd->count, cap + 1, sizeof(size_t)))
+        resize(&cd->level, cap, sizeof(int32_t)) || resize(&cd->width, cap, sizeof(double)) ||
+        resize(&cd->grid, cap, sizeof(int)) || resize(&cd->large, cap, sizeof(int)) ||
+        resize(&cd->planes, cap, sizeof(int)) || resize(&cd->pm, 3 * cap, sizeof(double)) ||
+        resize(&cd->flag, cap, 1) ||
+        resize(&cd->key, cap, sizeof(size_t)) || resize(&cd->count, cap + 1, sizeof(size_t)) ||
+        resize(&cd->slo, 3 * cap, sizeof(double)) || resize(&cd->shi, 3 * cap, sizeof(double)) ||
+        resize(&cd->sclo, 3 * cap, sizeof(int32_t)) || resize(&cd->schi, 3 * cap, sizeof(int32_t)) ||
+        resize(&cd->sbody, cap, sizeof(int)) || resize(&cd->slevel, cap, sizeof(int32_t)) ||
+        resize(&cd->sfixed, cap, 1))
         return 1;
     cd->cap_bodies = cap;
     return 0;
 }
 
-static int reserve_entries(clab_collider *cd, size_t n, size_t nbuckets)
+static int reserve_grid(clab_collider *cd, size_t nent, size_t nbuckets)
 {
-    if (n > cd->cap_entries) {
-        size_t cap = n + n / 2 + 64;
+    if (nent > cd->cap_entries) {
+        size_t cap = nent + nent / 2 + 64;
         if (resize(&cd->ent, cap, sizeof(grid_entry)) || resize(&cd->sorted, cap, sizeof(grid_entry)) ||
-            resize(&cd->bucket_of, cap, sizeof(size_t)))
+            resize(&cd->ebucket, cap, sizeof(size_t)))
             return 1;
         cd->cap_entries = cap;
     }
-    if (nbuckets > cd->cap_buckets) {
-        if (resize(&cd->start, nbuckets + 1, sizeof(size_t))) return 1;
-        cd->cap_buckets = nbuckets;
+    if (nbuckets > cd->cap_buckets || !cd->start) {
+        size_t cap = nbuckets + nbuckets / 2;
+        if (resize(&cd->start, cap + 1, sizeof(size_t))) return 1;
+        cd->cap_buckets = cap;
     }
     return 0;
 }
 
 /* append the pair (i, j) as (min, max) */
-static int push_pair(clab_collider *cd, size_t *np, int i, int j)
+static inline int push_pair(clab_collider *cd, size_t *np, int i, int j)
 {
     if (*np == cd->cap_pairs) {
         size_t cap = cd->cap_pairs ? 2 * cd->cap_pairs : 1024;
@@ -158,12 +183,10 @@ void clab_collide_bounds(const clab_body *b, double margin, clab_vec3 *lo, clab_
     *hi = clab_v3_add(b->r, ext);
 }
 
-/* closed overlap of the boxes of bodies i and j */
-static inline int boxes_overlap(const double *lo, const double *hi, int i, int j)
+/* closed overlap of two boxes given by their low and high corners */
+static inline int boxes_overlap(const double *la, const double *ha, const double *lb, const double *hb)
 {
-    const double *li = lo + 3 * i, *hi_ = hi + 3 * i, *lj = lo + 3 * j, *hj = hi + 3 * j;
-    return li[0] <= hj[0] && lj[0] <= hi_[0] && li[1] <= hj[1] && lj[1] <= hi_[1] && li[2] <= hj[2] &&
-           lj[2] <= hi_[2];
+    return la[0] <= hb[0] && lb[0] <= ha[0] && la[1] <= hb[1] && lb[1] <= ha[1] && la[2] <= hb[2] && lb[2] <= ha[2];
 }
 
 /* the box [lo, hi] reaches the half-space m . (x - r) <= margin/2: its lowest point along m,
@@ -184,21 +207,21 @@ int clab_broadphase_test(const clab_world *w, int i, int j, double margin)
     if ((A->fixed && B->fixed) || i == j) return 0;
     int pa = A->shape.type == CLAB_SHAPE_PLANE, pb = B->shape.type == CLAB_SHAPE_PLANE;
     if (pa && pb) return 0;
-    double lo[6], hi[6];
     clab_vec3 l, h;
+    double la[3], ha[3], lb[3], hb[3];
     clab_collide_bounds(A, margin, &l, &h);
-    lo[0] = l.x; lo[1] = l.y; lo[2] = l.z;
-    hi[0] = h.x; hi[1] = h.y; hi[2] = h.z;
+    la[0] = l.x; la[1] = l.y; la[2] = l.z;
+    ha[0] = h.x; ha[1] = h.y; ha[2] = h.z;
     clab_collide_bounds(B, margin, &l, &h);
-    lo[3] = l.x; lo[4] = l.y; lo[5] = l.z;
-    hi[3] = h.x; hi[4] = h.y; hi[5] = h.z;
+    lb[0] = l.x; lb[1] = l.y; lb[2] = l.z;
+    hb[0] = h.x; hb[1] = h.y; hb[2] = h.z;
     if (pa || pb) {
         const clab_body *P = pa ? A : B;
         clab_vec3 mv = clab_q_rotate(P->e, clab_v3(0.0, 0.0, 1.0));
         double m[3] = {mv.x, mv.y, mv.z};
-        return box_meets_plane(lo + (pa ? 3 : 0), hi + (pa ? 3 : 0), m, P->r, margin);
+        return pa ? box_meets_plane(lb, hb, m, P->r, margin) : box_meets_plane(la, ha, m, P->r, margin);
     }
-    return boxes_overlap(lo, hi, 0, 1);
+    return boxes_overlap(la, ha, lb, hb);
 }
 
 /* cell coordinate of x: floor((x - origin) / cell), clamped to [0, 2^30] (monotone, so the
@@ -211,27 +234,35 @@ static inline int32_t cell_of(double x, double origin, double inv_cell)
     return (int32_t)t;
 }
 
-/* hash of a cell (a multiply-xorshift mix of the three coordinates) */
-static inline size_t cell_hash(const int32_t *c, size_t mask)
+/* bucket of a (level, cell); NO_BUCKET for a cell outside a dense level's box */
+static inline size_t bucket(const bucket_map *m, int32_t level, const int32_t *c)
 {
+    if (m->dense) {
+        const int32_t *d = m->dim[level];
+        if (c[0] >= d[0] || c[1] >= d[1] || c[2] >= d[2]) return NO_BUCKET;
+        return m->off[level] + (size_t)c[0] + (size_t)d[0] * ((size_t)c[1] + (size_t)d[1] * (size_t)c[2]);
+    }
+    /* a multiply-xorshift mix of the four integers */
     uint64_t h = (uint64_t)(uint32_t)c[0] * 0x9E3779B97F4A7C15ull;
     h ^= (uint64_t)(uint32_t)c[1] * 0xC2B2AE3D27D4EB4Full;
     h ^= (uint64_t)(uint32_t)c[2] * 0x165667B19E3779F9ull;
+    h ^= (uint64_t)(uint32_t)level * 0x27D4EB2F165667C5ull;
     h ^= h >> 29;
     h *= 0xBF58476D1CE4E5B9ull;
     h ^= h >> 32;
-    return (size_t)h & mask;
+    return (size_t)h & m->mask;
 }
 
-static inline int same_cell(const int32_t *a, const int32_t *b) { return a[0] == b[0] && a[1] == b[1] && a[2] == b[2]; }
-
-/* the cell c is the low corner of the overlap of the cell ranges of bodies i and j */
-static inline int owns_pair(const int32_t *clo, int i, int j, const int32_t *c)
+static inline int same_cell(const grid_entry *e, int32_t level, const int32_t *c)
 {
-    for (int k = 0; k < 3; k++) {
-        int32_t m = clo[3 * i + k] > clo[3 * j + k] ? clo[3 * i + k] : clo[3 * j + k];
-        if (m != c[k]) return 0;
-    }
+    return e->c[0] == c[0] && e->c[1] == c[1] && e->c[2] == c[2] && e->level == level;
+}
+
+/* the cell c is the low corner of the overlap of the cell ranges starting at a and b */
+static inline int owns_pair(const int32_t *a, const int32_t *b, const int32_t *c)
+{
+    for (int k = 0; k < 3; k++)
+        if ((a[k] > b[k] ? a[k] : b[k]) != c[k]) return 0;
     return 1;
 }
 
@@ -251,6 +282,22 @@ static void sort_pairs(clab_collider *cd, size_t np, size_t nbodies)
     /* two passes: the result is back in cd->pairs */
 }
 
+/* counting sort of n items with keys key[0..n) < nb: start[b] = first position of bucket b
+ * (start has nb + 1 entries); pos[k] = the position of item k is returned through start
+ * being advanced, so the caller places item k at start[key[k]]++ and then calls unshift */
+static void bucket_starts(size_t *start, size_t nb, const size_t *key, size_t n)
+{
+    for (size_t b = 0; b <= nb; b++) start[b] = 0;
+    for (size_t k = 0; k < n; k++) start[key[k] + 1]++;
+    for (size_t b = 0; b < nb; b++) start[b + 1] += start[b];
+}
+/* after placing with start[key]++, shift the ends back to bucket starts */
+static void bucket_unshift(size_t *start, size_t nb)
+{
+    for (size_t b = nb; b > 0; b--) start[b] = start[b - 1];
+    start[0] = 0;
+}
+
 int clab_broadphase(clab_collider *cd, const clab_world *w, double margin, const clab_pair **pairs, size_t *npairs,
                     clab_error *err)
 {
@@ -260,9 +307,10 @@ int clab_broadphase(clab_collider *cd, const clab_world *w, double margin, const
     *npairs = 0;
     if (reserve_bodies(cd, n)) return clab_error_set(err, CLAB_ENOMEM, "out of memory in the broad phase");
     double *lo = cd->lo, *hi = cd->hi;
-    int32_t *clo = cd->clo, *chi = cd->chi;
+    int32_t *clo = cd->clo, *chi = cd->chi, *level = cd->level;
+    unsigned char *flag = cd->flag;
 
-    /* bounds, classes (planes apart) and widths */
+    /* 1. bounds, widths and flags; planes apart */
     size_t nb = 0, ngrid = 0, nlarge = 0, nplanes = 0;
     for (size_t i = 0; i < n; i++) {
         const clab_body *b = &bodies[i];
@@ -271,7 +319,8 @@ int clab_broadphase(clab_collider *cd, const clab_world *w, double margin, const
             return clab_error_set(err, CLAB_ENUMERIC,
                                   "broad phase: body %zu (%s) has a non-finite position or orientation at t = %g s", i,
                                   clab_world_body_name(w, i), w->t);
-        if (b->shape.type == CLAB_SHAPE_PLANE) {
+        flag[i] = (unsigned char)((b->fixed ? FLAG_FIXED : 0) | (b->shape.type == CLAB_SHAPE_PLANE ? FLAG_PLANE : 0));
+        if (flag[i] & FLAG_PLANE) {
             clab_vec3 m = clab_q_rotate(b->e, clab_v3(0.0, 0.0, 1.0));
             cd->pm[3 * nplanes] = m.x;
             cd->pm[3 * nplanes + 1] = m.y;
@@ -289,147 +338,200 @@ int clab_broadphase(clab_collider *cd, const clab_world *w, double margin, const
         cd->width[nb++] = fmax(h.x - l.x, fmax(h.y - l.y, h.z - l.z));
     }
 
-    /* cell size from the median width (gsl_stats_median reorders the scratch copy) */
+    /* 2. level-0 cell from the median width (gsl_stats_median reorders the scratch copy),
+     * levels: the first whose cell holds the width */
     double cell = nb ? CLAB_GRID_CELL_SCALE * gsl_stats_median(cd->width, 1, nb) : 1.0;
     if (!(cell > 0.0) || !isfinite(cell)) cell = 1.0;
-    double inv_cell = 1.0 / cell, large_width = CLAB_GRID_LARGE_CELLS * cell;
-
-    /* grid and large lists; the grid's origin is the low corner of the grid bodies */
+    double lcell[CLAB_GRID_LEVELS], inv_cell[CLAB_GRID_LEVELS];
+    for (int l = 0; l < CLAB_GRID_LEVELS; l++) {
+        lcell[l] = l ? 2.0 * lcell[l - 1] : cell;
+        inv_cell[l] = 1.0 / lcell[l];
+    }
+    size_t on_level[CLAB_GRID_LEVELS] = {0};
+    for (size_t i = 0; i < n; i++) {
+        if (flag[i] & FLAG_PLANE) continue;
+        const double *l = lo + 3 * i, *h = hi + 3 * i;
+        double wd = fmax(h[0] - l[0], fmax(h[1] - l[1], h[2] - l[2]));
+        int lv = 0;
+        while (lv < CLAB_GRID_LEVELS && wd > lcell[lv]) lv++;
+        level[i] = lv;
+        if (lv < CLAB_GRID_LEVELS) on_level[lv]++;
+    }
+    /* sparse coarse levels and the widest bodies are kept out */
+    for (int l = 1; l < CLAB_GRID_LEVELS; l++)
+        if (on_level[l] < CLAB_GRID_MIN_LEVEL) on_level[l] = 0;
     double origin[3] = {INFINITY, INFINITY, INFINITY};
     for (size_t i = 0; i < n; i++) {
-        if (bodies[i].shape.type == CLAB_SHAPE_PLANE) continue;
-        const double *l = lo + 3 * i, *h = hi + 3 * i;
-        if (h[0] - l[0] > large_width || h[1] - l[1] > large_width || h[2] - l[2] > large_width) {
+        if (flag[i] & FLAG_PLANE) continue;
+        if (level[i] == CLAB_GRID_LEVELS || !on_level[level[i]]) {
             cd->large[nlarge++] = (int)i;
             continue;
         }
         cd->grid[ngrid++] = (int)i;
-        for (int k = 0; k < 3; k++) origin[k] = fmin(origin[k], l[k]);
+        for (int k = 0; k < 3; k++) origin[k] = fmin(origin[k], lo[3 * i + k]);
     }
     if (!ngrid) origin[0] = origin[1] = origin[2] = 0.0;
 
-    /* cell ranges and the entry count */
+    /* 3. cell ranges (at most 2 cells a side), the entry count and each level's cell box */
     size_t nent = 0;
-    int32_t gmax[3] = {0, 0, 0};
+    int32_t top[CLAB_GRID_LEVELS][3] = {{0}};
     for (size_t g = 0; g < ngrid; g++) {
-        int i = cd->grid[g];
+        int i = cd->grid[g], lv = level[i];
         size_t cells = 1;
         for (int k = 0; k < 3; k++) {
-            clo[3 * i + k] = cell_of(lo[3 * i + k], origin[k], inv_cell);
-            chi[3 * i + k] = cell_of(hi[3 * i + k], origin[k], inv_cell);
-            if (chi[3 * i + k] > gmax[k]) gmax[k] = chi[3 * i + k];
+            clo[3 * i + k] = cell_of(lo[3 * i + k], origin[k], inv_cell[lv]);
+            chi[3 * i + k] = cell_of(hi[3 * i + k], origin[k], inv_cell[lv]);
+            if (chi[3 * i + k] + 1 > top[lv][k]) top[lv][k] = chi[3 * i + k] + 1;
             cells *= (size_t)(chi[3 * i + k] - clo[3 * i + k] + 1);
         }
         nent += cells;
     }
-    for (size_t g = 0; g < nlarge; g++) {
-        int i = cd->large[g];
-        for (int k = 0; k < 3; k++) {
-            clo[3 * i + k] = cell_of(lo[3 * i + k], origin[k], inv_cell);
-            chi[3 * i + k] = cell_of(hi[3 * i + k], origin[k], inv_cell);
+
+    /* 4. buckets: dense when the occupied cell boxes hold at most 8 cells an entry, else hashed */
+    bucket_map map;
+    double dense_cells = 0.0;
+    for (int l = 0; l < CLAB_GRID_LEVELS; l++)
+        if (on_level[l]) dense_cells += (double)top[l][0] * (double)top[l][1] * (double)top[l][2];
+    size_t nbuckets;
+    map.dense = dense_cells <= 8.0 * (double)nent + 4096.0;
+    if (map.dense) {
+        nbuckets = 0;
+        for (int l = 0; l < CLAB_GRID_LEVELS; l++) {
+            map.off[l] = nbuckets;
+            for (int k = 0; k < 3; k++) map.dim[l][k] = on_level[l] ? top[l][k] : 0;
+            nbuckets += on_level[l] ? (size_t)top[l][0] * (size_t)top[l][1] * (size_t)top[l][2] : 0;
         }
+        map.mask = 0;
+    } else {
+        nbuckets = 16;
+        while (nbuckets < 2 * nent) nbuckets *= 2;
+        map.mask = nbuckets - 1;
     }
-
-    /* hash table of at least 2 nent buckets */
-    size_t nbuckets = 16;
-    while (nbuckets < 2 * nent) nbuckets *= 2;
-    size_t mask = nbuckets - 1;
-    if (reserve_entries(cd, nent, nbuckets)) return clab_error_set(err, CLAB_ENOMEM, "out of memory in the broad phase");
+    if (reserve_grid(cd, nent, nbuckets)) return clab_error_set(err, CLAB_ENOMEM, "out of memory in the broad phase");
+    size_t *start = cd->start, *key = cd->key, *ebucket = cd->ebucket;
     grid_entry *ent = cd->ent, *sorted = cd->sorted;
-    size_t *start = cd->start, *bucket_of = cd->bucket_of;
 
-    /* entries, then counting sort by bucket */
-    size_t e = 0;
+    /* 5. slots: grid bodies counting-sorted by the bucket of their low cell */
     for (size_t g = 0; g < ngrid; g++) {
         int i = cd->grid[g];
+        key[g] = bucket(&map, level[i], clo + 3 * i);
+    }
+    bucket_starts(start, nbuckets, key, ngrid);
+    for (size_t g = 0; g < ngrid; g++) {
+        int i = cd->grid[g];
+        size_t s = start[key[g]]++;
+        for (int k = 0; k < 3; k++) {
+            cd->slo[3 * s + k] = lo[3 * i + k];
+            cd->shi[3 * s + k] = hi[3 * i + k];
+            cd->sclo[3 * s + k] = clo[3 * i + k];
+            cd->schi[3 * s + k] = chi[3 * i + k];
+        }
+        cd->sbody[s] = i;
+        cd->slevel[s] = level[i];
+        cd->sfixed[s] = flag[i] & FLAG_FIXED;
+    }
+    const double *slo = cd->slo, *shi = cd->shi;
+    const int32_t *sclo = cd->sclo, *schi = cd->schi, *slevel = cd->slevel;
+    const int *sbody = cd->sbody;
+    const unsigned char *sfixed = cd->sfixed;
+
+    /* 6. entries in slot order, counting-sorted by bucket */
+    size_t e = 0;
+    for (size_t s = 0; s < ngrid; s++) {
         grid_entry t;
-        t.body = i;
-        for (t.c[2] = clo[3 * i + 2]; t.c[2] <= chi[3 * i + 2]; t.c[2]++)
-            for (t.c[1] = clo[3 * i + 1]; t.c[1] <= chi[3 * i + 1]; t.c[1]++)
-                for (t.c[0] = clo[3 * i]; t.c[0] <= chi[3 * i]; t.c[0]++) {
-                    bucket_of[e] = cell_hash(t.c, mask);
+        t.slot = (int32_t)s;
+        t.level = slevel[s];
+        for (t.c[2] = sclo[3 * s + 2]; t.c[2] <= schi[3 * s + 2]; t.c[2]++)
+            for (t.c[1] = sclo[3 * s + 1]; t.c[1] <= schi[3 * s + 1]; t.c[1]++)
+                for (t.c[0] = sclo[3 * s]; t.c[0] <= schi[3 * s]; t.c[0]++) {
+                    ebucket[e] = bucket(&map, t.level, t.c);
                     ent[e++] = t;
                 }
     }
-    for (size_t b = 0; b <= nbuckets; b++) start[b] = 0;
-    for (size_t k = 0; k < nent; k++) start[bucket_of[k] + 1]++;
-    for (size_t b = 0; b < nbuckets; b++) start[b + 1] += start[b];
-    for (size_t k = 0; k < nent; k++) sorted[start[bucket_of[k]]++] = ent[k];
-    for (size_t b = nbuckets; b > 0; b--) start[b] = start[b - 1]; /* back to bucket starts */
-    start[0] = 0;
+    bucket_starts(start, nbuckets, ebucket, nent);
+    for (size_t k = 0; k < nent; k++) sorted[start[ebucket[k]]++] = ent[k];
+    bucket_unshift(start, nbuckets);
 
-    /* grid pairs: bodies sharing a cell, reported from the low corner of their overlap */
+    /* 7. pairs on one level: bodies sharing a cell, reported from the low corner of their overlap */
     for (size_t b = 0; b < nbuckets; b++)
         for (size_t p = start[b]; p < start[b + 1]; p++) {
-            int i = sorted[p].body;
+            const grid_entry *E = &sorted[p];
+            int32_t si = E->slot;
             for (size_t q = p + 1; q < start[b + 1]; q++) {
-                int j = sorted[q].body;
-                if (!same_cell(sorted[p].c, sorted[q].c)) continue; /* another cell, same bucket */
-                if (bodies[i].fixed && bodies[j].fixed) continue;
-                if (!owns_pair(clo, i, j, sorted[p].c) || !boxes_overlap(lo, hi, i, j)) continue;
-                if (push_pair(cd, &np, i, j)) goto nomem;
+                int32_t sj = sorted[q].slot;
+                if ((sfixed[si] && sfixed[sj]) || !same_cell(&sorted[q], E->level, E->c)) continue;
+                if (!owns_pair(sclo + 3 * si, sclo + 3 * sj, E->c)) continue;
+                if (!boxes_overlap(slo + 3 * si, shi + 3 * si, slo + 3 * sj, shi + 3 * sj)) continue;
+                if (push_pair(cd, &np, sbody[si], sbody[sj])) goto nomem;
             }
         }
 
-    /* large bodies against the grid: through the cells they cover, or all grid bodies */
-    for (size_t g = 0; g < nlarge; g++) {
-        int i = cd->large[g];
-        int32_t a[3], z[3];
-        double cells = 1.0;
-        for (int k = 0; k < 3; k++) {
-            a[k] = clo[3 * i + k];
-            z[k] = chi[3 * i + k] < gmax[k] ? chi[3 * i + k] : gmax[k];
-            cells *= (double)(z[k] - a[k] + 1);
-        }
-        if (!ngrid || z[0] < a[0] || z[1] < a[1] || z[2] < a[2]) continue; /* beyond every grid body */
-        if (cells <= (double)ngrid) {
-            int32_t c[3];
+    /* pairs across levels: each slot looks up its cells on every coarser level in use */
+    for (size_t s = 0; s < ngrid; s++) {
+        for (int L = slevel[s] + 1; L < CLAB_GRID_LEVELS; L++) {
+            if (!on_level[L]) continue;
+            int32_t a[3], z[3], c[3];
+            for (int k = 0; k < 3; k++) {
+                a[k] = cell_of(slo[3 * s + k], origin[k], inv_cell[L]);
+                z[k] = cell_of(shi[3 * s + k], origin[k], inv_cell[L]);
+            }
             for (c[2] = a[2]; c[2] <= z[2]; c[2]++)
                 for (c[1] = a[1]; c[1] <= z[1]; c[1]++)
                     for (c[0] = a[0]; c[0] <= z[0]; c[0]++) {
-                        size_t b = cell_hash(c, mask);
+                        size_t b = bucket(&map, L, c);
+                        if (b == NO_BUCKET) continue;
                         for (size_t p = start[b]; p < start[b + 1]; p++) {
-                            int j = sorted[p].body;
-                            if (!same_cell(sorted[p].c, c) || (bodies[i].fixed && bodies[j].fixed)) continue;
-                            if (!owns_pair(clo, i, j, c) || !boxes_overlap(lo, hi, i, j)) continue;
-                            if (push_pair(cd, &np, i, j)) goto nomem;
+                            int32_t sj = sorted[p].slot;
+                            if ((sfixed[s] && sfixed[sj]) || !same_cell(&sorted[p], L, c)) continue;
+                            if (!owns_pair(a, sclo + 3 * sj, c)) continue;
+                            if (!boxes_overlap(slo + 3 * s, shi + 3 * s, slo + 3 * sj, shi + 3 * sj)) continue;
+                            if (push_pair(cd, &np, sbody[s], sbody[sj])) goto nomem;
                         }
                     }
-        } else {
-            for (size_t h = 0; h < ngrid; h++) {
-                int j = cd->grid[h];
-                if ((bodies[i].fixed && bodies[j].fixed) || !boxes_overlap(lo, hi, i, j)) continue;
-                if (push_pair(cd, &np, i, j)) goto nomem;
-            }
         }
     }
 
-    /* large bodies against each other */
-    for (size_t g = 0; g < nlarge; g++)
+    /* large bodies against every other bounded body (grid slots, then the later large ones) */
+    for (size_t g = 0; g < nlarge; g++) {
+        int i = cd->large[g];
+        const double *li = lo + 3 * i, *hi_ = hi + 3 * i;
+        int fi = flag[i] & FLAG_FIXED;
+        for (size_t s = 0; s < ngrid; s++) {
+            if ((fi && sfixed[s]) || !boxes_overlap(li, hi_, slo + 3 * s, shi + 3 * s)) continue;
+            if (push_pair(cd, &np, i, sbody[s])) goto nomem;
+        }
         for (size_t h = g + 1; h < nlarge; h++) {
-            int i = cd->large[g], j = cd->large[h];
-            if ((bodies[i].fixed && bodies[j].fixed) || !boxes_overlap(lo, hi, i, j)) continue;
+            int j = cd->large[h];
+            if ((fi && (flag[j] & FLAG_FIXED)) || !boxes_overlap(li, hi_, lo + 3 * j, hi + 3 * j)) continue;
             if (push_pair(cd, &np, i, j)) goto nomem;
         }
+    }
 
     /* planes against every bounded body */
     for (size_t g = 0; g < nplanes; g++) {
         int i = cd->planes[g];
         const double *m = cd->pm + 3 * g;
+        clab_vec3 r = bodies[i].r;
+        unsigned char skip = (flag[i] & FLAG_FIXED) ? FLAG_PLANE | FLAG_FIXED : FLAG_PLANE;
         for (size_t j = 0; j < n; j++) {
-            if (bodies[j].shape.type == CLAB_SHAPE_PLANE || (bodies[i].fixed && bodies[j].fixed)) continue;
-            if (!box_meets_plane(lo + 3 * j, hi + 3 * j, m, bodies[i].r, margin)) continue;
+            if (flag[j] & skip) continue;
+            if (!box_meets_plane(lo + 3 * j, hi + 3 * j, m, r, margin)) continue;
             if (push_pair(cd, &np, i, (int)j)) goto nomem;
         }
     }
 
+    /* 8. order */
     sort_pairs(cd, np, n);
     cd->st.cell = cell;
+    cd->st.levels = 0;
+    for (int l = 0; l < CLAB_GRID_LEVELS; l++) cd->st.levels += on_level[l] > 0;
     cd->st.grid_bodies = ngrid;
+    cd->st.coarse_bodies = ngrid - on_level[0];
     cd->st.large_bodies = nlarge;
     cd->st.planes = nplanes;
     cd->st.entries = nent;
     cd->st.buckets = nbuckets;
+    cd->st.dense = map.dense;
     cd->st.pairs = np;
     *pairs = cd->pairs;
     *npairs = np;

@@ -1,10 +1,12 @@
 /* clab_collide.h: collision detection, producing the contact records of clab_contact.h.
- * Broad phase: a uniform grid over the bounded shapes (spheres, boxes), hashed, filled by a
- * counting sort into storage reused from call to call; the cell size follows the median
- * bound width, so mixed sizes stay linear in the body count. Planes and shapes much larger
- * than the cell are kept out of the grid: planes are tested against every bounded body,
- * large shapes query the grid cells they cover (or scan the grid bodies when those are
- * fewer) and each other.
+ * Broad phase: a uniform grid over the bounded shapes (spheres, boxes) with cell size
+ * c = CLAB_GRID_CELL_SCALE x the median bound width, hashed and filled by a counting sort
+ * into storage reused from call to call. Bodies wider than c go to coarser levels of the
+ * same grid (cells c 2^l, l < CLAB_GRID_LEVELS), so every body covers at most 8 cells of its
+ * level and looks up at most 8 cells on each coarser level in use: linear in the body count
+ * for any mix of sizes. Planes, bodies wider than the coarsest cell and the few bodies of a
+ * sparse level (floor slabs, walls) are kept out of the grid and tested against every
+ * bounded body.
  * Narrow phase: one function per shape pair, dispatched through a table indexed by the
  * two shape types; contacts are reported while Phi < envelope (delta_K of seed 000). */
 #ifndef CLAB_COLLIDE_H
@@ -45,16 +47,20 @@ int clab_broadphase_test(const clab_world *w, int i, int j, double margin);
 
 /* What the last broad phase did (for benchmarks and tuning). */
 typedef struct clab_broadphase_stats {
-    double cell;         /* grid cell size [m]: CLAB_GRID_CELL_SCALE x the median bound width */
-    size_t grid_bodies;  /* bodies binned in the grid */
-    size_t large_bodies; /* bounded bodies wider than CLAB_GRID_LARGE_CELLS cells, kept out */
-    size_t planes;       /* half-spaces, tested against every bounded body */
-    size_t entries;      /* (body, cell) entries of the grid */
-    size_t buckets;      /* hash-table size (power of two) */
-    size_t pairs;        /* candidate pairs found */
+    double cell;          /* level-0 cell size c [m]: CLAB_GRID_CELL_SCALE x the median bound width */
+    int levels;           /* grid levels holding bodies */
+    int dense;            /* 1: cells mapped row-major to buckets; 0: hashed */
+    size_t grid_bodies;   /* bodies in the grid, all levels */
+    size_t coarse_bodies; /* of which on levels >= 1 (wider than c) */
+    size_t large_bodies;  /* bounded bodies kept out: wider than the coarsest cell or on a sparse level */
+    size_t planes;        /* half-spaces, tested against every bounded body */
+    size_t entries;       /* (body, cell) entries of the grid, at most 8 a body */
+    size_t buckets;       /* buckets (dense cells or hash-table size) */
+    size_t pairs;         /* candidate pairs found */
 } clab_broadphase_stats;
-#define CLAB_GRID_CELL_SCALE 1.5
-#define CLAB_GRID_LARGE_CELLS 4.0
+#define CLAB_GRID_CELL_SCALE 2.0 /* level-0 cell / median bound width */
+#define CLAB_GRID_LEVELS 8       /* cells c 2^l, l = 0..7 */
+#define CLAB_GRID_MIN_LEVEL 32   /* coarse levels with fewer bodies are not built */
 void clab_broadphase_stats_get(const clab_collider *cd, clab_broadphase_stats *st);
 
 /* Narrow phase of one pair (any order of i, j): appends its contacts with Phi < envelope. */

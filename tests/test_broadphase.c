@@ -114,15 +114,17 @@ static void check_scene(clab_collider *cd, clab_world *w, double env, const char
 
     clab_broadphase_stats st;
     clab_broadphase_stats_get(cd, &st);
-    tap_diag("%s: %d bodies: cell %.4g m, %zu in the grid (%zu entries, %.2f per body), %zu large, %zu planes, "
-             "%zu pairs",
-             what, n, st.cell, st.grid_bodies, st.entries, st.grid_bodies ? (double)st.entries / st.grid_bodies : 0.0,
-             st.large_bodies, st.planes, st.pairs);
-    /* the large boxes stay out of the grid, so it stays small: at most 8 x 27 cells a body
-     * (a body is at most CLAB_GRID_LARGE_CELLS = 4 cells wide, 5 cells a side; 27 a generous mean) */
-    tap_ok(st.large_bodies >= 3 && st.planes == 3 && st.entries <= 27 * st.grid_bodies,
-           "%s: planes (3) and the very large boxes (>= 3: got %zu) kept out; %zu entries <= 27 x %zu grid bodies", what,
-           st.large_bodies, st.entries, st.grid_bodies);
+    tap_diag("%s: %d bodies: cell %.4g m, %d levels, %zu in the grid (%zu on coarse levels; %zu entries, %.2f a "
+             "body), %zu large, %zu planes, %zu pairs",
+             what, n, st.cell, st.levels, st.grid_bodies, st.coarse_bodies, st.entries,
+             st.grid_bodies ? (double)st.entries / st.grid_bodies : 0.0, st.large_bodies, st.planes, st.pairs);
+    /* the grid never blows up: every grid body covers at most 2 cells a side of its level, so at
+     * most 8 entries; the 3 very large boxes are on coarse levels or kept out, the planes out */
+    tap_ok(st.entries <= 8 * st.grid_bodies && st.coarse_bodies + st.large_bodies >= 3 && st.planes == 3 &&
+               st.grid_bodies + st.large_bodies + st.planes == (size_t)n,
+           "%s: %zu entries <= 8 x %zu grid bodies; very large boxes off level 0 (%zu coarse, %zu large); 3 planes "
+           "kept out",
+           what, st.entries, st.grid_bodies, st.coarse_bodies, st.large_bodies);
 
     /* contacts through the broad phase = all-pairs narrow phase */
     clab_contacts got, want;
