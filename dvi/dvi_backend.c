@@ -260,16 +260,30 @@ static double dvi_stable_step(const void *self, const clab_world *w)
     return 0.0; /* no stiffness: no stability limit of the explicit kind */
 }
 
+/* checkpoint: the warm-start impulses, then the solver counters of the statistics (so a
+ * restarted run reports the same solves, iterations and iteration-limit hits) */
 static int dvi_save(const void *self, FILE *f, clab_error *err)
 {
     const clab_dvi *s = self;
-    return clab_warm_save(&s->warm, f, err);
+    int rc = clab_warm_save(&s->warm, f, err);
+    if (!rc && fprintf(f, "dvi-stats %ld %ld %ld\n", s->solves, s->total_iterations, s->maxiter_hits) < 0)
+        rc = clab_error_set(err, CLAB_EIO, "dvi: could not write the solver counters to the checkpoint");
+    return rc;
 }
 
 static int dvi_load(void *self, FILE *f, clab_error *err)
 {
     clab_dvi *s = self;
-    return clab_warm_load(&s->warm, f, err);
+    int rc = clab_warm_load(&s->warm, f, err);
+    if (rc) return rc;
+    long solves, iterations, hits;
+    if (fscanf(f, " dvi-stats %ld %ld %ld", &solves, &iterations, &hits) != 3 || solves < 0 || iterations < 0 ||
+        hits < 0)
+        return clab_error_set(err, CLAB_EIO, "dvi checkpoint: expected 'dvi-stats <solves> <iterations> <hits>'");
+    s->solves = solves;
+    s->total_iterations = iterations;
+    s->maxiter_hits = hits;
+    return CLAB_OK;
 }
 
 const clab_backend_type clab_backend_dvi = {

@@ -1,35 +1,64 @@
 /* run.c: `contactlab run SCENE`: any scene file under any backend.
  * Writes <name>-<backend>-bodies.csv (long format: one row per body and output step),
  * <name>-<backend>-steps.csv (one row per output step: energy, contacts, solver figures)
- * and optionally VTK frames of the spheres for ParaView. */
+ * and optionally VTK frames of the spheres for ParaView.
+ *
+ * Reliability (doc/reliability.md): the state is kept in memory at every output step; a
+ * step that fails (a non-finite or too fast state, a solver failure) stops the run with the
+ * CSVs flushed and that last good state written as a checkpoint. --checkpoint-every N
+ * writes one every N steps; SIGINT or SIGTERM (and --stop-after) stop at the end of a step
+ * with a checkpoint; --restart FILE cuts the CSVs back to the checkpoint and continues them,
+ * byte-identical to an uninterrupted run. */
 #include "config.h"
 
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "clab_checkpoint.h"
 #include "clab_csv.h"
 #include "clab_scene.h"
 #include "clab_vtk.h"
 #include "xp.h"
+
+#define RUN_TAG "contactlab run 1: bodies, steps" /* checkpoint tag: who wrote it, which series */
+#define RUN_STOPPED 3                              /* exit status of --stop-after */
 
 static void run_help(void)
 {
     printf("usage: contactlab run SCENE.cfg [options]\n\n"
            "Run a scene file (format: doc/scene-format.md) under its backend, or the one given.\n"
            "Writes <scene>-<backend>-bodies.csv (t, body, position, velocity, angular velocity),\n"
-           "<scene>-<backend>-steps.csv (t, kinetic energy, contacts, solver iterations and residual)\n"
-           "and, with --vtk, ParaView frames of the spheres.\n\n"
+           "<scene>-<backend>-steps.csv (t, kinetic energy, contacts, solver iterations, residual and\n"
+           "the running count of solves stopped at the iteration limit) and, with --vtk, ParaView\n"
+           "frames of the spheres.\n\n"
            "Options:\n"
-           "  --backend NAME    override simulation.backend (penalty, dvi)\n"
-           "  --h S             override simulation.h [s]\n"
-           "  --t-end S         override simulation.t_end [s]\n"
-           "  --every N         override simulation.output_every [steps]\n"
-           "  --opt K=V         backend option, overriding the scene's (repeatable)\n"
-           "  --vtk N           write a VTK frame every N output rows (default 0: none)\n"
-           "  --out DIR         output folder (default out/run)\n"
-           "  --force           overwrite results already in the output folder\n"
-           "  --no-progress     no progress bar\n");
+           "  --backend NAME        override simulation.backend (penalty, dvi)\n"
+           "  --h S                 override simulation.h [s]\n"
+           "  --t-end S             override simulation.t_end [s]\n"
+           "  --every N             override simulation.output_every [steps]\n"
+           "  --opt K=V             backend option, overriding the scene's (repeatable); vmax=V [m/s]\n"
+           "                        is the speed bound of the runtime guard (default 1e4)\n"
+           "  --vtk N               write a VTK frame every N output rows (default 0: none)\n"
+           "  --out DIR             output folder (default out/run)\n"
+           "  --force               overwrite results already in the output folder\n"
+           "  --no-progress         no progress bar\n"
+           "  --checkpoint-every N  write a checkpoint every N steps to <out>/<scene>-<backend>.ckpt\n"
+           "  --restart FILE        continue from a checkpoint: the CSVs are cut back to it and\n"
+           "                        continued, byte-identical to an uninterrupted run (give the same\n"
+           "                        scene, --out and options as the interrupted run)\n"
+           "  --stop-after N        stop after step N as if interrupted (checkpoint, exit status 3),\n"
+           "                        e.g. to fit a batch queue's time limit\n\n"
+           "SIGINT (Ctrl-C) or SIGTERM stops the run at the end of the current step: the CSVs are\n"
+           "flushed, a checkpoint is written and the command to resume is printed (a second one\n"
+           "ends the program at once). A step that fails (NaN, infinity, a speed above vmax, a\n"
+           "solver failure) stops the run with a message naming the body, step and time; the last\n"
+           "good state (the last output step) is saved as a checkpoint.\n"
+           "The metadata's command line records the options that determine the results (not --out,\n"
+           "--force, --vtk, --no-progress or the checkpoint options), so runs compare byte for byte.\n\n"
+           "Exit status: 0 done, 1 failed, 2 bad command line, 3 stopped by --stop-after,\n"
+           "128 + signal number when stopped by a signal (130 SIGINT, 143 SIGTERM).\n");
 }
 
 static const char *base_name(const char *path, char *buf, size_t n)
@@ -41,15 +70,66 @@ static const char *base_name(const char *path, char *buf, size_t n)
     return buf;
 }
 
+/* a word for a POSIX shell: as it is when plain, else in single quotes */
+static void put_word(FILE *f, const char *a)
+{
+    int plain = a[0] != '\0';
+    for (const char *p = a; *p && plain; p++)
+        plain = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./=:,+-@%", *p) != NULL;
+    if (plain) {
+        fputs(a, f);
+        return;
+    }
+    fputc('\'', f);
+    for (const char *p = a; *p; p++)
+        if (*p == '\'') fputs("'\\''", f);
+        else fputc(*p, f);
+    fputc('\'', f);
+}
+
+/* how to continue: the result-determining command plus --out and --restart */
+static void print_resume(FILE *f, const char *lead, char *const *keep, int nkeep, const char *out, int out_given,
+                         long ckpt_every, const char *ckpt)
+{
+    fputs(lead, f);
+    for (int i = 0; i < nkeep; i++) {
+        if (i) fputc(' ', f);
+        put_word(f, keep[i]);
+    }
+    if (out_given) {
+        fputs(" --out ", f);
+        put_word(f, out);
+    }
+    if (ckpt_every > 0) fprintf(f, " --checkpoint-every %ld", ckpt_every);
+    fputs(" --restart ", f);
+    put_word(f, ckpt);
+    fputc('\n', f);
+}
+
+/* the options that determine the results, as the metadata records them */
+static const char *result_flag(int opt)
+{
+    switch (opt) {
+    case 'b': return "--backend";
+    case 'H': return "--h";
+    case 'T': return "--t-end";
+    case 'e': return "--every";
+    default: return "--opt";
+    }
+}
+
+static const char *signal_name(int sig) { return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal"; }
+
 int xp_run(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        {"backend", required_argument, 0, 'b'}, {"h", required_argument, 0, 'H'},
-        {"t-end", required_argument, 0, 'T'},   {"every", required_argument, 0, 'e'},
-        {"opt", required_argument, 0, 'O'},     {"vtk", required_argument, 0, 'v'},
-        {"out", required_argument, 0, 'o'},     {"force", no_argument, 0, 'f'},
-        {"no-progress", no_argument, 0, 'Q'},   {"help", no_argument, 0, '?' + 256},
-        {0, 0, 0, 0}};
+        {"backend", required_argument, 0, 'b'},   {"h", required_argument, 0, 'H'},
+        {"t-end", required_argument, 0, 'T'},     {"every", required_argument, 0, 'e'},
+        {"opt", required_argument, 0, 'O'},       {"vtk", required_argument, 0, 'v'},
+        {"out", required_argument, 0, 'o'},       {"force", no_argument, 0, 'f'},
+        {"no-progress", no_argument, 0, 'Q'},     {"checkpoint-every", required_argument, 0, 'C'},
+        {"restart", required_argument, 0, 'R'},   {"stop-after", required_argument, 0, 'S'},
+        {"help", no_argument, 0, '?' + 256},      {0, 0, 0, 0}};
     xp_common c;
     xp_common_init(&c, "run", argc, argv);
     clab_options cli;
@@ -58,18 +138,38 @@ int xp_run(int argc, char **argv)
     clab_scene_init(&sc);
     clab_error err;
     char backend[CLAB_NAME_LEN] = "";
-    double h = 0.0, t_end = 0.0, every = 0.0, vtk = 0.0;
-    int rc = 2, opt;
+    const char *restart = NULL;
+    double h = 0.0, t_end = 0.0;
+    long every = 0, vtk = 0, ckpt_every = 0, stop_after = 0;
+    int rc = 2, opt, out_given = 0;
+    /* the command line as it determines the results: contactlab run [options] SCENE */
+    char **keep = calloc((size_t)argc + 4, sizeof *keep);
+    int nkeep = 0;
+    if (!keep) {
+        fprintf(stderr, "contactlab run: out of memory\n");
+        return 1;
+    }
+    keep[nkeep++] = "contactlab";
+    keep[nkeep++] = "run";
     optind = 1;
     while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-        int bad = 0;
+        int bad = 0, result = 1; /* result: the option changes what is computed or written */
         switch (opt) {
         case '?' + 256: run_help(); rc = 0; goto out;
-        case 'b': snprintf(backend, sizeof backend, "%s", optarg); break;
+        case 'b':
+            if (strlen(optarg) >= sizeof backend) {
+                fprintf(stderr, "contactlab run: --backend '%.40s...' is too long; allowed: penalty, dvi\n", optarg);
+                bad = 1;
+            }
+            snprintf(backend, sizeof backend, "%s", optarg);
+            break;
         case 'H': bad = xp_parse_double("h", optarg, 1e-12, 10.0, &h); break;
         case 'T': bad = xp_parse_double("t-end", optarg, 1e-12, 1e9, &t_end); break;
-        case 'e': bad = xp_parse_double("every", optarg, 1, 1e12, &every); break;
-        case 'v': bad = xp_parse_double("vtk", optarg, 0, 1e12, &vtk); break;
+        case 'e': bad = xp_parse_long("every", optarg, 1, 1000000000L, &every); break;
+        case 'v': bad = xp_parse_long("vtk", optarg, 0, 1000000000L, &vtk), result = 0; break;
+        case 'C': bad = xp_parse_long("checkpoint-every", optarg, 1, 1000000000000L, &ckpt_every), result = 0; break;
+        case 'S': bad = xp_parse_long("stop-after", optarg, 1, 1000000000000L, &stop_after), result = 0; break;
+        case 'R': restart = optarg, result = 0; break;
         case 'O':
             if (clab_options_parse(&cli, optarg, "--opt", &err)) {
                 fprintf(stderr, "contactlab run: %s\n", err.msg);
@@ -78,10 +178,16 @@ int xp_run(int argc, char **argv)
             break;
         case 'o': case 'f': case 'Q':
             if (xp_common_option(&c, opt, optarg) < 0) bad = 1;
+            out_given |= opt == 'o';
+            result = 0;
             break;
         default: fprintf(stderr, "contactlab run: see --help\n"); goto out;
         }
         if (bad) goto out;
+        if (result) {
+            keep[nkeep++] = (char *)result_flag(opt);
+            keep[nkeep++] = optarg;
+        }
     }
     if (optind != argc - 1) {
         fprintf(stderr, "contactlab run: give exactly one scene file (see --help)\n");
@@ -89,6 +195,7 @@ int xp_run(int argc, char **argv)
     }
     rc = 1;
     const char *path = argv[optind];
+    keep[nkeep++] = (char *)path;
     if (clab_scene_load(path, &sc, &err)) {
         fprintf(stderr, "contactlab run: %s\n", err.msg);
         goto out;
@@ -96,7 +203,7 @@ int xp_run(int argc, char **argv)
     if (backend[0]) snprintf(sc.backend, sizeof sc.backend, "%s", backend);
     if (h > 0) sc.h = h;
     if (t_end > 0) sc.t_end = t_end;
-    if (every > 0) sc.output_every = (long)every;
+    if (every > 0) sc.output_every = every;
     clab_options_merge(&sc.options, &cli);
     if (!(sc.h > 0.0) || !(sc.t_end > 0.0)) {
         fprintf(stderr, "contactlab run: %s: simulation.h and simulation.t_end must be set (or --h, --t-end)\n", path);
@@ -119,46 +226,82 @@ int xp_run(int argc, char **argv)
         goto out;
     }
 
-    char name[256], file[600], bpath[2048], spath[2048];
+    char name[256], file[600], bpath[2048], spath[2048], cpath[2048];
     base_name(path, name, sizeof name);
     snprintf(file, sizeof file, "%s-%s-bodies.csv", name, sc.backend);
     xp_path(&c, file, bpath, sizeof bpath);
     snprintf(file, sizeof file, "%s-%s-steps.csv", name, sc.backend);
     xp_path(&c, file, spath, sizeof spath);
-    clab_options meta;
-    clab_options_init(&meta);
-    clab_scene_meta(&sc, &meta);
-    clab_sim_meta(s, &meta);
+    snprintf(file, sizeof file, "%s-%s.ckpt", name, sc.backend);
+    xp_path(&c, file, cpath, sizeof cpath);
     static const char *const bcols[] = {"t_s", "body", "x_m", "y_m", "z_m", "vx_m_s", "vy_m_s", "vz_m_s",
                                         "wx_rad_s", "wy_rad_s", "wz_rad_s", "e0", "e1", "e2", "e3"};
     static const char *const scols[] = {"t_s", "step", "kinetic_energy_J", "contacts", "max_penetration_m",
                                         "iterations", "residual", "maxiter_hits"};
     enum { NB = sizeof bcols / sizeof bcols[0], NS = sizeof scols / sizeof scols[0] };
-    int flags = c.force ? CLAB_CSV_OVERWRITE : 0;
-    clab_csv *fb = clab_csv_open(bpath, flags, &err);
-    clab_csv *fs = fb ? clab_csv_open(spath, flags, &err) : NULL;
-    if (!fb || !fs || clab_csv_meta(fb, &meta, c.argc, c.argv, &err) || clab_csv_header(fb, bcols, NB, &err) ||
-        clab_csv_meta(fs, &meta, c.argc, c.argv, &err) || clab_csv_header(fs, scols, NS, &err)) {
-        fprintf(stderr, "contactlab run: %s\n", err.msg);
-        clab_csv_close(fb, NULL);
-        clab_csv_close(fs, NULL);
-        clab_options_free(&meta);
-        clab_sim_destroy(s);
-        goto out;
-    }
-    clab_options_free(&meta);
-    clab_csv_set_flush_every(fb, (long)sc.world->nbodies); /* one write per output step */
+    xp_guard g;
+    xp_guard_init(&g, cpath, RUN_TAG);
+    clab_csv *fb = NULL, *fs = NULL;
+    clab_world *w = sc.world;
+    long nsteps = (long)ceil(sc.t_end / sc.h - 1e-9);
 
-    long nsteps = (long)ceil(sc.t_end / sc.h - 1e-9), nout = 0;
-    long every_n = sc.output_every > 0 ? sc.output_every : 1;
+    if (restart) {
+        /* continue a checkpointed run: its state, and its CSVs cut back to the checkpoint */
+        clab_checkpoint_info info;
+        if (xp_guard_restore(&g, s, restart, 2, &info, "contactlab run")) goto fail_open;
+        if (!info.same_parameters) {
+            fprintf(stderr, "contactlab run: warning: %s was written with %s (h = %g s); this run has h = %g s "
+                            "and its own options, so its CSVs continue the interrupted run's but are not what one "
+                            "uninterrupted run would give\n",
+                    restart, info.h == sc.h ? "other backend options" : "another step size", info.h, sc.h);
+            if (info.h != sc.h) nsteps = w->step + (long)ceil((sc.t_end - w->t) / sc.h - 1e-6);
+        }
+        if (w->step > nsteps) {
+            fprintf(stderr, "contactlab run: cannot restart: %s holds step %ld (t = %.9g s), past the end of this "
+                            "run (t_end = %g s, step %ld)\n", restart, w->step, w->t, sc.t_end, nsteps);
+            goto fail_open;
+        }
+        fb = xp_guard_resume(&g, 0, bpath, NB, &err);
+        fs = fb ? xp_guard_resume(&g, 1, spath, NS, &err) : NULL;
+        if (!fb || !fs) {
+            fprintf(stderr, "contactlab run: cannot restart: %s\n", err.msg);
+            goto fail_open;
+        }
+        printf("%s: restarting from %s at step %ld, t = %.9g s\n", path, restart, w->step, w->t);
+    } else {
+        clab_options meta;
+        clab_options_init(&meta);
+        clab_scene_meta(&sc, &meta);
+        clab_sim_meta(s, &meta);
+        int flags = c.force ? CLAB_CSV_OVERWRITE : 0;
+        fb = clab_csv_open(bpath, flags, &err);
+        fs = fb ? clab_csv_open(spath, flags, &err) : NULL;
+        int bad = !fb || !fs || clab_csv_meta(fb, &meta, nkeep, keep, &err) || clab_csv_header(fb, bcols, NB, &err) ||
+                  clab_csv_meta(fs, &meta, nkeep, keep, &err) || clab_csv_header(fs, scols, NS, &err);
+        clab_options_free(&meta);
+        if (bad) {
+            fprintf(stderr, "contactlab run: %s\n", err.msg);
+            goto fail_open;
+        }
+        xp_guard_add(&g, fb);
+        xp_guard_add(&g, fs);
+    }
+    clab_csv_set_flush_every(fb, (long)w->nbodies); /* one write per output step */
+
+    long every_n = sc.output_every > 0 ? sc.output_every : 1, nout = g.out.nout, step_failed = 0;
+    int sig = 0, stopped = 0;
     xp_progress pb;
     char label[400];
     snprintf(label, sizeof label, "run %s (%s)", name, sc.backend);
+    xp_catch_signals();
     xp_progress_begin(&pb, &c, label);
     rc = 0;
-    for (long k = 0; k <= nsteps; k++) {
-        if (k % every_n == 0 || k == nsteps) {
-            clab_world *w = sc.world;
+    /* every checkpoint, and the last good state kept in memory, is taken at the top of an
+     * iteration k (world at step k) after the rows of step k, when it is an output step: a
+     * restart continues with the step after them */
+    const long k_start = w->step;
+    for (long k = k_start;; k++) {
+        if ((k % every_n == 0 || k == nsteps) && !(restart && k == k_start)) {
             for (size_t i = 0; i < w->nbodies && rc == 0; i++) {
                 const clab_body *b = &w->bodies[i];
                 clab_vec3 om = clab_body_omega_world(b);
@@ -174,36 +317,84 @@ int xp_run(int argc, char **argv)
             double srow[NS] = {w->t, (double)w->step, clab_world_kinetic_energy(w), (double)s->contacts.n, pen,
                                (double)st.iterations, st.residual, (double)st.maxiter_hits};
             if (rc == 0 && clab_csv_row(fs, srow, NS, &err)) rc = 1;
-            if (rc == 0 && vtk > 0 && nout % (long)vtk == 0) {
+            if (rc == 0 && vtk > 0 && nout % vtk == 0) {
                 char vp[2048], prefix[400];
                 snprintf(prefix, sizeof prefix, "%s-%s", name, sc.backend);
-                if (clab_vtk_frame_path(vp, sizeof vp, c.out, prefix, nout / (long)vtk, &err) ||
-                    clab_vtk_write_spheres(w, vp, c.force ? CLAB_VTK_OVERWRITE : 0, &err))
+                /* a restart writes again the frames the interrupted run wrote after its checkpoint */
+                if (clab_vtk_frame_path(vp, sizeof vp, c.out, prefix, nout / vtk, &err) ||
+                    clab_vtk_write_spheres(w, vp, c.force || restart ? CLAB_VTK_OVERWRITE : 0, &err))
                     rc = 1;
             }
             nout++;
+            g.out.nout = nout;
+            if (rc == 0 && xp_guard_snapshot(&g, s, &err)) rc = 1; /* the last good state */
             if (rc) {
                 fprintf(stderr, "contactlab run: %s\n", err.msg);
                 break;
             }
             xp_progress_update(&pb, (double)k / (double)nsteps);
         }
-        if (k == nsteps) break;
+        if (k >= nsteps) break;
+        /* a stop asked for (signal, --stop-after) or a periodic checkpoint, once a step was taken */
+        if (k > k_start) {
+            sig = xp_stop_signal();
+            stopped = sig || (stop_after > 0 && k == stop_after);
+            if (stopped || (ckpt_every > 0 && k % ckpt_every == 0)) {
+                g.out.nout = nout;
+                if (xp_guard_checkpoint(&g, s, &err)) {
+                    fprintf(stderr, "contactlab run: %s\n", err.msg);
+                    stopped = 0;
+                    rc = 1;
+                    break;
+                }
+            }
+            if (stopped) {
+                rc = sig ? 128 + sig : RUN_STOPPED;
+                break;
+            }
+        }
         if (clab_sim_step(s, &err)) {
-            fprintf(stderr, "contactlab run: %s: step %ld: %s\n", path, k + 1, err.msg);
+            step_failed = k + 1;
             rc = 1;
             break;
         }
     }
     xp_progress_end(&pb);
+    if (step_failed) {
+        /* the runtime guard: CSVs flushed, the last good state saved */
+        fprintf(stderr, "contactlab run: %s: step %ld: %s\n", path, step_failed, err.msg);
+        if (xp_guard_fail(&g, "contactlab run") == 0) {
+            print_resume(stderr, "contactlab run: to continue from it (e.g. with a smaller --h or other --opt): ", keep,
+                         nkeep, c.out, out_given, ckpt_every, cpath);
+        }
+    } else if (stopped) {
+        if (sig) printf("contactlab run: stopped by %s after step %ld of %ld (t = %.9g s)", signal_name(sig), w->step,
+                        nsteps, w->t);
+        else printf("contactlab run: stopped after step %ld of %ld (t = %.9g s), as --stop-after asked", w->step,
+                    nsteps, w->t);
+        printf("; CSVs flushed (complete rows), checkpoint written: %s\n", cpath);
+        print_resume(stdout, "to resume: ", keep, nkeep, c.out, out_given, ckpt_every, cpath);
+    }
+
+    /* iteration-limit hits are results too: say so when there were any */
+    clab_solver_stats st;
+    memset(&st, 0, sizeof st);
+    if (s->type->stats) s->type->stats(s->self, &st);
+    if (st.maxiter_hits > 0)
+        fprintf(stderr, "contactlab run: warning: %ld of %ld %s solves stopped at the iteration limit (max_iter) "
+                        "without reaching the tolerance; the steps CSV counts them in column maxiter_hits\n",
+                st.maxiter_hits, st.solves, s->type->name);
+fail_open:
     if (clab_csv_close(fb, &err) && rc == 0) { fprintf(stderr, "contactlab run: %s\n", err.msg); rc = 1; }
     if (clab_csv_close(fs, &err) && rc == 0) { fprintf(stderr, "contactlab run: %s\n", err.msg); rc = 1; }
     if (rc == 0) printf("%s: %ld steps of %g s under %s; CSVs: %s, %s\n", path, nsteps, sc.h, sc.backend, bpath, spath);
-    else printf("the rows written so far are complete: %s, %s\n", bpath, spath);
+    else if (rc == 1 && fb && fs) printf("the rows written so far are complete: %s, %s\n", bpath, spath);
+    xp_guard_free(&g);
     clab_sim_destroy(s);
 out:
     clab_scene_free(&sc);
     clab_options_free(&cli);
     xp_common_free(&c);
+    free(keep);
     return rc;
 }

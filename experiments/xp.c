@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -257,4 +258,131 @@ int xp_plot(const xp_common *c, const char *script)
         return 1;
     }
     return 0;
+}
+
+/* ---- reliability: integer options, stop signals, the runtime guard ---- */
+
+int xp_parse_long(const char *opt, const char *arg, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(arg, &end, 10);
+    if (end == arg || *end != '\0' || errno == ERANGE) {
+        fprintf(stderr, "contactlab: --%s '%s' is not an integer; allowed: %ld to %ld\n", opt, arg, lo, hi);
+        return -1;
+    }
+    if (v < lo || v > hi) {
+        fprintf(stderr, "contactlab: --%s %ld is outside the allowed range [%ld, %ld]\n", opt, v, lo, hi);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+/* the program's one piece of signal state (the library has none) */
+static volatile sig_atomic_t xp_signal_caught;
+
+static void on_stop_signal(int sig) { xp_signal_caught = sig; }
+
+void xp_catch_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESETHAND | SA_RESTART; /* the second one ends the program */
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
+int xp_stop_signal(void) { return (int)xp_signal_caught; }
+
+void xp_guard_init(xp_guard *g, const char *path, const char *tag)
+{
+    memset(g, 0, sizeof *g);
+    snprintf(g->path, sizeof g->path, "%s", path);
+    snprintf(g->out.tag, sizeof g->out.tag, "%s", tag);
+    clab_checkpoint_image_init(&g->last);
+}
+
+void xp_guard_free(xp_guard *g) { clab_checkpoint_image_free(&g->last); }
+
+int xp_guard_add(xp_guard *g, clab_csv *f)
+{
+    if (g->out.nfiles >= CLAB_CHECKPOINT_MAX_FILES) return -1;
+    g->csv[g->out.nfiles++] = f;
+    return 0;
+}
+
+int xp_guard_flush(xp_guard *g, clab_error *err)
+{
+    for (int k = 0; k < g->out.nfiles; k++) {
+        if (!g->csv[k]) continue;
+        if (clab_csv_flush(g->csv[k], err)) return -1;
+        g->out.bytes[k] = clab_csv_bytes(g->csv[k]);
+        g->out.rows[k] = clab_csv_rows(g->csv[k]);
+    }
+    return 0;
+}
+
+int xp_guard_snapshot(xp_guard *g, const clab_sim *s, clab_error *err)
+{
+    if (xp_guard_flush(g, err)) return -1;
+    return clab_checkpoint_encode(s, &g->out, &g->last, err) ? -1 : 0;
+}
+
+int xp_guard_checkpoint(xp_guard *g, const clab_sim *s, clab_error *err)
+{
+    if (xp_guard_flush(g, err)) return -1;
+    return clab_checkpoint_write(s, &g->out, g->path, err) ? -1 : 0;
+}
+
+int xp_guard_fail(xp_guard *g, const char *prefix)
+{
+    clab_error err;
+    int bad = 0;
+    for (int k = 0; k < g->out.nfiles; k++)
+        if (g->csv[k] && clab_csv_flush(g->csv[k], &err)) {
+            fprintf(stderr, "%s: %s\n", prefix, err.msg);
+            bad = 1;
+        }
+    if (!bad) fprintf(stderr, "%s: every CSV row written so far is complete\n", prefix);
+    if (!g->last.len) {
+        fprintf(stderr, "%s: no good state was kept, so no checkpoint was written\n", prefix);
+        return -1;
+    }
+    if (clab_checkpoint_save_image(&g->last, g->path, &err)) {
+        fprintf(stderr, "%s: %s\n", prefix, err.msg);
+        return -1;
+    }
+    fprintf(stderr, "%s: last good state (step %ld, t = %.9g s) saved in %s\n", prefix, g->last.step, g->last.t,
+            g->path);
+    return 0;
+}
+
+int xp_guard_restore(xp_guard *g, clab_sim *s, const char *file, int nfiles, clab_checkpoint_info *info,
+                     const char *prefix)
+{
+    clab_error err;
+    if (clab_checkpoint_read(s, file, info, &err)) {
+        fprintf(stderr, "%s: cannot restart: %s\n", prefix, err.msg);
+        return -1;
+    }
+    if (strcmp(info->out.tag, g->out.tag) != 0 || info->out.nfiles != nfiles) {
+        fprintf(stderr, "%s: cannot restart: %s was written by '%s' with %d output series; this run is '%s' with %d\n",
+                prefix, file, info->out.tag, info->out.nfiles, g->out.tag, nfiles);
+        return -1;
+    }
+    g->out = info->out;
+    return 0;
+}
+
+clab_csv *xp_guard_resume(xp_guard *g, int k, const char *path, size_t ncols, clab_error *err)
+{
+    if (k < 0 || k >= g->out.nfiles) {
+        clab_error_set(err, CLAB_EINVAL, "%s: series %d is not in the checkpoint", path, k);
+        return NULL;
+    }
+    g->csv[k] = clab_csv_resume(path, (long long)g->out.bytes[k], (long)g->out.rows[k], ncols, err);
+    return g->csv[k];
 }

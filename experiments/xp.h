@@ -7,6 +7,8 @@
 #include <getopt.h>
 #include <stdio.h>
 
+#include "clab_checkpoint.h"
+#include "clab_csv.h"
 #include "clab_options.h"
 #include "clab_sim.h"
 
@@ -84,6 +86,51 @@ void xp_progress_end(xp_progress *p);
 /* Copy experiments/<script> into the output folder and run gnuplot there (PNG + PDF).
  * When gnuplot is absent or --no-plot was given, say how to make the figures. */
 int xp_plot(const xp_common *c, const char *script);
+
+/* ---- reliability (run.c uses it; any driver may): integer options, stop signals, and the
+ * runtime guard that keeps the last good state and writes it out when a step fails ---- */
+
+/* Parse an integer option fully, within [lo, hi]; prints the error (option, value, allowed
+ * range) and returns -1. */
+int xp_parse_long(const char *opt, const char *arg, long lo, long hi, long *out);
+
+/* SIGINT and SIGTERM set a flag that step loops poll (xp_stop_signal), so a run stops at the
+ * end of a step, flushes its CSVs and writes a checkpoint; a second signal of the same kind
+ * takes its default action (the program ends at once; CSVs still hold whole rows). */
+void xp_catch_signals(void);
+/* The signal that asked the run to stop, 0 when none. */
+int xp_stop_signal(void);
+
+/* A run's output series and checkpoints (one per simulation). */
+typedef struct xp_guard {
+    char path[2048];                                /* checkpoint file */
+    clab_checkpoint_output out;                     /* tag, lengths and rows of the series, nout */
+    clab_csv *csv[CLAB_CHECKPOINT_MAX_FILES];       /* the series, in the order a restart reopens them */
+    clab_checkpoint_image last;                     /* last good state (xp_guard_snapshot) */
+} xp_guard;
+
+/* path: where checkpoints go; tag: what wrote them (checked on restart) */
+void xp_guard_init(xp_guard *g, const char *path, const char *tag);
+void xp_guard_free(xp_guard *g);
+/* Add a CSV series (at most CLAB_CHECKPOINT_MAX_FILES). */
+int xp_guard_add(xp_guard *g, clab_csv *f);
+/* Write every series' pending rows and record the lengths in g->out. */
+int xp_guard_flush(xp_guard *g, clab_error *err);
+/* Keep the state of s as the last good one, with the series' lengths now: call it at an
+ * output step after that step's rows are written (a restart continues after them). */
+int xp_guard_snapshot(xp_guard *g, const clab_sim *s, clab_error *err);
+/* Flush and write a checkpoint of the state of s now (its rows written up to the last step). */
+int xp_guard_checkpoint(xp_guard *g, const clab_sim *s, clab_error *err);
+/* A step failed: flush every series and write the last good state to g->path. Prints what
+ * was saved (prefix starts the lines); returns 0 when the checkpoint was written. */
+int xp_guard_fail(xp_guard *g, const char *prefix);
+/* Restore s from the checkpoint at file, which must carry g's tag and nfiles series; fills
+ * g->out from it (the series' lengths to resume). Prints the problem and returns -1. */
+int xp_guard_restore(xp_guard *g, clab_sim *s, const char *file, int nfiles, clab_checkpoint_info *info,
+                     const char *prefix);
+/* After xp_guard_restore: reopen series k at path (ncols columns), cut back to its length
+ * at the checkpoint (clab_csv_resume); NULL with err set on failure. */
+clab_csv *xp_guard_resume(xp_guard *g, int k, const char *path, size_t ncols, clab_error *err);
 
 /* the subcommands */
 int xp_bowling(int argc, char **argv);

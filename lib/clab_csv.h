@@ -71,6 +71,16 @@ long clab_csv_rows(const clab_csv *f);
 /* The file's path. */
 const char *clab_csv_path(const clab_csv *f);
 
+/* Bytes of the file written whole so far (after clab_csv_flush: the file's length). */
+long long clab_csv_bytes(const clab_csv *f);
+
+/* Continue a series that a checkpointed run wrote (clab_checkpoint.h): path must exist and
+ * hold at least bytes bytes ending in a complete line; it is cut back to bytes (rows written
+ * after the checkpoint go) and rows are appended from there. rows and ncols are the row count
+ * and the header's width at that point. NULL with err set (CLAB_EIO naming the path) when the
+ * file is missing, shorter than bytes or not cut at a line end. */
+clab_csv *clab_csv_resume(const char *path, long long bytes, long rows, size_t ncols, clab_error *err);
+
 /* Write what is left, close and free f (NULL is fine); returns the first error of the
  * file's life that was not yet reported, or of the final write and close. */
 int clab_csv_close(clab_csv *f, clab_error *err);

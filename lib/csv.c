@@ -110,7 +110,7 @@ clab_csv *clab_csv_resume(const char *path, long long bytes, long rows, size_t n
                        ncols);
         return NULL;
     }
-    int fd = open(path, O_RDWR);
+    int fd = open(path, O_RDWR | O_CLOEXEC);
     if (fd < 0) {
         errtext(errno, why, sizeof why);
         clab_error_set(err, CLAB_EIO, "%s: cannot reopen to continue it: %s", path, why);

@@ -36,3 +36,7 @@ noinst_HEADERS += lib/collide_internal.h
 libcontactlab_la_SOURCES += lib/scene.c lib/scene_read.c lib/csv.c lib/vtk.c
 pkginclude_HEADERS += lib/clab_scene.h lib/clab_csv.h lib/clab_vtk.h
 noinst_HEADERS += lib/scene_internal.h
+
+## checkpoint and restart (zlib's CRC-32)
+libcontactlab_la_SOURCES += lib/checkpoint.c
+pkginclude_HEADERS += lib/clab_checkpoint.h

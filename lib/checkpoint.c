@@ -1,0 +1,525 @@
+/* checkpoint.c: binary checkpoints of a clab_sim, checked on reading (see clab_checkpoint.h) */
+#include "clab_checkpoint.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+static const unsigned char ckpt_magic[8] = {'C', 'L', 'A', 'B', 'C', 'K', 'P', 'T'};
+#define CKPT_BOM 0x01020304u   /* reads back as 0x04030201 on the other byte order */
+#define CKPT_FLOAT_MARK -0.15625 /* exact in binary floating point: another format reads it wrong */
+#define CKPT_HEADER_LEN 40
+#define CKPT_NAME_LEN 64       /* fixed-width strings: backend name, tag */
+#define CKPT_BODY_DOUBLES 13   /* r (3), e (4), rdot (3), wbar (3) */
+
+/* ---- CRC-32 (zlib), in chunks its uInt length can hold ---- */
+
+static uint32_t crc_add(uint32_t c, const void *p, size_t n)
+{
+    const unsigned char *q = p;
+    while (n > 0) {
+        uInt k = n > (1u << 30) ? (1u << 30) : (uInt)n;
+        c = (uint32_t)crc32(c, q, k);
+        q += k;
+        n -= k;
+    }
+    return c;
+}
+
+/* ---- a growable byte buffer for writing ---- */
+
+typedef struct ckpt_buf {
+    unsigned char *p;
+    size_t len, cap;
+    int nomem;
+} ckpt_buf;
+
+static void put(ckpt_buf *b, const void *x, size_t n)
+{
+    if (b->nomem) return;
+    if (b->len + n > b->cap) {
+        size_t cap = b->cap ? b->cap : 4096;
+        while (cap < b->len + n) cap *= 2;
+        unsigned char *q = realloc(b->p, cap);
+        if (!q) {
+            b->nomem = 1;
+            return;
+        }
+        b->p = q;
+        b->cap = cap;
+    }
+    if (n) memcpy(b->p + b->len, x, n);
+    b->len += n;
+}
+static void put_u32(ckpt_buf *b, uint32_t v) { put(b, &v, sizeof v); }
+static void put_i64(ckpt_buf *b, int64_t v) { put(b, &v, sizeof v); }
+static void put_u64(ckpt_buf *b, uint64_t v) { put(b, &v, sizeof v); }
+static void put_f64(ckpt_buf *b, double v) { put(b, &v, sizeof v); }
+static void put_v3(ckpt_buf *b, clab_vec3 v)
+{
+    put_f64(b, v.x);
+    put_f64(b, v.y);
+    put_f64(b, v.z);
+}
+/* a string as its length and bytes (fingerprints) */
+static void put_str(ckpt_buf *b, const char *s)
+{
+    size_t n = strlen(s);
+    put_u32(b, (uint32_t)n);
+    put(b, s, n);
+}
+/* a string in a fixed field of CKPT_NAME_LEN bytes, zero padded */
+static void put_name(ckpt_buf *b, const char *s)
+{
+    char f[CKPT_NAME_LEN];
+    memset(f, 0, sizeof f);
+    size_t n = strlen(s);
+    memcpy(f, s, n < sizeof f - 1 ? n : sizeof f - 1);
+    put(b, f, sizeof f);
+}
+
+/* ---- a reader over bytes in memory ---- */
+
+typedef struct ckpt_rd {
+    const unsigned char *p;
+    size_t len, pos;
+    int bad; /* read past the end */
+} ckpt_rd;
+
+static void get(ckpt_rd *r, void *x, size_t n)
+{
+    if (r->bad || n > r->len - r->pos) {
+        r->bad = 1;
+        memset(x, 0, n);
+        return;
+    }
+    memcpy(x, r->p + r->pos, n);
+    r->pos += n;
+}
+static uint32_t get_u32(ckpt_rd *r)
+{
+    uint32_t v;
+    get(r, &v, sizeof v);
+    return v;
+}
+static int64_t get_i64(ckpt_rd *r)
+{
+    int64_t v;
+    get(r, &v, sizeof v);
+    return v;
+}
+static uint64_t get_u64(ckpt_rd *r)
+{
+    uint64_t v;
+    get(r, &v, sizeof v);
+    return v;
+}
+static double get_f64(ckpt_rd *r)
+{
+    double v;
+    get(r, &v, sizeof v);
+    return v;
+}
+static void get_name(ckpt_rd *r, char *out)
+{
+    get(r, out, CKPT_NAME_LEN);
+    out[CKPT_NAME_LEN - 1] = '\0';
+}
+
+/* ---- fingerprints ---- */
+
+uint32_t clab_checkpoint_scene_fingerprint(const clab_world *w)
+{
+    ckpt_buf b = {0};
+    put_v3(&b, w->gravity);
+    put_u64(&b, w->nmaterials);
+    for (size_t k = 0; k < w->nmaterials; k++) {
+        const clab_material *m = &w->materials[k];
+        const double v[9] = {m->mu, m->mu_roll, m->E, m->nu, m->cor, m->kn, m->kt, m->gn, m->gt};
+        put_str(&b, m->name);
+        put(&b, v, sizeof v);
+    }
+    put_u64(&b, w->nbodies);
+    for (size_t i = 0; i < w->nbodies; i++) {
+        const clab_body *bd = &w->bodies[i];
+        put_str(&b, w->names[i]);
+        put_u32(&b, (uint32_t)bd->shape.type);
+        put_f64(&b, bd->shape.radius);
+        put_v3(&b, bd->shape.half);
+        put_f64(&b, bd->m);
+        put_v3(&b, bd->J);
+        put_u32(&b, (uint32_t)bd->fixed);
+        put_u32(&b, (uint32_t)bd->material);
+    }
+    put_u64(&b, w->njoints);
+    for (size_t j = 0; j < w->njoints; j++) {
+        const clab_joint *J = &w->joints[j];
+        put_u32(&b, (uint32_t)J->type);
+        put_u32(&b, (uint32_t)J->a);
+        put_u32(&b, (uint32_t)J->b);
+        put_v3(&b, J->sa);
+        put_v3(&b, J->sb);
+        put_f64(&b, J->length);
+    }
+    /* out of memory: a fingerprint no scene has, so a restart is refused rather than wrong */
+    uint32_t c = b.nomem ? 0xffffffffu : crc_add(0, b.p, b.len);
+    free(b.p);
+    return c;
+}
+
+/* CRC-32 of the run's parameters: every key = value line of clab_sim_meta */
+static uint32_t params_fingerprint(const clab_sim *s)
+{
+    clab_options m;
+    clab_options_init(&m);
+    clab_sim_meta(s, &m);
+    uint32_t c = 0;
+    for (size_t i = 0; i < m.n; i++) {
+        c = crc_add(c, m.o[i].key, strlen(m.o[i].key));
+        c = crc_add(c, "=", 1);
+        c = crc_add(c, m.o[i].val, strlen(m.o[i].val));
+        c = crc_add(c, "\n", 1);
+    }
+    clab_options_free(&m);
+    return c;
+}
+
+/* ---- writing ---- */
+
+void clab_checkpoint_image_init(clab_checkpoint_image *img) { memset(img, 0, sizeof *img); }
+
+void clab_checkpoint_image_free(clab_checkpoint_image *img)
+{
+    free(img->data);
+    clab_checkpoint_image_init(img);
+}
+
+/* the backend's block: its save hook writing into memory */
+static int backend_block(const clab_sim *s, char **data, size_t *len, clab_error *err)
+{
+    *data = NULL;
+    *len = 0;
+    if (!s->type->save) return CLAB_OK;
+    FILE *m = open_memstream(data, len);
+    if (!m) return clab_error_set(err, CLAB_ENOMEM, "checkpoint: out of memory for the %s backend's state", s->type->name);
+    int rc = s->type->save(s->self, m, err);
+    if (fclose(m) != 0 && rc == CLAB_OK)
+        rc = clab_error_set(err, CLAB_ENOMEM, "checkpoint: out of memory for the %s backend's state", s->type->name);
+    if (rc) {
+        free(*data);
+        *data = NULL;
+        *len = 0;
+    }
+    return rc;
+}
+
+int clab_checkpoint_encode(const clab_sim *s, const clab_checkpoint_output *out, clab_checkpoint_image *img,
+                           clab_error *err)
+{
+    const clab_world *w = s->world;
+    clab_checkpoint_output none;
+    memset(&none, 0, sizeof none);
+    if (!out) out = &none;
+    if (out->nfiles < 0 || out->nfiles > CLAB_CHECKPOINT_MAX_FILES)
+        return clab_error_set(err, CLAB_EINVAL, "checkpoint: %d output files; allowed: 0 to %d", out->nfiles,
+                              CLAB_CHECKPOINT_MAX_FILES);
+    char *bk;
+    size_t bklen;
+    int rc = backend_block(s, &bk, &bklen, err);
+    if (rc) return rc;
+
+    /* the buffer is img's storage, reused */
+    ckpt_buf b = {img->data, 0, img->cap, 0};
+    unsigned char header[CKPT_HEADER_LEN];
+    memset(header, 0, sizeof header);
+    put(&b, header, sizeof header); /* filled in below */
+
+    /* what the file is for: scene, backend, parameters */
+    put_u64(&b, w->nbodies);
+    put_u32(&b, clab_checkpoint_scene_fingerprint(w));
+    put_name(&b, s->type->name);
+    put_f64(&b, s->h);
+    put_u32(&b, params_fingerprint(s));
+    /* the state */
+    put_f64(&b, w->t);
+    put_i64(&b, w->step);
+    for (size_t i = 0; i < w->nbodies; i++) {
+        const clab_body *bd = &w->bodies[i];
+        const double q[CKPT_BODY_DOUBLES] = {bd->r.x,    bd->r.y,    bd->r.z,    bd->e.e0,   bd->e.e1,
+                                             bd->e.e2,   bd->e.e3,   bd->rdot.x, bd->rdot.y, bd->rdot.z,
+                                             bd->wbar.x, bd->wbar.y, bd->wbar.z};
+        put(&b, q, sizeof q);
+    }
+    /* the caller's output bookkeeping */
+    put_name(&b, out->tag);
+    put_u32(&b, (uint32_t)out->nfiles);
+    for (int k = 0; k < out->nfiles; k++) {
+        put_i64(&b, out->bytes[k]);
+        put_i64(&b, out->rows[k]);
+    }
+    put_i64(&b, out->nout);
+    /* the backend's own state */
+    put_u64(&b, bklen);
+    put(&b, bk, bklen);
+    free(bk);
+    img->data = b.p;
+    img->cap = b.cap;
+    if (b.nomem) {
+        img->len = 0;
+        return clab_error_set(err, CLAB_ENOMEM, "checkpoint: out of memory (%zu bodies)", w->nbodies);
+    }
+
+    /* header: magic, version, byte order, float format, payload length and checksum */
+    uint64_t plen = b.len - CKPT_HEADER_LEN;
+    uint32_t version = CLAB_CHECKPOINT_VERSION, bom = CKPT_BOM, crc = crc_add(0, b.p + CKPT_HEADER_LEN, plen);
+    double mark = CKPT_FLOAT_MARK;
+    memcpy(b.p, ckpt_magic, 8);
+    memcpy(b.p + 8, &version, 4);
+    memcpy(b.p + 12, &bom, 4);
+    memcpy(b.p + 16, &mark, 8);
+    memcpy(b.p + 24, &plen, 8);
+    memcpy(b.p + 32, &crc, 4);
+    img->len = b.len;
+    img->t = w->t;
+    img->step = w->step;
+    return CLAB_OK;
+}
+
+static void errtext(int e, char *buf, size_t n)
+{
+    if (strerror_r(e, buf, n) != 0) snprintf(buf, n, "error %d", e);
+}
+
+/* fsync the folder holding path, so the rename itself is on disk (best effort) */
+static void sync_dir(const char *path)
+{
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash == dir) slash[1] = '\0';
+    else if (slash) *slash = '\0';
+    else snprintf(dir, sizeof dir, ".");
+    int fd = open(dir, O_RDONLY);
+    if (fd >= 0) {
+        (void)fsync(fd);
+        close(fd);
+    }
+}
+
+int clab_checkpoint_save_image(const clab_checkpoint_image *img, const char *path, clab_error *err)
+{
+    if (!img->len) return clab_error_set(err, CLAB_EINVAL, "%s: no checkpoint to write (empty image)", path);
+    size_t n = strlen(path);
+    char *tmp = malloc(n + 5);
+    if (!tmp) return clab_error_set(err, CLAB_ENOMEM, "%s: out of memory", path);
+    memcpy(tmp, path, n);
+    memcpy(tmp + n, ".tmp", 5);
+    char why[128];
+    const char *stage = "cannot create";
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) goto fail;
+    stage = "write failed";
+    for (size_t done = 0; done < img->len;) {
+        ssize_t w = write(fd, img->data + done, img->len - done);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) {
+            if (w == 0) errno = EIO;
+            goto fail;
+        }
+        done += (size_t)w;
+    }
+    stage = "fsync failed";
+    if (fsync(fd) != 0) goto fail;
+    stage = "close failed";
+    int c = close(fd);
+    fd = -1;
+    if (c != 0) goto fail;
+    stage = "rename failed";
+    if (rename(tmp, path) != 0) goto fail;
+    sync_dir(path);
+    free(tmp);
+    return CLAB_OK;
+fail:
+    errtext(errno, why, sizeof why);
+    if (fd >= 0) close(fd);
+    unlink(tmp);
+    clab_error_set(err, CLAB_EIO, "%s: checkpoint not written (%s %s: %s); an earlier checkpoint there is unchanged",
+                   path, stage, tmp, why);
+    free(tmp);
+    return CLAB_EIO;
+}
+
+int clab_checkpoint_write(const clab_sim *s, const clab_checkpoint_output *out, const char *path, clab_error *err)
+{
+    clab_checkpoint_image img;
+    clab_checkpoint_image_init(&img);
+    int rc = clab_checkpoint_encode(s, out, &img, err);
+    if (!rc) rc = clab_checkpoint_save_image(&img, path, err);
+    clab_checkpoint_image_free(&img);
+    return rc;
+}
+
+/* ---- reading ---- */
+
+int clab_checkpoint_decode(clab_sim *s, const unsigned char *data, size_t len, const char *name,
+                           clab_checkpoint_info *info, clab_error *err)
+{
+    clab_world *w = s->world;
+    if (!name) name = "<checkpoint>";
+
+    /* header: what the file is, its length and checksum */
+    if (len < 8 || memcmp(data, ckpt_magic, 8) != 0)
+        return clab_error_set(err, CLAB_EIO, "%s: not a contactlab checkpoint (no CLABCKPT signature)", name);
+    if (len < CKPT_HEADER_LEN)
+        return clab_error_set(err, CLAB_EIO, "%s: truncated checkpoint (%zu bytes; the header alone has %d)", name,
+                              len, CKPT_HEADER_LEN);
+    uint32_t version, bom, crc;
+    double mark;
+    uint64_t plen;
+    memcpy(&version, data + 8, 4);
+    memcpy(&bom, data + 12, 4);
+    memcpy(&mark, data + 16, 8);
+    memcpy(&plen, data + 24, 8);
+    memcpy(&crc, data + 32, 4);
+    if (bom != CKPT_BOM)
+        return clab_error_set(err, CLAB_EIO, "%s: written on a machine with another byte order (mark 0x%08x, expected "
+                              "0x%08x); restart on the machine that wrote it", name, (unsigned)bom, CKPT_BOM);
+    if (version != CLAB_CHECKPOINT_VERSION)
+        return clab_error_set(err, CLAB_EIO, "%s: checkpoint format version %u; this contactlab reads version %d",
+                              name, (unsigned)version, CLAB_CHECKPOINT_VERSION);
+    if (mark != CKPT_FLOAT_MARK)
+        return clab_error_set(err, CLAB_EIO, "%s: written with another floating-point format; restart on the machine "
+                              "that wrote it", name);
+    if (plen != (uint64_t)(len - CKPT_HEADER_LEN)) {
+        if (plen > (uint64_t)(len - CKPT_HEADER_LEN))
+            return clab_error_set(err, CLAB_EIO, "%s: truncated checkpoint (%zu of %llu bytes)", name, len,
+                                  (unsigned long long)plen + CKPT_HEADER_LEN);
+        return clab_error_set(err, CLAB_EIO, "%s: damaged checkpoint (%zu bytes where the header says %llu)", name,
+                              len, (unsigned long long)plen + CKPT_HEADER_LEN);
+    }
+    uint32_t got = crc_add(0, data + CKPT_HEADER_LEN, (size_t)plen);
+    if (got != crc)
+        return clab_error_set(err, CLAB_EIO, "%s: damaged checkpoint (checksum 0x%08x, stored 0x%08x)", name,
+                              (unsigned)got, (unsigned)crc);
+
+    /* is it for this scene and this backend? */
+    ckpt_rd r = {data + CKPT_HEADER_LEN, (size_t)plen, 0, 0};
+    uint64_t nbodies = get_u64(&r);
+    uint32_t scene = get_u32(&r);
+    char backend[CKPT_NAME_LEN];
+    get_name(&r, backend);
+    double h = get_f64(&r);
+    uint32_t params = get_u32(&r);
+    if (r.bad) return clab_error_set(err, CLAB_EIO, "%s: damaged checkpoint (payload too short)", name);
+    if (nbodies != w->nbodies)
+        return clab_error_set(err, CLAB_EINVAL, "%s: written for a scene of %llu bodies; this one has %zu", name,
+                              (unsigned long long)nbodies, w->nbodies);
+    if (scene != clab_checkpoint_scene_fingerprint(w))
+        return clab_error_set(err, CLAB_EINVAL, "%s: written for another scene (the bodies' names, shapes, masses, "
+                              "materials, joints or the gravity differ)", name);
+    if (strcmp(backend, s->type->name) != 0)
+        return clab_error_set(err, CLAB_EINVAL, "%s: written by the %s backend; this run uses the %s backend", name,
+                              backend, s->type->name);
+
+    /* the state, checked before anything is changed */
+    double t = get_f64(&r);
+    int64_t step = get_i64(&r);
+    size_t nq = (size_t)nbodies * CKPT_BODY_DOUBLES;
+    if (nq / CKPT_BODY_DOUBLES != nbodies || nq * sizeof(double) > r.len - r.pos)
+        return clab_error_set(err, CLAB_EIO, "%s: damaged checkpoint (payload too short for %llu bodies)", name,
+                              (unsigned long long)nbodies);
+    const unsigned char *q = r.p + r.pos;
+    r.pos += nq * sizeof(double);
+    for (size_t k = 0; k < nq; k++) {
+        double v;
+        memcpy(&v, q + k * sizeof v, sizeof v);
+        if (!isfinite(v))
+            return clab_error_set(err, CLAB_EIO, "%s: damaged checkpoint (body %s holds a non-finite state)", name,
+                                  w->names[k / CKPT_BODY_DOUBLES]);
+    }
+    clab_checkpoint_info in;
+    memset(&in, 0, sizeof in);
+    get_name(&r, in.out.tag);
+    uint32_t nfiles = get_u32(&r);
+    if (nfiles > CLAB_CHECKPOINT_MAX_FILES)
+        return clab_error_set(err, CLAB_EIO, "%s: damaged checkpoint (%u output files; at most %d)", name,
+                              (unsigned)nfiles, CLAB_CHECKPOINT_MAX_FILES);
+    in.out.nfiles = (int)nfiles;
+    for (uint32_t k = 0; k < nfiles; k++) {
+        in.out.bytes[k] = get_i64(&r);
+        in.out.rows[k] = get_i64(&r);
+    }
+    in.out.nout = get_i64(&r);
+    uint64_t bklen = get_u64(&r);
+    if (r.bad || bklen != (uint64_t)(r.len - r.pos) || !isfinite(t) || step < 0)
+        return clab_error_set(err, CLAB_EIO, "%s: damaged checkpoint (inconsistent lengths or state)", name);
+    if (bklen > 0 && !s->type->load)
+        return clab_error_set(err, CLAB_EINVAL, "%s: holds state of the %s backend, which cannot load it", name,
+                              s->type->name);
+
+    /* the backend's state first: its load is the one step that can still fail */
+    if (bklen > 0) {
+        FILE *f = fmemopen((void *)(r.p + r.pos), (size_t)bklen, "rb");
+        if (!f) return clab_error_set(err, CLAB_ENOMEM, "%s: out of memory", name);
+        clab_error sub;
+        clab_error_clear(&sub);
+        int rc = s->type->load(s->self, f, &sub);
+        fclose(f);
+        if (rc) return clab_error_set(err, rc, "%s: %s", name, sub.msg);
+    }
+
+    /* the world */
+    w->t = t;
+    w->step = (long)step;
+    for (size_t i = 0; i < w->nbodies; i++) {
+        double v[CKPT_BODY_DOUBLES];
+        memcpy(v, q + i * sizeof v, sizeof v);
+        clab_body *bd = &w->bodies[i];
+        bd->r = clab_v3(v[0], v[1], v[2]);
+        bd->e.e0 = v[3], bd->e.e1 = v[4], bd->e.e2 = v[5], bd->e.e3 = v[6];
+        bd->rdot = clab_v3(v[7], v[8], v[9]);
+        bd->wbar = clab_v3(v[10], v[11], v[12]);
+    }
+    s->contacts.n = 0; /* the contacts of the next step are found from this state */
+    in.t = t;
+    in.step = (long)step;
+    in.h = h;
+    in.same_parameters = h == s->h && params == params_fingerprint(s);
+    if (info) *info = in;
+    return CLAB_OK;
+}
+
+int clab_checkpoint_read(clab_sim *s, const char *path, clab_checkpoint_info *info, clab_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    char why[128];
+    if (!f) {
+        errtext(errno, why, sizeof why);
+        return clab_error_set(err, CLAB_EIO, "%s: cannot open the checkpoint: %s", path, why);
+    }
+    struct stat st;
+    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+        fclose(f);
+        return clab_error_set(err, CLAB_EIO, "%s: not a regular file", path);
+    }
+    size_t len = (size_t)st.st_size;
+    unsigned char *data = malloc(len ? len : 1);
+    if (!data) {
+        fclose(f);
+        return clab_error_set(err, CLAB_ENOMEM, "%s: out of memory reading %zu bytes", path, len);
+    }
+    size_t got = fread(data, 1, len, f);
+    int bad = ferror(f);
+    fclose(f);
+    int rc;
+    if (bad) rc = clab_error_set(err, CLAB_EIO, "%s: read error", path);
+    else rc = clab_checkpoint_decode(s, data, got, path, info, err);
+    free(data);
+    return rc;
+}
