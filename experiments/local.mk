@@ -13,3 +13,13 @@ contactlab_LDADD = $(CLAB_LDADD)
 dist_pkgdata_DATA = \
 	experiments/bowling.gp
 include experiments/bench.mk
+
+## incline, drop, chain: analytic checks of friction, impact and wave transmission
+contactlab_SOURCES += \
+	experiments/incline.c \
+	experiments/drop.c \
+	experiments/chain.c
+dist_pkgdata_DATA += \
+	experiments/incline.gp \
+	experiments/drop.gp \
+	experiments/chain.gp

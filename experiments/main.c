@@ -12,6 +12,9 @@ static const xp_experiment experiments[] = {
     {"bowling", "bowling ball launched sliding: the CCP lift-off artifact vs penalty and the analytic slip-to-roll",
      xp_bowling},
     {"run", "run any scene file under any backend (contactlab run SCENE.cfg)", xp_run},
+    {"incline", "box on an incline swept through tan theta = mu: acceleration against g (sin - mu cos)", xp_incline},
+    {"drop", "sphere dropped on a plane: penalty impact vs Hertz (contact time, overlap, cor), DVI lands inelastically", xp_drop},
+    {"chain", "row of touching spheres struck at one end: penalty carries a wave (Nesterenko), DVI moves all at once", xp_chain},
     {"list", "list the experiments and the backends with their options", cmd_list},
 };
 static const size_t nexperiments = sizeof experiments / sizeof experiments[0];

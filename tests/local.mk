@@ -9,3 +9,4 @@ include tests/collide.mk
 include tests/scene.mk
 include tests/dvi.mk
 include tests/penalty.mk
+include tests/experiments_a.mk
