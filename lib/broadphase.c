@@ -43,6 +43,7 @@ typedef struct {
 typedef struct {
     int dense;
     size_t mask;                            /* hashed: buckets - 1 */
+    int32_t base[CLAB_GRID_LEVELS][3];      /* dense: lowest cell on each level */
     int32_t dim[CLAB_GRID_LEVELS][3];       /* dense: cells a side on each level */
     size_t off[CLAB_GRID_LEVELS];           /* dense: first bucket of each level */
 } bucket_map;
@@ -224,12 +225,13 @@ int clab_broadphase_test(const clab_world *w, int i, int j, double margin)
     return boxes_overlap(la, ha, lb, hb);
 }
 
-/* cell coordinate of x: floor((x - origin) / cell), clamped to [0, 2^30] (monotone, so the
- * clamp only merges far cells; the exact box test keeps the result right) */
+/* cell coordinate of x: floor((x - origin) / cell), clamped to [-2^30, 2^30] (monotone, so
+ * the clamp only merges far cells, e.g. of a body flying off; the exact box test keeps the
+ * result right) */
 static inline int32_t cell_of(double x, double origin, double inv_cell)
 {
     double t = floor((x - origin) * inv_cell);
-    if (!(t > 0.0)) return 0;
+    if (!(t > -1073741824.0)) return -1073741824;
     if (t > 1073741824.0) return 1073741824;
     return (int32_t)t;
 }
@@ -238,9 +240,10 @@ static inline int32_t cell_of(double x, double origin, double inv_cell)
 static inline size_t bucket(const bucket_map *m, int32_t level, const int32_t *c)
 {
     if (m->dense) {
-        const int32_t *d = m->dim[level];
-        if (c[0] >= d[0] || c[1] >= d[1] || c[2] >= d[2]) return NO_BUCKET;
-        return m->off[level] + (size_t)c[0] + (size_t)d[0] * ((size_t)c[1] + (size_t)d[1] * (size_t)c[2]);
+        const int32_t *d = m->dim[level], *b = m->base[level];
+        int64_t x = (int64_t)c[0] - b[0], y = (int64_t)c[1] - b[1], z = (int64_t)c[2] - b[2];
+        if (x < 0 || y < 0 || z < 0 || x >= d[0] || y >= d[1] || z >= d[2]) return NO_BUCKET;
+        return m->off[level] + (size_t)x + (size_t)d[0] * ((size_t)y + (size_t)d[1] * (size_t)z);
     }
     /* a multiply-xorshift mix of the four integers */
     uint64_t h = (uint64_t)(uint32_t)c[0] * 0x9E3779B97F4A7C15ull;
@@ -360,27 +363,40 @@ int clab_broadphase(clab_collider *cd, const clab_world *w, double margin, const
     /* sparse coarse levels and the widest bodies are kept out */
     for (int l = 1; l < CLAB_GRID_LEVELS; l++)
         if (on_level[l] < CLAB_GRID_MIN_LEVEL) on_level[l] = 0;
-    double origin[3] = {INFINITY, INFINITY, INFINITY};
     for (size_t i = 0; i < n; i++) {
         if (flag[i] & FLAG_PLANE) continue;
-        if (level[i] == CLAB_GRID_LEVELS || !on_level[level[i]]) {
-            cd->large[nlarge++] = (int)i;
-            continue;
-        }
-        cd->grid[ngrid++] = (int)i;
-        for (int k = 0; k < 3; k++) origin[k] = fmin(origin[k], lo[3 * i + k]);
+        if (level[i] == CLAB_GRID_LEVELS || !on_level[level[i]]) cd->large[nlarge++] = (int)i;
+        else cd->grid[ngrid++] = (int)i;
     }
-    if (!ngrid) origin[0] = origin[1] = origin[2] = 0.0;
+
+    /* grid origin: the median center of up to 255 grid bodies spread over the list, so a few
+     * bodies far away (flying off) do not stretch the cell coordinates of the rest */
+    double origin[3] = {0.0, 0.0, 0.0};
+    size_t stride = ngrid / 255 + 1, ns = 0;
+    for (int k = 0; k < 3 && ngrid; k++) {
+        ns = 0;
+        for (size_t g = 0; g < ngrid; g += stride) {
+            int i = cd->grid[g];
+            cd->width[ns++] = 0.5 * (lo[3 * i + k] + hi[3 * i + k]);
+        }
+        origin[k] = gsl_stats_median(cd->width, 1, ns);
+    }
 
     /* 3. cell ranges (at most 2 cells a side), the entry count and each level's cell box */
     size_t nent = 0;
-    int32_t top[CLAB_GRID_LEVELS][3] = {{0}};
+    int32_t bot[CLAB_GRID_LEVELS][3], top[CLAB_GRID_LEVELS][3]; /* occupied cell box: [bot, top) */
+    for (int l = 0; l < CLAB_GRID_LEVELS; l++)
+        for (int k = 0; k < 3; k++) {
+            bot[l][k] = INT32_MAX;
+            top[l][k] = INT32_MIN;
+        }
     for (size_t g = 0; g < ngrid; g++) {
         int i = cd->grid[g], lv = level[i];
         size_t cells = 1;
         for (int k = 0; k < 3; k++) {
             clo[3 * i + k] = cell_of(lo[3 * i + k], origin[k], inv_cell[lv]);
             chi[3 * i + k] = cell_of(hi[3 * i + k], origin[k], inv_cell[lv]);
+            if (clo[3 * i + k] < bot[lv][k]) bot[lv][k] = clo[3 * i + k];
             if (chi[3 * i + k] + 1 > top[lv][k]) top[lv][k] = chi[3 * i + k] + 1;
             cells *= (size_t)(chi[3 * i + k] - clo[3 * i + k] + 1);
         }
@@ -391,15 +407,20 @@ int clab_broadphase(clab_collider *cd, const clab_world *w, double margin, const
     bucket_map map;
     double dense_cells = 0.0;
     for (int l = 0; l < CLAB_GRID_LEVELS; l++)
-        if (on_level[l]) dense_cells += (double)top[l][0] * (double)top[l][1] * (double)top[l][2];
+        if (on_level[l])
+            dense_cells += ((double)top[l][0] - bot[l][0]) * ((double)top[l][1] - bot[l][1]) *
+                           ((double)top[l][2] - bot[l][2]);
     size_t nbuckets;
     map.dense = dense_cells <= 8.0 * (double)nent + 4096.0;
     if (map.dense) {
         nbuckets = 0;
         for (int l = 0; l < CLAB_GRID_LEVELS; l++) {
             map.off[l] = nbuckets;
-            for (int k = 0; k < 3; k++) map.dim[l][k] = on_level[l] ? top[l][k] : 0;
-            nbuckets += on_level[l] ? (size_t)top[l][0] * (size_t)top[l][1] * (size_t)top[l][2] : 0;
+            for (int k = 0; k < 3; k++) {
+                map.base[l][k] = on_level[l] ? bot[l][k] : 0;
+                map.dim[l][k] = on_level[l] ? top[l][k] - bot[l][k] : 0;
+            }
+            nbuckets += (size_t)map.dim[l][0] * (size_t)map.dim[l][1] * (size_t)map.dim[l][2];
         }
         map.mask = 0;
     } else {
