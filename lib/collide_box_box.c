@@ -14,7 +14,8 @@
  *     Phi = depth of p beyond the reference face < envelope is a contact (at most 8, reduced
  *     to 4); P_ref = p - Phi L lies on the reference face;
  *   edge axis a_i x b_j: one contact at the closest points of the two supporting edges,
- *     Phi = s(L) (the edges' common perpendicular is L).
+ *     Phi = s(L) (the edges' common perpendicular is L; when they do not cross and the boxes
+ *     are apart, the distance of the two points and n along them).
  * Feature ids (collide_internal.h) name the incident vertex, the incident edge and side
  * plane, or the edge pair that produced a point, so they stay the same while it persists. */
 #include "collide_internal.h"
@@ -235,12 +236,19 @@ static int edge_contact(const clab_body *A, const clab_body *B, int ia, int ib, 
     }
     clab_vec3 pA = clab_v3_madd(cA, sA, u), pB = clab_v3_madd(cB, tB, v);
 
-    /* the gap is s(L); when separated and the edges do not cross in projection, the true
-     * distance between these points, so that Phi < envelope means the boxes are that close */
+    /* the gap is s(L); when separated and the edges do not cross in projection, the distance
+     * between the two points along the line joining them (L . (pB - pA) = s > 0, so it still
+     * points from A to B), so that Phi < envelope means the boxes are that close and
+     * P -+ Phi/2 n are the two points */
     double phi = s;
-    if (clamped && s > 0.0) phi = clab_v3_norm(clab_v3_sub(pB, pA));
+    clab_vec3 n = L;
+    if (clamped && s > 0.0) {
+        clab_vec3 d = clab_v3_sub(pB, pA);
+        phi = clab_v3_norm(d);
+        n = clab_v3_scale(d, 1.0 / phi);
+    }
     unsigned ea = clab_box_edge_id(i, sa1, sa2), eb = clab_box_edge_id(j, sb1, sb2);
-    return clab_emit_contact(A, B, ia, ib, pA, pB, L, phi, clab_bb_edge_feature(ea, eb), out);
+    return clab_emit_contact(A, B, ia, ib, pA, pB, n, phi, clab_bb_edge_feature(ea, eb), out);
 }
 
 int clab_collide_box_box(const clab_body *A, const clab_body *B, int ia, int ib, double env, clab_contacts *out)
