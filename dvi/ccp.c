@@ -161,7 +161,7 @@ int clab_ccp_build(clab_ccp *P, const clab_world *w, const clab_contacts *c, dou
             k++;
         }
     }
-    memset(P->compliance, 0, n * sizeof *P->compliance);
+    for (size_t q = 0; q < n; q++) P->compliance[q] = 0.0;
     clab_ccp_update_blocks(P);
     return CLAB_OK;
 }
@@ -206,7 +206,7 @@ void clab_ccp_update_blocks(clab_ccp *P)
 
 void clab_ccp_minv_P(const clab_ccp *P, const double *nu, double *u)
 {
-    memset(u, 0, 6 * P->nbodies * sizeof *u);
+    for (size_t q = 0; q < 6 * P->nbodies; q++) u[q] = 0.0;
     /* accumulate P nu per body (force impulse, body-frame torque impulse) */
     for (size_t k = 0; k < P->n; k++) {
         const clab_ccp_row *r = &P->rows[k];

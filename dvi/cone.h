@@ -21,4 +21,10 @@ double clab_cone_dist(double mu, const double x[3]);
 /* Distance of x from the dual cone K*: |Proj_K(-x)| (for d_i: how far -d_i is from K°). */
 double clab_cone_dist_dual(double mu, const double x[3]);
 
+/* The one-contact CCP, min 1/2 x.A x + r.x over x in K_mu (A symmetric positive definite,
+ * Ainv its inverse, L >= its largest eigenvalue), solved exactly (cone_qp.c): x holds a point
+ * of K on entry (a hint) and the solution on exit. Returns which case it was. */
+enum { CLAB_CONE_STICK = 0, CLAB_CONE_OPEN = 1, CLAB_CONE_SLIDE = 2, CLAB_CONE_SLIDE_FALLBACK = 3 };
+int clab_cone_qp(double mu, const double A[9], const double Ainv[9], double L, const double r[3], double x[3]);
+
 #endif

@@ -136,7 +136,7 @@ static int warm_store(clab_dvi *s, const clab_contacts *c)
     const clab_ccp *P = &s->ccp;
     if (clab_warm_reset(&s->warm, P->ncontacts) || clab_warm_joint_rows(&s->warm, P->njoint_rows)) return CLAB_ENOMEM;
     for (size_t i = 0; i < P->ncontacts; i++) clab_warm_put(&s->warm, c->c[i].key, to_world(&c->c[i], &s->nu[3 * i]));
-    memcpy(s->warm.lambda, &s->nu[3 * P->ncontacts], P->njoint_rows * sizeof *s->nu);
+    if (P->njoint_rows > 0) memcpy(s->warm.lambda, &s->nu[3 * P->ncontacts], P->njoint_rows * sizeof *s->nu);
     return CLAB_OK;
 }
 

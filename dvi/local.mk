@@ -3,6 +3,7 @@
 libcontactlab_la_SOURCES += \
 	dvi/ccp.c \
 	dvi/cone.c \
+	dvi/cone_qp.c \
 	dvi/residual.c \
 	dvi/ccp_solver.c \
 	dvi/solver_jacobi.c \

@@ -29,6 +29,7 @@ static int solve(const clab_ccp *P, const clab_ccp_options *o, double *nu, clab_
                  clab_error *err)
 {
     if (clab_ccp_begin(o, W, res, err)) return err ? err->status : CLAB_ENOMEM;
+    if (P->n == 0) return clab_ccp_finish("apgd", o, res, 0.0, err); /* nothing to solve */
     size_t n = P->n;
     double *x = nu;                            /* x_k */
     double *xn = clab_ccp_work_get(W, 0, n);   /* x_{k+1} */
@@ -47,7 +48,7 @@ static int solve(const clab_ccp *P, const clab_ccp_options *o, double *nu, clab_
     for (size_t k = 0; k < n; k++) d[k] = Nx[k] + P->p[k];
     double r = clab_ccp_residual(P, x, d), r_best = r;
     memcpy(best, x, n * sizeof *x);
-    if (r <= o->tol || n == 0) return clab_ccp_finish("apgd", o, res, r, err);
+    if (r <= o->tol) return clab_ccp_finish("apgd", o, res, r, err);
 
     double L = clab_ccp_lipschitz_guess(P, x, xn, Nxn, u);
     double theta = 1.0;

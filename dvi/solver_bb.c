@@ -25,6 +25,7 @@ static int solve(const clab_ccp *P, const clab_ccp_options *o, double *nu, clab_
                  clab_error *err)
 {
     if (clab_ccp_begin(o, W, res, err)) return err ? err->status : CLAB_ENOMEM;
+    if (P->n == 0) return clab_ccp_finish("bb", o, res, 0.0, err); /* nothing to solve */
     size_t n = P->n;
     double *x = nu;
     double *Nx = clab_ccp_work_get(W, 0, n);
@@ -41,7 +42,7 @@ static int solve(const clab_ccp *P, const clab_ccp_options *o, double *nu, clab_
     for (size_t k = 0; k < n; k++) d[k] = Nx[k] + P->p[k]; /* d = g, the gradient */
     double r = clab_ccp_residual(P, x, d), r_best = r;
     memcpy(best, x, n * sizeof *x);
-    if (r <= o->tol || n == 0) return clab_ccp_finish("bb", o, res, r, err);
+    if (r <= o->tol) return clab_ccp_finish("bb", o, res, r, err);
 
     double L = clab_ccp_lipschitz_guess(P, x, s, Ns, u);
     double alpha = 1.0 / L, alpha_min = 1e-10 / L, alpha_max = 1e10 / L;

@@ -7,10 +7,9 @@
  *                        nu_k <- nu_k + omega (nu_k* - nu_k)  (projected again when omega > 1)
  *
  * The local problem uses the block's own 3x3 N_kk: a free block is solved exactly,
- * x = -N_kk^-1 r_k; a cone block exactly too: x = -N_kk^-1 r_k when that lies in K, x = 0 when
- * r_k lies in the dual cone K* (then 0 satisfies the local CCP), otherwise the solution lies
- * on the boundary of K and an inner accelerated projected gradient on the 3x3 problem finds it
- * (warm-started from nu_k, step 1/lambda_max(N_kk), restarted when the gradient says so).
+ * x = -N_kk^-1 r_k; a cone block exactly too (clab_cone_qp, cone_qp.c): x = -N_kk^-1 r_k when
+ * that lies in K (stick), x = 0 when r_k lies in the dual cone K* (open), otherwise a point
+ * of the boundary of K found by Newton's method on the cone surface (slide).
  * With omega in (0, 2) each block step lowers the objective of Eq. (11): block coordinate
  * descent, convergent for the convex QP. One sweep costs about one product with N. */
 #include <math.h>
@@ -18,9 +17,7 @@
 #include "cone.h"
 #include "solver_internal.h"
 
-#define INNER_MAX 200     /* inner iterations of one local cone problem */
-#define INNER_RTOL 1e-13  /* inner stop: step below this fraction of |x| */
-#define REFRESH 25        /* sweeps between recomputations of u = M^-1 P nu */
+#define REFRESH 25 /* sweeps between recomputations of u = M^-1 P nu */
 
 /* y = A x, A 3x3 row major */
 static inline void mul3(const double A[9], const double x[3], double y[3])
@@ -28,52 +25,6 @@ static inline void mul3(const double A[9], const double x[3], double y[3])
     y[0] = A[0] * x[0] + A[1] * x[1] + A[2] * x[2];
     y[1] = A[3] * x[0] + A[4] * x[1] + A[5] * x[2];
     y[2] = A[6] * x[0] + A[7] * x[1] + A[8] * x[2];
-}
-
-/* min 1/2 x.A x + r.x over x in K_mu; A SPD with inverse Ainv and largest eigenvalue L;
- * x holds the warm start on entry (inside K) and the solution on exit */
-static void local_cone_solve(const double A[9], const double Ainv[9], double L, double mu, const double r[3],
-                             double x[3])
-{
-    /* unconstrained minimizer inside K: the contact sticks */
-    double xu[3];
-    mul3(Ainv, r, xu);
-    xu[0] = -xu[0], xu[1] = -xu[1], xu[2] = -xu[2];
-    if (xu[0] >= 0.0 && sqrt(xu[1] * xu[1] + xu[2] * xu[2]) <= mu * xu[0]) {
-        x[0] = xu[0], x[1] = xu[1], x[2] = xu[2];
-        return;
-    }
-    /* r in K*: x = 0 solves the local CCP (the contact opens) */
-    if (r[0] >= mu * sqrt(r[1] * r[1] + r[2] * r[2])) {
-        x[0] = x[1] = x[2] = 0.0;
-        return;
-    }
-    /* sliding: on the boundary of K; accelerated projected gradient with restart */
-    double y[3] = {x[0], x[1], x[2]}, xn[3], g[3], theta = 1.0;
-    for (int it = 0; it < INNER_MAX; it++) {
-        mul3(A, y, g);
-        for (int k = 0; k < 3; k++) {
-            g[k] += r[k];
-            xn[k] = y[k] - g[k] / L;
-        }
-        clab_cone_project(mu, xn);
-        double step2 = 0.0, size2 = 0.0, gdx = 0.0;
-        for (int k = 0; k < 3; k++) {
-            double dx = xn[k] - x[k];
-            step2 += dx * dx;
-            size2 += xn[k] * xn[k];
-            gdx += g[k] * dx;
-        }
-        double theta_n = 0.5 * (-theta * theta + theta * sqrt(theta * theta + 4.0));
-        double beta = theta * (1.0 - theta) / (theta * theta + theta_n);
-        if (gdx > 0.0) beta = 0.0, theta_n = 1.0; /* restart */
-        for (int k = 0; k < 3; k++) {
-            y[k] = xn[k] + beta * (xn[k] - x[k]);
-            x[k] = xn[k];
-        }
-        theta = theta_n;
-        if (step2 <= INNER_RTOL * INNER_RTOL * size2) break;
-    }
 }
 
 /* u_a, u_b += M^-1 (P column block) dx for the rows of one block (shared bodies a, b) */
@@ -114,6 +65,7 @@ static int solve(const clab_ccp *P, const clab_ccp_options *o, double *nu, clab_
                  clab_error *err)
 {
     if (clab_ccp_begin(o, W, res, err)) return err ? err->status : CLAB_ENOMEM;
+    if (P->n == 0) return clab_ccp_finish("gs", o, res, 0.0, err); /* nothing to solve */
     size_t n = P->n;
     double *d = clab_ccp_work_get(W, 0, n);
     double *u = clab_ccp_work_get(W, 1, 6 * P->nbodies);
@@ -145,7 +97,7 @@ static int solve(const clab_ccp *P, const clab_ccp_options *o, double *nu, clab_
                     rl[k] = g[k] - Nx[k];
                     xn[k] = x[k];
                 }
-                local_cone_solve(bl->Nii, fi + 1, fi[0], bl->mu, rl, xn);
+                clab_cone_qp(bl->mu, bl->Nii, fi + 1, fi[0], rl, xn);
                 for (int k = 0; k < 3; k++) xn[k] = x[k] + omega * (xn[k] - x[k]);
                 if (omega > 1.0) clab_cone_project(bl->mu, xn);
             } else {

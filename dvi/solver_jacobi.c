@@ -17,6 +17,7 @@ static int solve(const clab_ccp *P, const clab_ccp_options *o, double *nu, clab_
                  clab_error *err)
 {
     if (clab_ccp_begin(o, W, res, err)) return err ? err->status : CLAB_ENOMEM;
+    if (P->n == 0) return clab_ccp_finish("jacobi", o, res, 0.0, err); /* nothing to solve */
     size_t n = P->n;
     double *d = clab_ccp_work_get(W, 0, n);
     double *u = clab_ccp_work_get(W, 1, 6 * P->nbodies);

@@ -8,3 +8,6 @@ clab_tests += tests/test_dvi
 tests_test_dvi_LDADD = $(CLAB_LDADD)
 clab_tests += tests/test_dvi_backend
 tests_test_dvi_backend_LDADD = $(CLAB_LDADD)
+## benchmark (not a test): iterations per solver on a settled pile of >= 1000 spheres
+noinst_PROGRAMS += tests/bench_dvi_pile
+tests_bench_dvi_pile_LDADD = $(CLAB_LDADD)

@@ -1,7 +1,10 @@
 /* test_cone.c: the friction-cone projections of dvi/cone.c.
  * Expected values: the definitions of K_i and K_i° in seed 000, Sect. 4, and Moreau's
  * decomposition x = Proj_K(x) + Proj_K°(x), Proj_K(x) . Proj_K°(x) = 0 (Moreau 1962).
- * Tolerances: 1e-12 relative to |x| (a few roundings of sqrt and division). */
+ * Tolerances: 1e-12 relative to |x| (a few roundings of sqrt and division).
+ * The one-contact CCP clab_cone_qp (cone_qp.c) is checked by its optimality conditions,
+ * Eq. (7) of seed 000 for one contact: x in K, y = A x + r in K*, x . y = 0 (for this convex
+ * problem they are necessary and sufficient), to 1e-10 of the data's scale. */
 #include <gsl/gsl_rng.h>
 #include <math.h>
 
@@ -16,6 +19,53 @@ static void random_cone_point(gsl_rng *r, double mu, double z[3])
     double xn = 3.0 * gsl_rng_uniform(r);
     double rad = mu * xn * sqrt(gsl_rng_uniform(r)), ang = 2.0 * M_PI * gsl_rng_uniform(r);
     z[0] = xn, z[1] = rad * cos(ang), z[2] = rad * sin(ang);
+}
+
+/* inverse of a 3x3 by cofactors */
+static void inv3(const double A[9], double X[9])
+{
+    double c00 = A[4] * A[8] - A[5] * A[7], c01 = A[5] * A[6] - A[3] * A[8], c02 = A[3] * A[7] - A[4] * A[6];
+    double id = 1.0 / (A[0] * c00 + A[1] * c01 + A[2] * c02);
+    X[0] = c00 * id, X[1] = (A[2] * A[7] - A[1] * A[8]) * id, X[2] = (A[1] * A[5] - A[2] * A[4]) * id;
+    X[3] = c01 * id, X[4] = (A[0] * A[8] - A[2] * A[6]) * id, X[5] = (A[2] * A[3] - A[0] * A[5]) * id;
+    X[6] = c02 * id, X[7] = (A[1] * A[6] - A[0] * A[7]) * id, X[8] = (A[0] * A[4] - A[1] * A[3]) * id;
+}
+
+/* random one-contact problems: KKT of min 1/2 x.A x + r.x over K */
+static void cone_qp_checks(gsl_rng *rng)
+{
+    int cases[4] = {0, 0, 0, 0};
+    double worst_K = 0.0, worst_dual = 0.0, worst_comp = 0.0;
+    for (int t = 0; t < 20000; t++) {
+        double mu = (t % 5 == 0) ? 0.0 : 2.0 * gsl_rng_uniform(rng);
+        /* A = B B^T + eps I, with a wide spread of conditioning */
+        double B[9], A[9], Ai[9], r[3];
+        double eps = pow(10.0, -3.0 * gsl_rng_uniform(rng));
+        for (int k = 0; k < 9; k++) B[k] = 2.0 * gsl_rng_uniform(rng) - 1.0;
+        for (int i = 0; i < 3; i++)
+            for (int j = 0; j < 3; j++)
+                A[3 * i + j] = B[3 * i] * B[3 * j] + B[3 * i + 1] * B[3 * j + 1] + B[3 * i + 2] * B[3 * j + 2] +
+                               (i == j ? eps : 0.0);
+        inv3(A, Ai);
+        for (int k = 0; k < 3; k++) r[k] = 2.0 * gsl_rng_uniform(rng) - 1.0;
+        double x[3] = {0.0, 0.0, 0.0};
+        if (t % 2) random_cone_point(rng, mu, x); /* any hint in K */
+        int c = clab_cone_qp(mu, A, Ai, A[0] + A[4] + A[8], r, x);
+        cases[c]++;
+        double y[3];
+        for (int i = 0; i < 3; i++) y[i] = A[3 * i] * x[0] + A[3 * i + 1] * x[1] + A[3 * i + 2] * x[2] + r[i];
+        double sx = norm3(x) + norm3(r), sy = norm3(r) + 1e-300;
+        worst_K = fmax(worst_K, clab_cone_dist(mu, x) / sx);
+        worst_dual = fmax(worst_dual, clab_cone_dist_dual(mu, y) / sy);
+        worst_comp = fmax(worst_comp, fabs(x[0] * y[0] + x[1] * y[1] + x[2] * y[2]) / (sx * sy));
+    }
+    tap_ok(cases[0] > 1000 && cases[1] > 1000 && cases[2] > 1000,
+           "one-contact CCP: stick %d, open %d, slide %d (Newton), slide by the fallback %d of 20000", cases[0], cases[1],
+           cases[2], cases[3]);
+    tap_ok(cases[3] <= 20, "one-contact CCP: the sliding solver (Newton in the direction angle) needed its fallback %d times (<= 0.1%%)", cases[3]);
+    tap_ok(worst_K <= 1e-12, "one-contact CCP: x in K (worst distance %.3g of the scale)", worst_K);
+    tap_ok(worst_dual <= 1e-10, "one-contact CCP: A x + r in K* (worst distance %.3g of |r|)", worst_dual);
+    tap_ok(worst_comp <= 1e-10, "one-contact CCP: x . (A x + r) = 0 (worst %.3g)", worst_comp);
 }
 
 int main(void)
@@ -105,6 +155,7 @@ int main(void)
         clab_cone_project_dual(0.5, p);
         tap_close(clab_cone_dist_dual(0.5, p), 0.0, 1e-15, "Proj_K*(x) lies in K*");
     }
+    cone_qp_checks(r);
     gsl_rng_free(r);
     return tap_done();
 }
