@@ -56,7 +56,7 @@ int xp_parse_double(const char *opt, const char *arg, double lo, double hi, doub
         return -1;
     }
     if (v < lo || v > hi) {
-        fprintf(stderr, "contactlab: --%s %g is outside the allowed range [%g, %g]\n", opt, v, lo, hi);
+        fprintf(stderr, "contactlab: --%s %.10g is outside the allowed range [%.10g, %.10g]\n", opt, v, lo, hi);
         return -1;
     }
     *out = v;
@@ -100,7 +100,8 @@ int xp_common_option(xp_common *c, int opt, const char *arg)
     case 'T': return xp_parse_double("t-end", arg, 1e-12, 1e9, &c->t_end) ? -1 : 1;
     case 'o':
         if (strlen(arg) >= sizeof c->out - 64) {
-            fprintf(stderr, "contactlab: --out path is too long\n");
+            fprintf(stderr, "contactlab: --out path of %zu characters is too long; allowed: at most %zu\n", strlen(arg),
+                    sizeof c->out - 65);
             return -1;
         }
         snprintf(c->out, sizeof c->out, "%s", arg);

@@ -21,6 +21,8 @@ typedef struct clab_option {
 typedef struct clab_options {
     clab_option *o; /* [n] */
     size_t n, cap;
+    char *asked;    /* keys the getters asked for, "a, b, c" (for the unknown-key message) */
+    size_t asked_len, asked_cap;
 } clab_options;
 
 void clab_options_init(clab_options *op);
@@ -40,7 +42,8 @@ int clab_options_double(clab_options *op, const char *key, double lo, double hi,
 int clab_options_int(clab_options *op, const char *key, long lo, long hi, long *out, clab_error *err);
 /* One of the words in choices (NULL-terminated); *out = its index. */
 int clab_options_choice(clab_options *op, const char *key, const char *const *choices, int *out, clab_error *err);
-/* CLAB_EINVAL naming every key no getter has asked for (owner: "penalty backend"). */
+/* CLAB_EINVAL naming every key no getter has asked for (owner: "penalty backend"), and
+ * the keys the getters did ask for as the allowed ones. */
 int clab_options_check_unused(const clab_options *op, const char *owner, clab_error *err);
 
 #endif

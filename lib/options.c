@@ -11,12 +11,34 @@ void clab_options_init(clab_options *op)
 {
     op->o = NULL;
     op->n = op->cap = 0;
+    op->asked = NULL;
+    op->asked_len = op->asked_cap = 0;
 }
 
 void clab_options_free(clab_options *op)
 {
     free(op->o);
+    free(op->asked);
     clab_options_init(op);
+}
+
+/* remember that a getter asked for key (the allowed keys of the unknown-key message) */
+static void note_asked(clab_options *op, const char *key)
+{
+    size_t k = strlen(key);
+    for (const char *p = op->asked; p && (p = strstr(p, key)); p += k)
+        if ((p == op->asked || p[-1] == ' ') && (p[k] == ',' || p[k] == '\0')) return;
+    size_t need = op->asked_len + k + 3;
+    if (need > op->asked_cap) {
+        size_t cap = op->asked_cap ? 2 * op->asked_cap : 128;
+        while (cap < need) cap *= 2;
+        char *a = realloc(op->asked, cap);
+        if (!a) return; /* the message then lists fewer keys */
+        op->asked = a;
+        op->asked_cap = cap;
+    }
+    op->asked_len += (size_t)snprintf(op->asked + op->asked_len, op->asked_cap - op->asked_len, "%s%s",
+                                      op->asked_len ? ", " : "", key);
 }
 
 static clab_option *find(const clab_options *op, const char *key)
@@ -68,6 +90,7 @@ int clab_options_merge(clab_options *dst, const clab_options *src)
 
 const char *clab_options_get(clab_options *op, const char *key)
 {
+    note_asked(op, key);
     clab_option *o = find(op, key);
     if (!o) return NULL;
     o->used = 1;
@@ -78,6 +101,7 @@ static const char *origin(const clab_option *o) { return o->where[0] ? o->where 
 
 int clab_options_double(clab_options *op, const char *key, double lo, double hi, double *out, clab_error *err)
 {
+    note_asked(op, key);
     clab_option *o = find(op, key);
     if (!o) return CLAB_OK;
     o->used = 1;
@@ -87,14 +111,15 @@ int clab_options_double(clab_options *op, const char *key, double lo, double hi,
     if (end == o->val || *end != '\0' || errno == ERANGE || !isfinite(v))
         return clab_error_set(err, CLAB_EINVAL, "%s: %s = '%s' is not a finite number", origin(o), key, o->val);
     if (v < lo || v > hi)
-        return clab_error_set(err, CLAB_EINVAL, "%s: %s = %g is outside the allowed range [%g, %g]", origin(o), key, v,
-                              lo, hi);
+        return clab_error_set(err, CLAB_EINVAL, "%s: %s = %.10g is outside the allowed range [%.10g, %.10g]", origin(o),
+                              key, v, lo, hi);
     *out = v;
     return CLAB_OK;
 }
 
 int clab_options_int(clab_options *op, const char *key, long lo, long hi, long *out, clab_error *err)
 {
+    note_asked(op, key);
     clab_option *o = find(op, key);
     if (!o) return CLAB_OK;
     o->used = 1;
@@ -112,6 +137,7 @@ int clab_options_int(clab_options *op, const char *key, long lo, long hi, long *
 
 int clab_options_choice(clab_options *op, const char *key, const char *const *choices, int *out, clab_error *err)
 {
+    note_asked(op, key);
     clab_option *o = find(op, key);
     if (!o) return CLAB_OK;
     o->used = 1;
@@ -133,8 +159,8 @@ int clab_options_check_unused(const clab_options *op, const char *owner, clab_er
     for (size_t i = 0; i < op->n; i++)
         if (!op->o[i].used) {
             if (!bad) clab_error_clear(err);
-            clab_error_append(err, CLAB_EINVAL, "%s: unknown option '%s' for the %s", origin(&op->o[i]), op->o[i].key,
-                              owner);
+            clab_error_append(err, CLAB_EINVAL, "%s: unknown option '%s' for the %s; allowed: %s", origin(&op->o[i]),
+                              op->o[i].key, owner, op->asked_len ? op->asked : "none");
             bad = 1;
         }
     return bad ? CLAB_EINVAL : CLAB_OK;

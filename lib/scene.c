@@ -356,10 +356,15 @@ static void read_joints(scene_ctx *c, const config_setting_t *root, scene_src *s
     if (!list) return;
     int n = config_setting_length(list);
     src->joint = calloc((size_t)n + 1, sizeof *src->joint);
-    if (!src->joint) {
+    char(*names)[CLAB_NAME_LEN] = calloc((size_t)n + 1, sizeof *names); /* joint names seen, for duplicates */
+    unsigned *name_line = calloc((size_t)n + 1, sizeof *name_line);
+    if (!src->joint || !names || !name_line) {
+        free(names);
+        free(name_line);
         scene_fail(c, 0, "out of memory reading %d joints", n);
         return;
     }
+    int nnames = 0;
     for (int i = 0; i < n; i++) {
         const config_setting_t *g = get_group_elem(c, list, "joints", i);
         if (!g) continue;
@@ -370,7 +375,17 @@ static void read_joints(scene_ctx *c, const config_setting_t *root, scene_src *s
         memset(&j, 0, sizeof j);
         j.line = scene_line(g);
         int ok = 1;
-        scene_string(c, g, path, "name", 1, name, sizeof name);
+        if (scene_string(c, g, path, "name", 1, name, sizeof name) == 1) {
+            /* names: unique among the joints */
+            int dup = -1;
+            for (int k = 0; k < nnames && dup < 0; k++)
+                if (strcmp(names[k], name) == 0) dup = k;
+            if (dup >= 0)
+                scene_fail(c, j.line, "%s.name = \"%s\": duplicate name; first defined at %s:%u; allowed: a name "
+                           "used by no other joint", path, name, c->file, name_line[dup]);
+            memcpy(names[nnames], name, sizeof names[nnames]);
+            name_line[nnames++] = j.line;
+        }
         int type = -1;
         int got = scene_string(c, g, path, "type", 0, ty, sizeof ty);
         if (got == 0) missing(c, g, path, "type", "type = \"spherical\" or \"distance\"");
@@ -440,6 +455,8 @@ static void read_joints(scene_ctx *c, const config_setting_t *root, scene_src *s
         }
         if (ok) src->joint[src->njoint++] = j;
     }
+    free(names);
+    free(name_line);
 }
 
 /* ---- simulation ---- */
@@ -647,7 +664,9 @@ int clab_scene_load_string(const char *text, const char *name, clab_scene *out, 
                        strstr(what, "mismatched")
                            ? "; allowed: arrays [ ] of one type: write every number with a decimal point, e.g. [0.0, "
                              "0.0, 1.0]"
-                           : "");
+                           : strstr(what, "duplicate setting")
+                                 ? "; allowed: each key once in its group (the repeated key is on this line)"
+                                 : "");
         } else {
             status = load_config(&c, &cfg, out);
         }

@@ -19,7 +19,7 @@ clab_sim *clab_sim_create(clab_world *w, const char *backend, double h, clab_opt
         return NULL;
     }
     if (!(h > 0.0 && h < 1e3)) {
-        clab_error_set(err, CLAB_EINVAL, "time step h = %g s must be > 0 (and finite)", h);
+        clab_error_set(err, CLAB_EINVAL, "time step h = %g s: out of range; allowed: 0 < h < 1000 [s]", h);
         return NULL;
     }
     clab_sim *s = calloc(1, sizeof *s);

@@ -10,3 +10,4 @@ include tests/scene.mk
 include tests/dvi.mk
 include tests/penalty.mk
 include tests/experiments_a.mk
+include tests/reliability.mk

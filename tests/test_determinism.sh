@@ -1,0 +1,164 @@
+#!/bin/sh
+# test_determinism.sh: `contactlab run` end to end (TAP), for both backends:
+# - determinism: the same scene and options twice give byte-identical CSVs (cmp);
+# - restart: N steps straight = stop after N/2 (--stop-after) + --restart; SIGINT and SIGTERM
+#   stop cleanly (exit 130/143, checkpoint, the resume command) and the resumed CSVs equal
+#   the uninterrupted ones; after SIGKILL the CSVs hold whole rows only and a restart from
+#   the last periodic checkpoint (--checkpoint-every) again equals the uninterrupted run;
+# - the runtime guard: an exploding run stops with a message naming the body, step and time,
+#   whole rows, and a checkpoint of the last good state that a smaller step can continue;
+# - refusals through the command: a damaged or foreign checkpoint, bad option values.
+# The expected values are the contract of doc/reliability.md: byte-identical means cmp finds
+# no difference (tolerance 0).
+set -u
+top_srcdir=${top_srcdir:-.}
+CL=${CONTACTLAB:-./contactlab}
+scenes=$top_srcdir/experiments/scenes
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/clab-det-XXXXXX")
+trap 'rm -rf "$tmp"' EXIT INT TERM
+n=0
+fails=0
+ok() { # ok CONDITION-STATUS DESCRIPTION
+    n=$((n + 1))
+    if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fails=$((fails + 1)); fi
+}
+same() { # same DIR1 DIR2 FILE...: every file identical in both
+    d1=$1 d2=$2
+    shift 2
+    for f in "$@"; do cmp "$d1/$f" "$d2/$f" >/dev/null 2>&1 || { echo "# $d1/$f and $d2/$f differ"; return 1; }; done
+    return 0
+}
+wait_for() { # wait_for FILE: until it exists and is not empty (at most 20 s)
+    i=0
+    while [ ! -s "$1" ] && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done
+}
+whole_rows() { # whole_rows FILE...: each file ends in a newline
+    for f in "$@"; do [ -s "$f" ] && [ "$(tail -c 1 "$f" | od -An -c | tr -d ' ')" = '\n' ] || return 1; done
+    return 0
+}
+
+# the two backends' small runs: a settling pile (DVI, its own step) and the same pile under
+# penalty with a step below its stable one
+for b in dvi penalty; do
+    if [ $b = dvi ]; then opts="--t-end 0.3 --every 3"; stop=137; else opts="--backend penalty --h 2e-5 --t-end 0.08 --every 25"; stop=1777; fi
+    f1=sphere_pile-$b-bodies.csv
+    f2=sphere_pile-$b-steps.csv
+
+    # determinism: twice, byte for byte
+    $CL run "$scenes/sphere_pile.cfg" $opts --no-progress --out "$tmp/$b-a" >/dev/null 2>&1
+    ra=$?
+    $CL run "$scenes/sphere_pile.cfg" $opts --no-progress --out "$tmp/$b-b" >/dev/null 2>&1
+    rb=$?
+    [ $ra -eq 0 ] && [ $rb -eq 0 ] && same "$tmp/$b-a" "$tmp/$b-b" $f1 $f2
+    ok $? "$b: the same run twice gives byte-identical CSVs"
+
+    # restart: stop after step $stop (not an output step), restart, compare with the straight run
+    $CL run "$scenes/sphere_pile.cfg" $opts --no-progress --out "$tmp/$b-r" --stop-after $stop >"$tmp/$b-stop.txt" 2>&1
+    rs=$?
+    grep -q "to resume: contactlab run" "$tmp/$b-stop.txt" && [ -f "$tmp/$b-r/sphere_pile-$b.ckpt" ]
+    ok $(( rs != 3 || $? )) "$b: --stop-after $stop: exit status 3 ($rs), a checkpoint and the resume command"
+    $CL run "$scenes/sphere_pile.cfg" $opts --no-progress --out "$tmp/$b-r" --restart "$tmp/$b-r/sphere_pile-$b.ckpt" \
+        >/dev/null 2>&1
+    [ $? -eq 0 ] && same "$tmp/$b-a" "$tmp/$b-r" $f1 $f2
+    ok $? "$b: stopped at step $stop and restarted = uninterrupted, byte for byte (cmp)"
+done
+
+# a longer penalty run for the signals (seconds, so a signal lands mid-run)
+long="--backend penalty --h 1e-5 --t-end 0.3 --every 100"
+f1=sphere_pile-penalty-bodies.csv
+f2=sphere_pile-penalty-steps.csv
+$CL run "$scenes/sphere_pile.cfg" $long --no-progress --out "$tmp/long" >/dev/null 2>&1
+ok $? "penalty: the uninterrupted reference run of 30000 steps"
+for sig in INT TERM; do
+    d=$tmp/sig$sig
+    $CL run "$scenes/sphere_pile.cfg" $long --no-progress --out "$d" --checkpoint-every 2000 >"$d.txt" 2>&1 &
+    pid=$!
+    wait_for "$d/sphere_pile-penalty.ckpt" # the step loop runs, its handlers are in place
+    kill -$sig $pid 2>/dev/null
+    wait $pid
+    rs=$?
+    want=130
+    [ $sig = TERM ] && want=143
+    if [ $rs -eq 0 ]; then
+        echo "ok $((n + 1)) # SKIP the run ended before SIG$sig arrived"
+        n=$((n + 1))
+        continue
+    fi
+    grep -q "stopped by SIG$sig after step" "$d.txt" && grep -q "to resume: " "$d.txt"
+    ok $(( rs != want || $? )) "SIG$sig: exit status $want ($rs), 'stopped by SIG$sig', the resume command"
+    $CL run "$scenes/sphere_pile.cfg" $long --no-progress --out "$d" --checkpoint-every 2000 \
+        --restart "$d/sphere_pile-penalty.ckpt" >/dev/null 2>&1
+    [ $? -eq 0 ] && same "$tmp/long" "$d" $f1 $f2
+    ok $? "SIG$sig: resumed with --restart = uninterrupted, byte for byte (cmp)"
+done
+
+# SIGKILL: no goodbye; whole rows only, and the last periodic checkpoint resumes exactly
+d=$tmp/kill
+$CL run "$scenes/sphere_pile.cfg" $long --no-progress --out "$d" --checkpoint-every 1000 >/dev/null 2>&1 &
+pid=$!
+wait_for "$d/sphere_pile-penalty.ckpt"
+sleep 0.2
+kill -KILL $pid 2>/dev/null
+{ wait $pid; } 2>/dev/null
+rs=$?
+if [ $rs -eq 0 ] || [ ! -f "$d/sphere_pile-penalty.ckpt" ]; then
+    echo "ok $((n + 1)) # SKIP the run ended before SIGKILL arrived or wrote no checkpoint"
+    echo "ok $((n + 2)) # SKIP"
+    n=$((n + 2))
+else
+    whole_rows "$d/$f1" "$d/$f2"
+    ok $? "SIGKILL: both CSVs end with a complete row"
+    $CL run "$scenes/sphere_pile.cfg" $long --no-progress --out "$d" --checkpoint-every 1000 \
+        --restart "$d/sphere_pile-penalty.ckpt" >/dev/null 2>&1
+    [ $? -eq 0 ] && same "$tmp/long" "$d" $f1 $f2
+    ok $? "SIGKILL: restart from the last periodic checkpoint = uninterrupted, byte for byte (cmp)"
+fi
+
+# the runtime guard: penalty at 6x its stable step with a speed bound explodes
+d=$tmp/guard
+$CL run "$scenes/sphere_pile.cfg" --backend penalty --h 1e-3 --every 20 --opt vmax=50 --no-progress --out "$d" \
+    >"$d.txt" 2>&1
+rs=$?
+grep -q "step [0-9]*: bead[0-9]*: speed .* exceeds the bound 50 m/s at step [0-9]*, t = " "$d.txt" &&
+    grep -q "last good state (step [0-9]*, t = .*) saved in $d/sphere_pile-penalty.ckpt" "$d.txt"
+ok $(( rs != 1 || $? )) "guard: exit status 1 ($rs), the body, step and time named, the last good state saved"
+whole_rows "$d/sphere_pile-penalty-bodies.csv" "$d/sphere_pile-penalty-steps.csv"
+ok $? "guard: the CSVs end with complete rows"
+$CL run "$scenes/sphere_pile.cfg" --backend penalty --h 2e-5 --t-end 0.1 --every 20 --opt vmax=50 --no-progress \
+    --out "$d" --restart "$d/sphere_pile-penalty.ckpt" >"$d.2.txt" 2>&1
+rs=$?
+grep -q "written with another step size" "$d.2.txt"
+ok $(( rs != 0 || $? )) "guard: the saved state continues with a smaller step (exit $rs, warned that h differs)"
+
+# refusals through the command
+d=$tmp/dvi-r
+ck=$d/sphere_pile-dvi.ckpt
+cp "$ck" "$tmp/bad.ckpt"
+printf 'X' | dd of="$tmp/bad.ckpt" bs=1 seek=100 conv=notrunc 2>/dev/null
+$CL run "$scenes/sphere_pile.cfg" --t-end 0.3 --every 3 --no-progress --out "$d" --restart "$tmp/bad.ckpt" >"$tmp/r.txt" 2>&1
+rs=$?
+grep -q "cannot restart: .*bad.ckpt: damaged checkpoint (checksum" "$tmp/r.txt"
+ok $(( rs != 1 || $? )) "a damaged checkpoint is refused (exit $rs): $(head -c 160 "$tmp/r.txt")"
+$CL run "$scenes/bowling_ball.cfg" --no-progress --out "$d" --restart "$ck" >"$tmp/r.txt" 2>&1
+rs=$?
+grep -q "cannot restart: .*written for a scene of" "$tmp/r.txt"
+ok $(( rs != 1 || $? )) "a checkpoint of another scene is refused (exit $rs): $(head -c 160 "$tmp/r.txt")"
+$CL run "$scenes/sphere_pile.cfg" --h 0 >"$tmp/r.txt" 2>&1
+rs=$?
+grep -q -- "--h 0 is outside the allowed range \[1e-12, 10\]" "$tmp/r.txt"
+ok $(( rs != 2 || $? )) "--h 0 refused with the range (exit $rs)"
+$CL run "$scenes/sphere_pile.cfg" --every 2.5 >"$tmp/r.txt" 2>&1
+rs=$?
+grep -q -- "--every '2.5' is not an integer; allowed: 1 to 1000000000" "$tmp/r.txt"
+ok $(( rs != 2 || $? )) "--every 2.5 refused as not an integer (exit $rs)"
+$CL run "$scenes/sphere_pile.cfg" --checkpoint-every 0 >"$tmp/r.txt" 2>&1
+rs=$?
+grep -q -- "--checkpoint-every 0 is outside the allowed range" "$tmp/r.txt"
+ok $(( rs != 2 || $? )) "--checkpoint-every 0 refused with the range (exit $rs)"
+$CL run "$scenes/sphere_pile.cfg" --opt tol=-1 --out "$tmp/o" >"$tmp/r.txt" 2>&1
+rs=$?
+grep -q -- "--opt: tol = -1 is outside the allowed range \[0, 1000\]" "$tmp/r.txt"
+ok $(( rs != 1 || $? )) "--opt tol=-1 refused naming the option, value and range (exit $rs)"
+
+echo "1..$n"
+[ $fails -eq 0 ]
