@@ -22,7 +22,8 @@ typedef struct clab_solver_stats {
     long iterations;         /* iterations of the last solve */
     double residual;         /* residual of the last solve (backend's documented scaling) */
     double gamma_outside_K;  /* last solve: max distance of gamma_i from K_i [N s] */
-    double d_outside_polar;  /* last solve: max distance of d_i from the polar cone [m/s] */
+    double d_outside_polar;  /* last solve: max distance of -d_i from the polar cone K_i° (Eq. (7) of
+                                seed 000), i.e. of d_i from the dual cone K_i* [m/s] */
     double complementarity;  /* last solve: max |gamma_i . d_i| [N m] */
     const double *history;   /* residual after each iteration of the last solve, or NULL */
     size_t nhistory;         /* length of history */
