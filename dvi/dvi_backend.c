@@ -239,18 +239,22 @@ static void dvi_meta(const void *self, clab_options *m)
 {
     const clab_dvi *s = self;
     char v[64];
-    clab_options_set(m, "dvi_solver", s->solver->name, NULL);
+    /* the options, under their own names, so they can be given back */
+    clab_options_set(m, "solver", s->solver->name, NULL);
     snprintf(v, sizeof v, "%ld", s->opt.max_iter);
-    clab_options_set(m, "dvi_max_iter", v, NULL);
+    clab_options_set(m, "max_iter", v, NULL);
     snprintf(v, sizeof v, "%.17g", s->opt.tol);
-    clab_options_set(m, "dvi_tol_m_s", v, NULL);
+    clab_options_set(m, "tol", v, NULL);
     snprintf(v, sizeof v, "%.17g", s->opt.omega);
-    clab_options_set(m, "dvi_omega", v, NULL);
+    clab_options_set(m, "omega", v, NULL);
     snprintf(v, sizeof v, "%.17g", s->recovery_speed);
-    clab_options_set(m, "dvi_recovery_speed_m_s", v, NULL);
-    clab_options_set(m, "dvi_warm_start", onoff[s->warm_start], NULL);
-    clab_options_set(m, "dvi_residual", "max_k |nu_k - Proj_Ck(nu_k - t_k d_k)|/t_k, t_k = size_k/tr(N_kk) [m/s]",
-                     NULL);
+    clab_options_set(m, "recovery_speed", v, NULL);
+    clab_options_set(m, "warm_start", onoff[s->warm_start], NULL);
+    /* what the numbers mean */
+    clab_options_set(m, "dvi_method", "seed 000 Eq. (5): CCP of Eq. (10), relaxed friction, stabilization Phi/h", NULL);
+    clab_options_set(m, "dvi_residual",
+                     "max_k |nu_k - Proj_Ck(nu_k - t_k d_k)|/t_k, t_k = size_k/tr(N_kk), d = N nu + p [m/s]", NULL);
+    clab_options_set(m, "dvi_forces", "gamma/h [N] in the contact frame (n, u, w)", NULL);
 }
 
 static double dvi_stable_step(const void *self, const clab_world *w)
