@@ -10,7 +10,8 @@
  * 3. cells to buckets: row-major per level (a dense grid) when the boxes of occupied cells
  *    are small next to the entry count, else hashed into a power-of-two table;
  * 4. slots: the grid bodies are renumbered by the bucket of their low cell (a counting sort)
- *    and their bounds copied in that order, so bodies near in space are near in memory;
+ *    and their bounds copied in that order, so that in a dense grid bodies near in space are
+ *    near in memory and the loops below walk memory mostly in order;
  * 5. entries: each slot goes into the cells its box covers on its level; the entries are
  *    counting-sorted by bucket;
  * 6. pairs on one level: two bodies sharing a cell are a candidate when their boxes overlap,
@@ -285,16 +286,16 @@ static void sort_pairs(clab_collider *cd, size_t np, size_t nbodies)
     /* two passes: the result is back in cd->pairs */
 }
 
-/* counting sort of n items with keys key[0..n) < nb: start[b] = first position of bucket b
- * (start has nb + 1 entries); pos[k] = the position of item k is returned through start
- * being advanced, so the caller places item k at start[key[k]]++ and then calls unshift */
+/* counting sort by bucket, in two halves around the caller's placing loop: bucket_starts
+ * sets start[b] to the first position of bucket b for the keys key[0..n) < nb (start has
+ * nb + 1 entries); the caller places item k at start[key[k]]++; bucket_unshift then turns
+ * the advanced starts (now the ends) back into starts */
 static void bucket_starts(size_t *start, size_t nb, const size_t *key, size_t n)
 {
     for (size_t b = 0; b <= nb; b++) start[b] = 0;
     for (size_t k = 0; k < n; k++) start[key[k] + 1]++;
     for (size_t b = 0; b < nb; b++) start[b + 1] += start[b];
 }
-/* after placing with start[key]++, shift the ends back to bucket starts */
 static void bucket_unshift(size_t *start, size_t nb)
 {
     for (size_t b = nb; b > 0; b--) start[b] = start[b - 1];

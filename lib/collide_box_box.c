@@ -167,7 +167,7 @@ static int face_contact(const clab_body *A, const clab_body *B, int ia, int ib, 
         v->z = clab_v3_dot(rel, nref);
         v->kind = CLAB_BB_VERTEX;
         v->detail = (coord[0] > 0.0 ? 1u : 0u) + (coord[1] > 0.0 ? 2u : 0u) + (coord[2] > 0.0 ? 4u : 0u);
-        /* edge to the next corner: along j2 after k = 0, 2 and along j1 after k = 1, 3 */
+        /* edge to the next corner: along j1 after k = 0, 2 and along j2 after k = 1, 3 */
         int along = (k % 2 == 0) ? j1 : j2; /* the coordinate that changes sign */
         int o1 = (along + 1) % 3, o2 = (along + 2) % 3;
         v->edge = clab_box_edge_id(along, coord[o1], coord[o2]);
