@@ -239,17 +239,17 @@ static void dvi_meta(const void *self, clab_options *m)
 {
     const clab_dvi *s = self;
     char v[64];
-    /* the options, under their own names, so they can be given back */
-    clab_options_set(m, "solver", s->solver->name, NULL);
+    /* the options in force: dvi_<option>[_unit] (experiments' plot scripts read these keys) */
+    clab_options_set(m, "dvi_solver", s->solver->name, NULL);
     snprintf(v, sizeof v, "%ld", s->opt.max_iter);
-    clab_options_set(m, "max_iter", v, NULL);
+    clab_options_set(m, "dvi_max_iter", v, NULL);
     snprintf(v, sizeof v, "%.17g", s->opt.tol);
-    clab_options_set(m, "tol", v, NULL);
+    clab_options_set(m, "dvi_tol_m_s", v, NULL);
     snprintf(v, sizeof v, "%.17g", s->opt.omega);
-    clab_options_set(m, "omega", v, NULL);
+    clab_options_set(m, "dvi_omega", v, NULL);
     snprintf(v, sizeof v, "%.17g", s->recovery_speed);
-    clab_options_set(m, "recovery_speed", v, NULL);
-    clab_options_set(m, "warm_start", onoff[s->warm_start], NULL);
+    clab_options_set(m, "dvi_recovery_speed_m_s", v, NULL);
+    clab_options_set(m, "dvi_warm_start", onoff[s->warm_start], NULL);
     /* what the numbers mean */
     clab_options_set(m, "dvi_method", "seed 000 Eq. (5): CCP of Eq. (10), relaxed friction, stabilization Phi/h", NULL);
     clab_options_set(m, "dvi_residual",

@@ -97,15 +97,19 @@ int main(void)
         clab_world_destroy(w);
     }
 
-    /* metadata: every option in force, under the option's own name (so it can be given back) */
+    /* metadata: every option in force (keys dvi_<option>[_unit]) */
     {
         clab_world *w = pile();
         clab_sim *s = sim(w, "solver=gs omega=1.2 tol=1e-7 max_iter=50 recovery_speed=0.5 warm_start=off", &err);
         clab_options m;
         clab_options_init(&m);
         clab_sim_meta(s, &m);
-        const char *want[][2] = {{"solver", "gs"},      {"omega", "1.2"},          {"tol", "9.9999999999999995e-08"},
-                                 {"max_iter", "50"},    {"recovery_speed", "0.5"}, {"warm_start", "off"}};
+        const char *want[][2] = {{"dvi_solver", "gs"},
+                                 {"dvi_omega", "1.2"},
+                                 {"dvi_tol_m_s", "9.9999999999999995e-08"},
+                                 {"dvi_max_iter", "50"},
+                                 {"dvi_recovery_speed_m_s", "0.5"},
+                                 {"dvi_warm_start", "off"}};
         int ok = 1;
         for (int k = 0; k < 6; k++) {
             const char *v = clab_options_get(&m, want[k][0]);
