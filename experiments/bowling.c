@@ -173,6 +173,12 @@ static int bowl_case(bowl_opts *o, const char *method, double v0, double mu, dou
 #undef META
     clab_csv *csv = clab_csv_open(path, o->c.force ? CLAB_CSV_OVERWRITE : 0, &err);
     int rc = 1;
+    /* the runtime guard: the last good state at each row, saved when a step fails */
+    xp_guard guard;
+    char ckpt[2100];
+    snprintf(ckpt, sizeof ckpt, "%.*s.ckpt", (int)(strlen(path) - 4), path); /* path ends in .csv */
+    xp_guard_init(&guard, ckpt, "contactlab bowling 1: series");
+    if (csv) xp_guard_add(&guard, csv);
     if (!csv || clab_csv_meta(csv, &meta, o->c.argc, o->c.argv, &err) ||
         clab_csv_header(csv, series_cols, NCOLS, &err)) {
         fprintf(stderr, "contactlab bowling: %s\n", err.msg);
@@ -248,7 +254,7 @@ static int bowl_case(bowl_opts *o, const char *method, double v0, double mu, dou
                                  fn, ftx, vxa, slipa, (double)s->contacts.n, (double)st.iterations};
             imp_n = imp_t = 0.0;
             t_row = w->t;
-            if (clab_csv_row(csv, row, NCOLS, &err)) {
+            if (clab_csv_row(csv, row, NCOLS, &err) || xp_guard_snapshot(&guard, s, &err)) {
                 fprintf(stderr, "contactlab bowling: %s\n", err.msg);
                 goto done_loop;
             }
@@ -257,6 +263,7 @@ static int bowl_case(bowl_opts *o, const char *method, double v0, double mu, dou
         if (k == nsteps) break;
         if (clab_sim_step(s, &err)) {
             fprintf(stderr, "contactlab bowling: %s: %s\n", file, err.msg);
+            xp_guard_fail(&guard, "contactlab bowling");
             goto done_loop;
         }
     }
@@ -273,6 +280,7 @@ done:
         fprintf(stderr, "contactlab bowling: %s\n", err.msg);
         rc = 1;
     }
+    xp_guard_free(&guard);
     clab_options_free(&meta);
     clab_sim_destroy(s);
     clab_world_destroy(w);

@@ -1,11 +1,21 @@
 #!/bin/sh
-# Build contactlab from scratch in ./build and run the TAP test suite (make check).
+# Build contactlab from scratch and run the TAP test suite (make check).
+#   scripts/check.sh               the normal build, in ./build
+#   scripts/check.sh --sanitizers  AddressSanitizer + UndefinedBehaviorSanitizer, in ./build-san
+# CLAB_SKIP_AUTOGEN=1 skips regenerating the build system (when it is up to date).
 set -e
 cd "$(dirname "$0")/.."
-./autogen.sh >/dev/null 2>&1 || ./autogen.sh
-rm -rf build
-mkdir -p build
-cd build
-../configure --quiet
+dir=build
+flags=
+case "${1:-}" in
+"") ;;
+--sanitizers) dir=build-san; flags=--enable-sanitizers ;;
+*) echo "usage: scripts/check.sh [--sanitizers]" >&2; exit 2 ;;
+esac
+if [ -z "${CLAB_SKIP_AUTOGEN:-}" ]; then ./autogen.sh >/dev/null 2>&1 || ./autogen.sh; fi
+rm -rf "$dir"
+mkdir -p "$dir"
+cd "$dir"
+../configure --quiet $flags
 make -j"$(nproc)" >/dev/null
 make -j"$(nproc)" check

@@ -19,14 +19,14 @@ check-valgrind: $(VALGRIND_TESTS) contactlab$(EXEEXT)
 	for t in $(VALGRIND_TESTS); do \
 	  log=valgrind/`basename $$t`.log; \
 	  if $(LIBTOOL) --mode=execute $(VALGRIND) $(VALGRIND_FLAGS) --log-file=$$log.vg ./$$t >$$log 2>&1; then r=ok; else r=FAILED; fail=1; fi; \
-	  echo "$$r: $$t  `grep 'ERROR SUMMARY' $$log.vg | sed 's/^==[0-9]*== //'`  `grep 'definitely lost:' $$log.vg | sed 's/^==[0-9]*== *//'`"; \
+	  echo "$$r: $$t  `grep 'ERROR SUMMARY' $$log.vg | sed 's/^==[0-9]*== //'`  `grep 'in use at exit:' $$log.vg | sed 's/^==[0-9]*== *//'`"; \
 	done; \
 	for b in penalty dvi; do \
 	  log=valgrind/run-$$b.log; \
 	  if $(LIBTOOL) --mode=execute $(VALGRIND) $(VALGRIND_FLAGS) --log-file=$$log.vg ./contactlab$(EXEEXT) run \
 	       $(srcdir)/experiments/scenes/sphere_pile.cfg --backend $$b --h 1e-4 --t-end 0.02 --every 10 \
 	       --checkpoint-every 50 --out valgrind/out --force --no-progress >$$log 2>&1; then r=ok; else r=FAILED; fail=1; fi; \
-	  echo "$$r: contactlab run (sphere_pile, $$b)  `grep 'ERROR SUMMARY' $$log.vg | sed 's/^==[0-9]*== //'`  `grep 'definitely lost:' $$log.vg | sed 's/^==[0-9]*== *//'`"; \
+	  echo "$$r: contactlab run (sphere_pile, $$b)  `grep 'ERROR SUMMARY' $$log.vg | sed 's/^==[0-9]*== //'`  `grep 'in use at exit:' $$log.vg | sed 's/^==[0-9]*== *//'`"; \
 	done; \
 	if test $$fail = 0; then echo "valgrind memcheck: clean (logs in valgrind/)"; else echo "valgrind memcheck: FAILED (logs in valgrind/)"; fi; \
 	test $$fail = 0
