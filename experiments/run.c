@@ -256,9 +256,10 @@ int xp_run(int argc, char **argv)
                     restart, info.h == sc.h ? "other backend options" : "another step size", info.h, sc.h);
             if (info.h != sc.h) nsteps = w->step + (long)ceil((sc.t_end - w->t) / sc.h - 1e-6);
         }
-        if (w->step > nsteps) {
-            fprintf(stderr, "contactlab run: cannot restart: %s holds step %ld (t = %.9g s), past the end of this "
-                            "run (t_end = %g s, step %ld)\n", restart, w->step, w->t, sc.t_end, nsteps);
+        if (w->step >= nsteps) {
+            fprintf(stderr, "contactlab run: cannot restart: %s holds step %ld (t = %.9g s), the end of this run or "
+                            "past it (t_end = %g s, step %ld): nothing to continue\n", restart, w->step, w->t,
+                    sc.t_end, nsteps);
             goto fail_open;
         }
         fb = xp_guard_resume(&g, 0, bpath, NB, &err);
@@ -301,7 +302,8 @@ int xp_run(int argc, char **argv)
      * restart continues with the step after them */
     const long k_start = w->step;
     for (long k = k_start;; k++) {
-        if ((k % every_n == 0 || k == nsteps) && !(restart && k == k_start)) {
+        /* (the interrupted run wrote the row of the step it was restarted at, if it had one) */
+        if ((k % every_n == 0 || k == nsteps) && !(restart && k == k_start && k % every_n == 0)) {
             for (size_t i = 0; i < w->nbodies && rc == 0; i++) {
                 const clab_body *b = &w->bodies[i];
                 clab_vec3 om = clab_body_omega_world(b);
