@@ -269,6 +269,7 @@ int xp_run(int argc, char **argv)
             goto fail_open;
         }
         printf("%s: restarting from %s at step %ld, t = %.9g s\n", path, restart, w->step, w->t);
+        fflush(stdout);
     } else {
         clab_options meta;
         clab_options_init(&meta);
@@ -376,6 +377,7 @@ int xp_run(int argc, char **argv)
                     nsteps, w->t);
         printf("; CSVs flushed (complete rows), checkpoint written: %s\n", cpath);
         print_resume(stdout, "to resume: ", keep, nkeep, c.out, out_given, ckpt_every, cpath);
+        fflush(stdout);
     }
 
     /* iteration-limit hits are results too: say so when there were any */
