@@ -14,6 +14,18 @@ dist_pkgdata_DATA = \
 	experiments/bowling.gp
 include experiments/bench.mk
 
+## granular pile, DVI solver convergence, scaling (pile_scene.c: the pile they share)
+contactlab_SOURCES += \
+	experiments/pile_scene.c \
+	experiments/pile_scene.h \
+	experiments/pile.c \
+	experiments/convergence.c \
+	experiments/scaling.c
+dist_pkgdata_DATA += \
+	experiments/pile.gp \
+	experiments/convergence.gp \
+	experiments/scaling.gp
+
 ## incline, drop, chain: analytic checks of friction, impact and wave transmission
 contactlab_SOURCES += \
 	experiments/incline.c \

@@ -134,6 +134,9 @@ clab_csv *xp_guard_resume(xp_guard *g, int k, const char *path, size_t ncols, cl
 
 /* the subcommands */
 int xp_bowling(int argc, char **argv);
+int xp_pile(int argc, char **argv);        /* pile.c */
+int xp_convergence(int argc, char **argv); /* convergence.c */
+int xp_scaling(int argc, char **argv);     /* scaling.c */
 int xp_incline(int argc, char **argv);     /* incline.c */
 int xp_drop(int argc, char **argv);        /* drop.c */
 int xp_chain(int argc, char **argv);       /* chain.c */

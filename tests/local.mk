@@ -10,4 +10,5 @@ include tests/scene.mk
 include tests/dvi.mk
 include tests/penalty.mk
 include tests/experiments_a.mk
+include tests/experiments_b.mk
 include tests/reliability.mk
