@@ -1,3 +1,12 @@
 ## benchmarks (not tests): the grid broad phase against brute force
 noinst_PROGRAMS += experiments/bench_broadphase
 experiments_bench_broadphase_LDADD = $(CLAB_LDADD)
+
+## `contactlab bench` (bench.c and one bench_<name>.c per benchmark); `make bench` runs them
+contactlab_SOURCES += \
+	experiments/bench.h \
+	experiments/bench.c
+BENCH_ARGS =
+bench: contactlab$(EXEEXT)
+	./contactlab$(EXEEXT) bench --out bench-out $(BENCH_ARGS)
+.PHONY: bench

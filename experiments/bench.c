@@ -1,0 +1,180 @@
+/* bench.c: the `contactlab bench` command: option parsing, the table of benchmarks, and the
+ * bench-summary.csv rows they all append. */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "bench.h"
+#include "xp.h"
+
+/* the benchmarks: add an entry here and a source file bench_<name>.c */
+static const bench_entry benchmarks[] = {
+    {NULL, NULL, NULL},
+};
+
+static size_t nbenchmarks(void)
+{
+    size_t n = 0;
+    while (benchmarks[n].name) n++;
+    return n;
+}
+
+double bench_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* a "Vm...:  N kB" line of /proc/self/status */
+static double status_kb(const char *field)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    if (!f) return 0.0;
+    char line[256];
+    double kb = 0.0;
+    size_t len = strlen(field);
+    while (fgets(line, sizeof line, f))
+        if (strncmp(line, field, len) == 0 && line[len] == ':') {
+            kb = strtod(line + len + 1, NULL);
+            break;
+        }
+    fclose(f);
+    return kb * 1024.0;
+}
+
+double bench_rss_bytes(void) { return status_kb("VmRSS"); }
+double bench_peak_rss_bytes(void) { return status_kb("VmHWM"); }
+
+int bench_set_threads(int n)
+{
+#ifdef _OPENMP
+    omp_set_num_threads(n);
+    return n;
+#else
+    (void)n;
+    return 1;
+#endif
+}
+
+int bench_summary_append(const bench_ctx *c, const bench_row *r)
+{
+    char path[2048];
+    snprintf(path, sizeof path, "%s/bench-summary.csv", c->out);
+    struct stat st;
+    int fresh = stat(path, &st) != 0 || st.st_size == 0;
+    FILE *f = fopen(path, "a");
+    if (!f) {
+        fprintf(stderr, "contactlab bench: cannot open %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    if (fresh)
+        fprintf(f, "benchmark,threads,bodies,contacts,steps,seconds,particle_steps_per_s,ns_per_particle_step,"
+                   "peak_rss_bytes,note\n");
+    double ps = (double)r->bodies * (double)r->steps;
+    double rate = r->seconds > 0 ? ps / r->seconds : 0.0;
+    double ns = ps > 0 ? 1e9 * r->seconds / ps : 0.0;
+    fprintf(f, "%s,%d,%ld,%ld,%ld,%.6g,%.6g,%.6g,%.0f,%s\n", r->benchmark, r->threads, r->bodies, r->contacts,
+            r->steps, r->seconds, rate, ns, r->peak_rss_bytes, r->note ? r->note : "");
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad) {
+        fprintf(stderr, "contactlab bench: writing %s failed\n", path);
+        return -1;
+    }
+    printf("  %-24s threads %d  bodies %ld  steps %ld  %.4g s  %.4g particle-steps/s  %.4g ns/particle-step\n",
+           r->benchmark, r->threads, r->bodies, r->steps, r->seconds, rate, ns);
+    fflush(stdout);
+    return 0;
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: contactlab bench [options] [NAME...]   (default: every benchmark)\n\n"
+               "  --out DIR        output folder (default out/bench); rows are appended to DIR/bench-summary.csv\n"
+               "  --threads LIST   thread counts to run, e.g. 1,2 (default 1 and the number of cores)\n"
+               "  --quick          small sizes, for a smoke run\n"
+               "  --no-lammps      do not run LAMMPS even when lmp is installed\n"
+               "  --data DIR       peer benchmark data (default: the source tree's ../shared/bench)\n"
+               "  --help\n\nbenchmarks:\n");
+    for (size_t i = 0; i < nbenchmarks(); i++) fprintf(f, "  %-12s %s\n", benchmarks[i].name, benchmarks[i].summary);
+}
+
+int xp_bench(int argc, char **argv)
+{
+    bench_ctx c;
+    memset(&c, 0, sizeof c);
+    snprintf(c.out, sizeof c.out, "out/bench");
+    snprintf(c.data_dir, sizeof c.data_dir, "%s/../shared/bench", CLAB_SRCDIR);
+    c.lammps = 1;
+    c.threads[0] = 1;
+    c.nthreads = 1;
+#ifdef _OPENMP
+    if (omp_get_num_procs() > 1) c.threads[c.nthreads++] = omp_get_num_procs() < BENCH_MAX_THREADS ? omp_get_num_procs() : BENCH_MAX_THREADS;
+#endif
+    static const struct option longopts[] = {
+        {"out", required_argument, 0, 'o'},   {"threads", required_argument, 0, 't'},
+        {"quick", no_argument, 0, 'q'},       {"no-lammps", no_argument, 0, 'L'},
+        {"data", required_argument, 0, 'd'},  {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0},
+    };
+    optind = 1;
+    int opt;
+    while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+        switch (opt) {
+        case 'o': snprintf(c.out, sizeof c.out, "%s", optarg); break;
+        case 'd': snprintf(c.data_dir, sizeof c.data_dir, "%s", optarg); break;
+        case 'q': c.quick = 1; break;
+        case 'L': c.lammps = 0; break;
+        case 't': {
+            double v[BENCH_MAX_THREADS];
+            int n;
+            if (xp_parse_list("--threads", optarg, 1, 256, v, BENCH_MAX_THREADS, &n)) return 2;
+            for (int k = 0; k < n; k++) {
+                if (v[k] != (int)v[k]) {
+                    fprintf(stderr, "contactlab bench: --threads: '%s' is not a list of whole numbers\n", optarg);
+                    return 2;
+                }
+                c.threads[k] = (int)v[k];
+            }
+            c.nthreads = n;
+            break;
+        }
+        case 'h': usage(stdout); return 0;
+        default: usage(stderr); return 2;
+        }
+    }
+    /* the benchmarks asked for, all when none */
+    int run[64] = {0}, any = 0;
+    for (int k = optind; k < argc; k++) {
+        size_t i = 0;
+        while (i < nbenchmarks() && strcmp(argv[k], benchmarks[i].name) != 0) i++;
+        if (i == nbenchmarks()) {
+            fprintf(stderr, "contactlab bench: unknown benchmark '%s'\n", argv[k]);
+            usage(stderr);
+            return 2;
+        }
+        run[i] = any = 1;
+    }
+    if (xp_mkdir_p(c.out)) {
+        fprintf(stderr, "contactlab bench: cannot create %s: %s\n", c.out, strerror(errno));
+        return 1;
+    }
+    int status = 0;
+    for (size_t i = 0; i < nbenchmarks(); i++) {
+        if (any && !run[i]) continue;
+        printf("== %s: %s\n", benchmarks[i].name, benchmarks[i].summary);
+        fflush(stdout);
+        if (benchmarks[i].run(&c)) status = 1;
+    }
+    printf("summary: %s/bench-summary.csv\n", c.out);
+    return status;
+}

@@ -1,0 +1,56 @@
+/* bench.h: `contactlab bench [NAME...]`: benchmarks (never part of make check). Each one
+ * prints its figures and appends rows to bench-summary.csv in the output folder, one row per
+ * (benchmark, threads):
+ *
+ *     benchmark,threads,bodies,contacts,steps,seconds,particle_steps_per_s,ns_per_particle_step,
+ *     peak_rss_bytes,note
+ *
+ * seconds is wall-clock time (CLOCK_MONOTONIC) of the timed steps only, setup excluded. */
+#ifndef CLAB_BENCH_H
+#define CLAB_BENCH_H
+
+#include <stddef.h>
+
+#define BENCH_MAX_THREADS 8
+
+typedef struct bench_ctx {
+    char out[1024];                    /* output folder */
+    int threads[BENCH_MAX_THREADS];    /* thread counts to run, e.g. {1, 2} */
+    int nthreads;
+    int quick;                         /* --quick: small sizes, for a smoke run */
+    int lammps;                        /* run LAMMPS (lmp) when installed; --no-lammps turns it off */
+    char data_dir[1024];               /* where the peer benchmark data lives (shared/bench) */
+} bench_ctx;
+
+/* one row of bench-summary.csv */
+typedef struct bench_row {
+    const char *benchmark;   /* e.g. "chute-100", "chute-100-lammps", "pile-8000" */
+    int threads;
+    long bodies;             /* bodies moved (fixed ones excluded) */
+    long contacts;           /* contacts at the end (or mean), -1 when not known */
+    long steps;
+    double seconds;          /* wall-clock of the timed steps */
+    double peak_rss_bytes;   /* VmHWM of the process, 0 when not known */
+    const char *note;        /* free text (no commas), may be NULL */
+} bench_row;
+
+/* Append one row (writing the header when the file is new) and print it; -1 on error. */
+int bench_summary_append(const bench_ctx *c, const bench_row *r);
+
+/* wall clock [s], CLOCK_MONOTONIC */
+double bench_now(void);
+/* the process's resident set: now (VmRSS) and peak (VmHWM) [bytes]; 0 when unknown */
+double bench_rss_bytes(void);
+double bench_peak_rss_bytes(void);
+/* Set the OpenMP thread count for what follows (no-op without OpenMP); returns the count
+ * in effect (1 without OpenMP). */
+int bench_set_threads(int n);
+
+/* the benchmarks: each returns 0, or non-zero after printing what went wrong */
+typedef struct bench_entry {
+    const char *name;
+    const char *summary;
+    int (*run)(const bench_ctx *c);
+} bench_entry;
+
+#endif
