@@ -56,7 +56,9 @@ struct clab_collider {
     int32_t *clo, *chi;         /* cell range of grid bodies on their level */
     int32_t *level;             /* grid level of grid bodies */
     double *width;              /* scratch for the median width */
-    int *grid, *large, *planes; /* body lists */
+    int *grid, *large, *planes; /* body lists (grid, large: virtual indices, see owner) */
+    int *owner;                 /* periodic images: virtual index n + g is an image of body owner[g] */
+    size_t nreal;               /* bodies of the world in this call (virtual indices below are bodies) */
     double *pm;                 /* outward normals of the planes, per plane list slot */
     unsigned char *flag;        /* FLAG_FIXED | FLAG_PLANE */
     size_t *key;                /* bucket of each grid body's low cell, per grid list slot */
@@ -86,7 +88,7 @@ void clab_collider_destroy(clab_collider *cd)
 {
     if (!cd) return;
     void *arrays[] = {cd->lo,    cd->hi,     cd->clo,   cd->chi,    cd->level,  cd->width,  cd->grid,
-                      cd->large, cd->planes, cd->pm,    cd->flag, cd->key,    cd->count,  cd->slo,    cd->shi,
+                      cd->large, cd->planes, cd->pm,    cd->flag, cd->owner, cd->key,    cd->count,  cd->slo,    cd->shi,
                       cd->sclo,  cd->schi,   cd->sbody, cd->slevel, cd->sfixed, cd->ent,    cd->sorted,
                       cd->ebucket, cd->start, cd->pairs, cd->tmp};
     for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++) free(arrays[k]);
@@ -114,6 +116,7 @@ static int reserve_bodies(clab_collider *cd, size_t n)
         resize(&cd->level, cap, sizeof(int32_t)) || resize(&cd->width, cap, sizeof(double)) ||
         resize(&cd->grid, cap, sizeof(int)) || resize(&cd->large, cap, sizeof(int)) ||
         resize(&cd->planes, cap, sizeof(int)) || resize(&cd->pm, 3 * cap, sizeof(double)) ||
+        resize(&cd->owner, cap, sizeof(int)) ||
         resize(&cd->flag, cap, 1) ||
         resize(&cd->key, cap, sizeof(size_t)) || resize(&cd->count, cap + 1, sizeof(size_t)) ||
         resize(&cd->slo, 3 * cap, sizeof(double)) || resize(&cd->shi, 3 * cap, sizeof(double)) ||
@@ -142,9 +145,13 @@ static int reserve_grid(clab_collider *cd, size_t nent, size_t nbuckets)
     return 0;
 }
 
-/* append the pair (i, j) as (min, max) */
+/* append the pair (i, j) of virtual indices as the bodies (min, max); a body against its own
+ * periodic image is no pair */
 static inline int push_pair(clab_collider *cd, size_t *np, int i, int j)
 {
+    if ((size_t)i >= cd->nreal) i = cd->owner[(size_t)i - cd->nreal];
+    if ((size_t)j >= cd->nreal) j = cd->owner[(size_t)j - cd->nreal];
+    if (i == j) return 0;
     if (*np == cd->cap_pairs) {
         size_t cap = cd->cap_pairs ? 2 * cd->cap_pairs : 1024;
         if (resize(&cd->pairs, cap, sizeof(clab_pair)) || resize(&cd->tmp, cap, sizeof(clab_pair))) return 1;
@@ -215,6 +222,11 @@ int clab_broadphase_test(const clab_world *w, int i, int j, double margin)
     la[0] = l.x; la[1] = l.y; la[2] = l.z;
     ha[0] = h.x; ha[1] = h.y; ha[2] = h.z;
     clab_collide_bounds(B, margin, &l, &h);
+    if (!pa && !pb) { /* periodic axes: B's bounds at the minimum image of its center */
+        clab_vec3 d = clab_v3_sub(B->r, A->r), s = clab_v3_sub(clab_world_min_image(&w->periodic, d), d);
+        l = clab_v3_add(l, s);
+        h = clab_v3_add(h, s);
+    }
     lb[0] = l.x; lb[1] = l.y; lb[2] = l.z;
     hb[0] = h.x; hb[1] = h.y; hb[2] = h.z;
     if (pa || pb) {
@@ -310,12 +322,12 @@ int clab_broadphase(clab_collider *cd, const clab_world *w, double margin, const
     *pairs = NULL;
     *npairs = 0;
     if (reserve_bodies(cd, n)) return clab_error_set(err, CLAB_ENOMEM, "out of memory in the broad phase");
-    double *lo = cd->lo, *hi = cd->hi;
-    int32_t *clo = cd->clo, *chi = cd->chi, *level = cd->level;
-    unsigned char *flag = cd->flag;
+    cd->nreal = n;
+    const clab_periodic *per = &w->periodic;
+    const int periodic = per->on[0] || per->on[1] || per->on[2];
 
     /* 1. bounds, widths and flags; planes apart */
-    size_t nb = 0, ngrid = 0, nlarge = 0, nplanes = 0;
+    size_t nb = 0, ngrid = 0, nlarge = 0, nplanes = 0, nv = n;
     for (size_t i = 0; i < n; i++) {
         const clab_body *b = &bodies[i];
         if (!(clab_v3_isfinite(b->r) && isfinite(b->e.e0) && isfinite(b->e.e1) && isfinite(b->e.e2) &&
@@ -323,23 +335,95 @@ int clab_broadphase(clab_collider *cd, const clab_world *w, double margin, const
             return clab_error_set(err, CLAB_ENUMERIC,
                                   "broad phase: body %zu (%s) has a non-finite position or orientation at t = %g s", i,
                                   clab_world_body_name(w, i), w->t);
-        flag[i] = (unsigned char)((b->fixed ? FLAG_FIXED : 0) | (b->shape.type == CLAB_SHAPE_PLANE ? FLAG_PLANE : 0));
-        if (flag[i] & FLAG_PLANE) {
+        cd->flag[i] =
+            (unsigned char)((b->fixed ? FLAG_FIXED : 0) | (b->shape.type == CLAB_SHAPE_PLANE ? FLAG_PLANE : 0));
+        if (cd->flag[i] & FLAG_PLANE) {
             clab_vec3 m = clab_q_rotate(b->e, clab_v3(0.0, 0.0, 1.0));
             cd->pm[3 * nplanes] = m.x;
             cd->pm[3 * nplanes + 1] = m.y;
             cd->pm[3 * nplanes + 2] = m.z;
             cd->planes[nplanes++] = (int)i;
+            for (int k = 0; k < 3; k++)
+                if (per->on[k] && fabs(clab_v3_get(m, k)) > 1e-12)
+                    return clab_error_set(err, CLAB_EINVAL,
+                                          "broad phase: half-space %zu (%s) has normal (%g, %g, %g) with a component "
+                                          "along the periodic axis %c; allowed: half-spaces that contain every "
+                                          "periodic direction (normal 0 along it)",
+                                          i, clab_world_body_name(w, i), m.x, m.y, m.z, "xyz"[k]);
             continue;
         }
         clab_vec3 l, h;
         clab_collide_bounds(b, margin, &l, &h);
-        lo[3 * i] = l.x; lo[3 * i + 1] = l.y; lo[3 * i + 2] = l.z;
-        hi[3 * i] = h.x; hi[3 * i + 1] = h.y; hi[3 * i + 2] = h.z;
         if (!(clab_v3_isfinite(l) && clab_v3_isfinite(h)))
             return clab_error_set(err, CLAB_ENUMERIC, "broad phase: body %zu (%s) has non-finite bounds (size %g m)", i,
                                   clab_world_body_name(w, i), clab_shape_bound_radius(&b->shape));
-        cd->width[nb++] = fmax(h.x - l.x, fmax(h.y - l.y, h.z - l.z));
+        double lv[3] = {l.x, l.y, l.z}, hv[3] = {h.x, h.y, h.z};
+        if (periodic) /* the bounds of the image whose center lies in [lo, hi) */
+            for (int k = 0; k < 3; k++) {
+                if (!per->on[k]) continue;
+                double L = per->hi[k] - per->lo[k], c = 0.5 * (lv[k] + hv[k]);
+                if (!(hv[k] - lv[k] < 0.5 * L))
+                    return clab_error_set(err, CLAB_EINVAL,
+                                          "broad phase: body %zu (%s) spans %g m along the periodic axis %c (bounds "
+                                          "grown by the margin %g m); allowed: less than half the period, L/2 = %g m",
+                                          i, clab_world_body_name(w, i), hv[k] - lv[k], "xyz"[k], margin, 0.5 * L);
+                double t = L * floor((c - per->lo[k]) / L);
+                lv[k] -= t;
+                hv[k] -= t;
+            }
+        for (int k = 0; k < 3; k++) {
+            cd->lo[3 * i + k] = lv[k];
+            cd->hi[3 * i + k] = hv[k];
+        }
+    }
+    /* periodic images: a body whose bounds cross lo (hi) of a periodic axis gets an image a
+     * period up (down), and one for every combination of such axes (at most 7); two bodies
+     * that overlap through a shift s then have images (or themselves) that overlap directly,
+     * per axis either body carrying that axis's part of s (the pairs map back to the bodies
+     * and repeats are removed after the sort) */
+    if (periodic) {
+        size_t ng = 0;
+        for (int pass = 0; pass < 2; pass++) {
+            for (size_t i = 0; i < n; i++) {
+                if (cd->flag[i] & FLAG_PLANE) continue;
+                double shift[3] = {0.0, 0.0, 0.0};
+                unsigned axes = 0;
+                for (int k = 0; k < 3; k++) {
+                    if (!per->on[k]) continue;
+                    double L = per->hi[k] - per->lo[k];
+                    if (cd->lo[3 * i + k] < per->lo[k]) shift[k] = L;
+                    else if (cd->hi[3 * i + k] >= per->hi[k]) shift[k] = -L;
+                    if (shift[k] != 0.0) axes |= 1u << k;
+                }
+                for (unsigned sub = axes; sub; sub = (sub - 1) & axes) {
+                    if (pass == 1) {
+                        size_t v = n + ng;
+                        cd->owner[ng] = (int)i;
+                        cd->flag[v] = cd->flag[i];
+                        for (int k = 0; k < 3; k++) {
+                            double t = (sub >> k) & 1u ? shift[k] : 0.0;
+                            cd->lo[3 * v + k] = cd->lo[3 * i + k] + t;
+                            cd->hi[3 * v + k] = cd->hi[3 * i + k] + t;
+                        }
+                    }
+                    ng++;
+                }
+            }
+            if (pass == 0) {
+                if (reserve_bodies(cd, n + ng))
+                    return clab_error_set(err, CLAB_ENOMEM, "out of memory in the broad phase");
+                ng = 0;
+            }
+        }
+        nv = n + ng;
+    }
+    double *lo = cd->lo, *hi = cd->hi;
+    int32_t *clo = cd->clo, *chi = cd->chi, *level = cd->level;
+    unsigned char *flag = cd->flag;
+    for (size_t i = 0; i < nv; i++) {
+        if (flag[i] & FLAG_PLANE) continue;
+        const double *l = lo + 3 * i, *h = hi + 3 * i;
+        cd->width[nb++] = fmax(h[0] - l[0], fmax(h[1] - l[1], h[2] - l[2]));
     }
 
     /* 2. level-0 cell from the median width (gsl_stats_median reorders the scratch copy),
@@ -352,7 +436,7 @@ int clab_broadphase(clab_collider *cd, const clab_world *w, double margin, const
         inv_cell[l] = 1.0 / lcell[l];
     }
     size_t on_level[CLAB_GRID_LEVELS] = {0};
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < nv; i++) {
         if (flag[i] & FLAG_PLANE) continue;
         const double *l = lo + 3 * i, *h = hi + 3 * i;
         double wd = fmax(h[0] - l[0], fmax(h[1] - l[1], h[2] - l[2]));
@@ -364,7 +448,7 @@ int clab_broadphase(clab_collider *cd, const clab_world *w, double margin, const
     /* sparse coarse levels and the widest bodies are kept out */
     for (int l = 1; l < CLAB_GRID_LEVELS; l++)
         if (on_level[l] < CLAB_GRID_MIN_LEVEL) on_level[l] = 0;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < nv; i++) {
         if (flag[i] & FLAG_PLANE) continue;
         if (level[i] == CLAB_GRID_LEVELS || !on_level[level[i]]) cd->large[nlarge++] = (int)i;
         else cd->grid[ngrid++] = (int)i;
@@ -542,8 +626,15 @@ int clab_broadphase(clab_collider *cd, const clab_world *w, double margin, const
         }
     }
 
-    /* 8. order */
+    /* 8. order; with periodic images, a pair can be found more than once */
     sort_pairs(cd, np, n);
+    if (nv > n && np > 1) {
+        size_t m = 1;
+        for (size_t k = 1; k < np; k++)
+            if (cd->pairs[k].i != cd->pairs[m - 1].i || cd->pairs[k].j != cd->pairs[m - 1].j)
+                cd->pairs[m++] = cd->pairs[k];
+        np = m;
+    }
     cd->st.cell = cell;
     cd->st.levels = 0;
     for (int l = 0; l < CLAB_GRID_LEVELS; l++) cd->st.levels += on_level[l] > 0;

@@ -167,6 +167,14 @@ uint32_t clab_checkpoint_scene_fingerprint(const clab_world *w)
         put_v3(&b, J->sb);
         put_f64(&b, J->length);
     }
+    /* periodic boundaries (only when some axis is on, so other scenes keep their fingerprint) */
+    const clab_periodic *per = &w->periodic;
+    if (per->on[0] || per->on[1] || per->on[2])
+        for (int k = 0; k < 3; k++) {
+            put_u32(&b, (uint32_t)per->on[k]);
+            put_f64(&b, per->on[k] ? per->lo[k] : 0.0);
+            put_f64(&b, per->on[k] ? per->hi[k] : 0.0);
+        }
     /* out of memory: a fingerprint no scene has, so a restart is refused rather than wrong */
     uint32_t c = b.nomem ? 0xffffffffu : crc_add(0, b.p, b.len);
     free(b.p);

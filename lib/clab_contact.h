@@ -16,7 +16,9 @@
 typedef struct clab_contact {
     int a, b;          /* body indices, a < b */
     clab_vec3 n, u, w; /* contact frame, world: n from a to b, n x u = w */
-    clab_vec3 p;       /* contact point P, world [m]: midway between the two surfaces */
+    clab_vec3 p;       /* contact point P, world [m]: midway between the two surfaces; with periodic
+                        * boundaries, near body a (b's image may be a period away from b itself:
+                        * lever arms come from sa, sb, never from p - r_b) */
     double phi;        /* gap Phi [m]; < 0 is penetration (penalty overlap delta_n = -Phi) */
     clab_vec3 sa, sb;  /* P in the body frames of a and b: sbar_{i,A}, sbar_{i,B} [m] */
     uint64_t key;      /* stable key (a, b, feature), the same while the contact persists */

@@ -33,6 +33,17 @@ typedef struct clab_body_def {
     int material;             /* material index, default 0 */
 } clab_body_def;
 
+/* Periodic boundaries: along axis k with on[k], space repeats with period L = hi[k] - lo[k].
+ * Pairs interact through the minimum image (bounded bodies must be narrower than L/2 along
+ * k, else the collision reports an error naming the body); clab_sim_step wraps the centers of
+ * moving bodies back into [lo, hi) after each step. Half-spaces must contain the periodic
+ * directions (a floor normal to z with x, y periodic is fine; a plane normal to a periodic
+ * axis is an error). Joints are not periodic-aware. All off by default. */
+typedef struct clab_periodic {
+    int on[3];           /* 1: axis k (x, y, z) is periodic */
+    double lo[3], hi[3]; /* the period [lo, hi) [m] where on */
+} clab_periodic;
+
 typedef struct clab_world {
     clab_body *bodies;        /* [nbodies] */
     char (*names)[CLAB_NAME_LEN]; /* [nbodies] body names */
@@ -44,6 +55,7 @@ typedef struct clab_world {
     clab_vec3 gravity;        /* [m/s^2] */
     double t;                 /* simulated time [s] */
     long step;                /* steps taken */
+    clab_periodic periodic;   /* periodic boundaries, all off by default */
 } clab_world;
 
 clab_world_def clab_default_world_def(void);
@@ -69,6 +81,25 @@ int clab_world_find_body(const clab_world *w, const char *name);
 
 /* Add a bilateral constraint; returns its index or -1 with err set. */
 int clab_world_add_joint(clab_world *w, const clab_joint *j, clab_error *err);
+
+/* Make axis (0 = x, 1 = y, 2 = z) periodic on [lo, hi): CLAB_EINVAL unless lo < hi, both
+ * finite, and the axis is 0..2. */
+int clab_world_set_periodic(clab_world *w, int axis, double lo, double hi, clab_error *err);
+
+/* The minimum image of d = r_b - r_a under the world's periodic axes: d - L round(d/L). */
+static inline clab_vec3 clab_world_min_image(const clab_periodic *p, clab_vec3 d)
+{
+    double v[3] = {d.x, d.y, d.z};
+    for (int k = 0; k < 3; k++)
+        if (p->on[k]) {
+            double L = p->hi[k] - p->lo[k];
+            v[k] -= L * nearbyint(v[k] / L);
+        }
+    return clab_v3(v[0], v[1], v[2]);
+}
+
+/* Wrap the centers of the free bodies back into [lo, hi) along the periodic axes. */
+void clab_world_wrap(clab_world *w);
 
 /* Name of body i (bodies added without a name are called "body<i>"). */
 const char *clab_world_body_name(const clab_world *w, size_t i);

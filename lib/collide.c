@@ -34,6 +34,22 @@ static const clab_narrow_fn narrow[CLAB_SHAPE_COUNT][CLAB_SHAPE_COUNT] = {
 int clab_collide_pair(const clab_world *w, int i, int j, double envelope, clab_contacts *out)
 {
     const clab_body *A = &w->bodies[i], *B = &w->bodies[j];
+    /* periodic axes: the higher-index body's image nearest the lower one's (minimum image),
+     * so P lies near body a; half-spaces contain the periodic directions and need none */
+    clab_body image;
+    const clab_periodic *per = &w->periodic;
+    if ((per->on[0] || per->on[1] || per->on[2]) && A->shape.type != CLAB_SHAPE_PLANE &&
+        B->shape.type != CLAB_SHAPE_PLANE) {
+        int lo = i < j ? i : j, hi = i < j ? j : i;
+        const clab_body *Bl = &w->bodies[lo], *Bh = &w->bodies[hi];
+        clab_vec3 d = clab_v3_sub(Bh->r, Bl->r), dm = clab_world_min_image(per, d);
+        if (dm.x != d.x || dm.y != d.y || dm.z != d.z) {
+            image = *Bh;
+            image.r = clab_v3_add(Bh->r, clab_v3_sub(dm, d)); /* r_hi shifted by whole periods */
+            if (hi == i) A = &image;
+            else B = &image;
+        }
+    }
     if (A->shape.type > B->shape.type) {
         const clab_body *t = A; A = B; B = t;
         int k = i; i = j; j = k;

@@ -42,6 +42,7 @@ typedef struct joint_src {
 /* everything read from a file */
 typedef struct scene_src {
     clab_vec3 gravity;
+    clab_periodic periodic; /* periodic boundaries, all off unless given */
     clab_material *mat; /* [nmat] */
     unsigned *mat_line; /* [nmat] */
     int nmat;
@@ -570,6 +571,8 @@ static int build_world(scene_ctx *c, const scene_src *src, clab_scene *sc)
     if (!w) return clab_error_set(c->err, CLAB_ENOMEM, "%s: out of memory creating the world", c->file);
     clab_error e;
     clab_error_clear(&e);
+    for (int k = 0; k < 3; k++)
+        if (src->periodic.on[k] && clab_world_set_periodic(w, k, src->periodic.lo[k], src->periodic.hi[k], &e)) goto fail;
     /* a material called "default" replaces the built-in one: add it first */
     for (int pass = 0; pass < 2; pass++)
         for (int k = 0; k < src->nmat; k++) {
@@ -622,7 +625,8 @@ void clab_scene_free(clab_scene *sc)
 /* check and build from the parsed configuration */
 static int load_config(scene_ctx *c, config_t *cfg, clab_scene *sc)
 {
-    static const char *const keys[] = {"description", "gravity", "materials", "bodies", "joints", "simulation", NULL};
+    static const char *const keys[] = {"description", "gravity", "materials", "bodies", "joints", "simulation",
+                                       "periodic", NULL};
     const config_setting_t *root = config_root_setting(cfg);
     scene_src src;
     memset(&src, 0, sizeof src);
@@ -631,6 +635,7 @@ static int load_config(scene_ctx *c, config_t *cfg, clab_scene *sc)
     scene_check_keys(c, root, "", keys);
     scene_string(c, root, "", "description", 0, sc->description, sizeof sc->description);
     scene_vec3(c, root, "", "gravity", "m/s^2", &src.gravity);
+    scene_periodic(c, root, &src.periodic);
     read_materials(c, root, &src);
     read_bodies(c, root, &src);
     read_joints(c, root, &src);

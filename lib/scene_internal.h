@@ -10,6 +10,7 @@
 
 #include "clab_error.h"
 #include "clab_math.h"
+#include "clab_world.h"
 
 /* loader state for messages */
 typedef struct scene_ctx {
@@ -60,6 +61,11 @@ int scene_bool(scene_ctx *c, const config_setting_t *g, const char *path, const 
  * '_', '-', '.' (names end up in messages and CSV column names) */
 int scene_string(scene_ctx *c, const config_setting_t *g, const char *path, const char *key, int names,
                  char *out, size_t cap);
+
+/* The optional top-level group periodic = { x = [lo, hi]; y = [lo, hi]; z = [lo, hi]; } [m]:
+ * each axis given must be two finite numbers lo < hi. Returns 1 when present and valid (out
+ * set; absent axes off), 0 when absent, -1 when invalid (reported). */
+int scene_periodic(scene_ctx *c, const config_setting_t *root, clab_periodic *out);
 
 /* Check the raw text for what libconfig 1.5 gets wrong: decimal integer literals beyond
  * 32 bits (silently wrapped modulo 2^32), @include directives (they would read other

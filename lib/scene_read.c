@@ -380,3 +380,44 @@ int scene_prescan(scene_ctx *c, const char *text)
     }
     return c->nerr - before;
 }
+
+int scene_periodic(scene_ctx *c, const config_setting_t *root, clab_periodic *out)
+{
+    static const char *const axes[] = {"x", "y", "z", NULL};
+    const config_setting_t *g = config_setting_get_member(root, "periodic");
+    if (!g) return 0;
+    char value[200];
+    if (config_setting_type(g) != CONFIG_TYPE_GROUP) {
+        scene_value_text(g, value, sizeof value);
+        scene_fail(c, scene_line(g), "periodic = %s: wrong type (%s); allowed: a group { x = [lo, hi]; ... } [m]",
+                   value, scene_type_text(g));
+        return -1;
+    }
+    int nerr = c->nerr;
+    scene_check_keys(c, g, "periodic", axes);
+    clab_periodic p = {{0, 0, 0}, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}};
+    for (int k = 0; k < 3; k++) {
+        const config_setting_t *s = config_setting_get_member(g, axes[k]);
+        if (!s) continue;
+        scene_value_text(s, value, sizeof value);
+        int t = config_setting_type(s);
+        double v[2];
+        int ok = (t == CONFIG_TYPE_ARRAY || t == CONFIG_TYPE_LIST) && config_setting_length(s) == 2;
+        for (int i = 0; ok && i < 2; i++) ok = setting_number(config_setting_get_elem(s, (unsigned)i), &v[i]);
+        if (!ok) {
+            scene_fail(c, scene_line(s), "periodic.%s = %s: wrong type or length (%s); allowed: two numbers [lo, hi] [m]",
+                       axes[k], value, scene_type_text(s));
+            continue;
+        }
+        if (!(isfinite(v[0]) && isfinite(v[1]) && v[0] < v[1])) {
+            scene_fail(c, scene_line(s), "periodic.%s = %s: allowed: two finite numbers lo < hi [m]", axes[k], value);
+            continue;
+        }
+        p.on[k] = 1;
+        p.lo[k] = v[0];
+        p.hi[k] = v[1];
+    }
+    if (c->nerr > nerr) return -1;
+    *out = p;
+    return 1;
+}

@@ -70,6 +70,7 @@ int clab_sim_step(clab_sim *s, clab_error *err)
     if (rc) return rc;
     rc = s->type->step(s->self, w, &s->contacts, s->h, err);
     if (rc) return rc;
+    clab_world_wrap(w); /* periodic axes: centers back into [lo, hi) */
     w->t += s->h;
     w->step++;
     return clab_world_check_state(w, s->vmax, err);

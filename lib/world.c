@@ -276,3 +276,40 @@ clab_world *clab_world_clone(const clab_world *w)
     if (w->njoints) memcpy(c->joints, w->joints, w->njoints * sizeof *c->joints);
     return c;
 }
+
+int clab_world_set_periodic(clab_world *w, int axis, double lo, double hi, clab_error *err)
+{
+    static const char axes[] = "xyz";
+    if (axis < 0 || axis > 2)
+        return clab_error_set(err, CLAB_EINVAL, "periodic axis %d: allowed: 0 (x), 1 (y) or 2 (z)", axis);
+    if (!(isfinite(lo) && isfinite(hi) && lo < hi))
+        return clab_error_set(err, CLAB_EINVAL, "periodic %c = [%g, %g] m: allowed: finite lo < hi", axes[axis], lo,
+                              hi);
+    w->periodic.on[axis] = 1;
+    w->periodic.lo[axis] = lo;
+    w->periodic.hi[axis] = hi;
+    return CLAB_OK;
+}
+
+/* x moved by a whole number of periods into [lo, hi) (x finite) */
+static double wrap_coord(double x, double lo, double hi)
+{
+    if (x >= lo && x < hi) return x;
+    double L = hi - lo;
+    x -= L * floor((x - lo) / L);
+    if (x >= hi || x < lo) x = lo; /* rounding at the upper end */
+    return x;
+}
+
+void clab_world_wrap(clab_world *w)
+{
+    const clab_periodic *p = &w->periodic;
+    if (!(p->on[0] || p->on[1] || p->on[2])) return;
+    for (size_t i = 0; i < w->nbodies; i++) {
+        clab_body *b = &w->bodies[i];
+        if (b->fixed) continue;
+        double *r[3] = {&b->r.x, &b->r.y, &b->r.z};
+        for (int k = 0; k < 3; k++)
+            if (p->on[k] && isfinite(*r[k])) *r[k] = wrap_coord(*r[k], p->lo[k], p->hi[k]);
+    }
+}

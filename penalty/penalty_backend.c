@@ -269,12 +269,13 @@ static int penalty_step(void *self, clab_world *w, const clab_contacts *c, doubl
         clab_penalty_contact_force(law, k, pp->mu, delta_n, vn, vt, &delta_t, &Fn, &Ft);
         clab_history_put(&p->hist, ci->key, delta_t);
 
-        /* F on b, -F on a; torques (P - r) x F about the centers */
+        /* F on b, -F on a; torques s x F about the centers with the lever arms s = A(e) sbar
+         * (not P - r, which is wrong for a contact through a periodic image) */
         clab_vec3 Fb = clab_v3_madd(Ft, Fn, ci->n);
         F[ci->b] = clab_v3_add(F[ci->b], Fb);
         F[ci->a] = clab_v3_sub(F[ci->a], Fb);
-        T[ci->b] = clab_v3_add(T[ci->b], clab_v3_cross(clab_v3_sub(ci->p, B->r), Fb));
-        T[ci->a] = clab_v3_sub(T[ci->a], clab_v3_cross(clab_v3_sub(ci->p, A->r), Fb));
+        T[ci->b] = clab_v3_add(T[ci->b], clab_v3_cross(clab_q_rotate(B->e, ci->sb), Fb));
+        T[ci->a] = clab_v3_sub(T[ci->a], clab_v3_cross(clab_q_rotate(A->e, ci->sa), Fb));
 
         /* optional rolling resistance: a pure couple */
         if (law->rolling == CLAB_PENALTY_ROLL_CDT && pp->mu_roll > 0.0) {

@@ -6,6 +6,7 @@ clab_tests =
 
 include tests/lib.mk
 include tests/collide.mk
+include tests/periodic.mk
 include tests/scene.mk
 include tests/dvi.mk
 include tests/penalty.mk

@@ -1,0 +1,4 @@
+## tests of periodic boundaries, the Verlet skin and threading of the collision layer and
+## the penalty hot path
+clab_tests += tests/test_periodic
+tests_test_periodic_LDADD = $(CLAB_LDADD)
