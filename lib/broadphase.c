@@ -23,8 +23,10 @@
  * 7. order: pairs counting-sorted by (i, j).
  * All arrays grow to the largest scene seen and are reused, so a steady simulation does not
  * allocate. */
+#include <float.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <gsl/gsl_statistics_double.h>
 
@@ -80,9 +82,32 @@ struct clab_collider {
     size_t cap_pairs;
     clab_pair *pairs, *tmp;
     clab_broadphase_stats st;
+    /* Verlet skin: the state of the last build of the kept pair list [cap_ref] */
+    double skin;                /* option: [m]; < 0: automatic (CLAB_SKIN_AUTO x median bound radius) */
+    int kept;                   /* 1: cd->pairs hold the list of the last build */
+    size_t cap_ref, nref;       /* bodies at the last build */
+    double *ref_r;              /* centers (triples) at the last build [m] */
+    clab_quat *ref_e;           /* orientations at the last build */
+    double *ref_R;              /* bound radii at the last build [m] (scratch for the median) */
+    unsigned char *ref_kind;    /* shape type x 2 + fixed at the last build */
+    double ref_margin;          /* envelope margin of the last build [m] */
+    double ref_skin;            /* skin of the last build [m] */
+    clab_periodic ref_periodic; /* periodic settings of the last build */
+    size_t kept_np;             /* pairs in the kept list */
 };
 
-clab_collider *clab_collider_create(void) { return calloc(1, sizeof(clab_collider)); }
+clab_collider *clab_collider_create(void)
+{
+    clab_collider *cd = calloc(1, sizeof(clab_collider));
+    if (cd) cd->skin = -1.0;
+    return cd;
+}
+
+void clab_collider_set_skin(clab_collider *cd, double skin)
+{
+    cd->skin = skin;
+    cd->kept = 0;
+}
 
 void clab_collider_destroy(clab_collider *cd)
 {
@@ -90,7 +115,7 @@ void clab_collider_destroy(clab_collider *cd)
     void *arrays[] = {cd->lo,    cd->hi,     cd->clo,   cd->chi,    cd->level,  cd->width,  cd->grid,
                       cd->large, cd->planes, cd->pm,    cd->flag, cd->owner, cd->key,    cd->count,  cd->slo,    cd->shi,
                       cd->sclo,  cd->schi,   cd->sbody, cd->slevel, cd->sfixed, cd->ent,    cd->sorted,
-                      cd->ebucket, cd->start, cd->pairs, cd->tmp};
+                      cd->ebucket, cd->start, cd->pairs, cd->tmp, cd->ref_r, cd->ref_e, cd->ref_R, cd->ref_kind};
     for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++) free(arrays[k]);
     free(cd);
 }
@@ -318,6 +343,7 @@ int clab_broadphase(clab_collider *cd, const clab_world *w, double margin, const
                     clab_error *err)
 {
     size_t n = w->nbodies, np = 0;
+    cd->kept = 0; /* the kept list (clab_broadphase_kept) is overwritten */
     const clab_body *bodies = w->bodies;
     *pairs = NULL;
     *npairs = 0;
@@ -651,4 +677,110 @@ int clab_broadphase(clab_collider *cd, const clab_world *w, double margin, const
     return CLAB_OK;
 nomem:
     return clab_error_set(err, CLAB_ENOMEM, "out of memory in the broad phase (%zu pairs)", np);
+}
+
+/* ---- Verlet skin ----
+ * The kept list was built with bounds grown by (margin + skin)/2 at the state (r0, e0). Every
+ * point of a body moved since by at most d = |r - r0| + 2 R sin(theta/2), theta the rotation
+ * from e0 to e (sin(theta/2) = sqrt(1 - (e0 . e)^2), no trig; spheres: d = |r - r0|, their
+ * bounds do not turn), so its current box grown by margin/2 lies inside its box of the build
+ * while d <= skin/2, and every pair the broad phase would report now is in the kept list. */
+
+/* the largest motion d of a body since the last build, INFINITY when something else changed */
+static double max_motion(const clab_collider *cd, const clab_world *w)
+{
+    double d2max = 0.0, dmax = 0.0;
+    const clab_periodic *per = &w->periodic;
+    int periodic = per->on[0] || per->on[1] || per->on[2];
+    for (size_t i = 0; i < w->nbodies; i++) {
+        const clab_body *b = &w->bodies[i];
+        unsigned char kind = (unsigned char)(2 * b->shape.type + (b->fixed != 0));
+        if (kind != cd->ref_kind[i] || clab_shape_bound_radius(&b->shape) != cd->ref_R[i]) return INFINITY;
+        clab_vec3 d = clab_v3(b->r.x - cd->ref_r[3 * i], b->r.y - cd->ref_r[3 * i + 1], b->r.z - cd->ref_r[3 * i + 2]);
+        if (periodic) d = clab_world_min_image(per, d);
+        double d2 = clab_v3_norm2(d);
+        if (b->shape.type == CLAB_SHAPE_SPHERE) {
+            if (!(d2 <= d2max)) d2max = d2; /* NaN lands here too and forces a rebuild */
+            continue;
+        }
+        const clab_quat *e0 = &cd->ref_e[i];
+        if (b->shape.type == CLAB_SHAPE_PLANE) {
+            if (d2 != 0.0 || b->e.e0 != e0->e0 || b->e.e1 != e0->e1 || b->e.e2 != e0->e2 || b->e.e3 != e0->e3)
+                return INFINITY;
+            continue;
+        }
+        double c = b->e.e0 * e0->e0 + b->e.e1 * e0->e1 + b->e.e2 * e0->e2 + b->e.e3 * e0->e3;
+        double s2 = 1.0 - c * c;
+        double dm = sqrt(d2) + 2.0 * cd->ref_R[i] * sqrt(s2 > 0.0 ? s2 : 0.0);
+        if (!(dm <= dmax)) dmax = dm;
+    }
+    return fmax(sqrt(d2max), dmax);
+}
+
+/* remember the state of a build; returns the skin for it (automatic: a fraction of the median
+ * bound radius of the bounded bodies) and the rounding allowance of the build's bounds */
+static int remember(clab_collider *cd, const clab_world *w, double margin, double *skin, double *slack)
+{
+    size_t n = w->nbodies;
+    if (n > cd->cap_ref) {
+        size_t cap = n + n / 2 + 16;
+        if (resize(&cd->ref_r, 3 * cap, sizeof(double)) || resize(&cd->ref_e, cap, sizeof(clab_quat)) ||
+            resize(&cd->ref_R, cap, sizeof(double)) || resize(&cd->ref_kind, cap, 1))
+            return 1;
+        cd->cap_ref = cap;
+    }
+    double big = 0.0;
+    size_t nb = 0;
+    for (size_t i = 0; i < n; i++) {
+        const clab_body *b = &w->bodies[i];
+        double R = clab_shape_bound_radius(&b->shape);
+        if (b->shape.type != CLAB_SHAPE_PLANE) {
+            cd->ref_R[nb++] = R; /* scratch for the median first */
+            big = fmax(big, fabs(b->r.x) + fabs(b->r.y) + fabs(b->r.z) + R);
+        }
+    }
+    *skin = cd->skin >= 0.0 ? cd->skin : nb ? CLAB_SKIN_AUTO * gsl_stats_median(cd->ref_R, 1, nb) : 0.0;
+    if (!isfinite(*skin)) *skin = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        const clab_body *b = &w->bodies[i];
+        cd->ref_r[3 * i] = b->r.x;
+        cd->ref_r[3 * i + 1] = b->r.y;
+        cd->ref_r[3 * i + 2] = b->r.z;
+        cd->ref_e[i] = b->e;
+        cd->ref_R[i] = clab_shape_bound_radius(&b->shape);
+        cd->ref_kind[i] = (unsigned char)(2 * b->shape.type + (b->fixed != 0));
+    }
+    for (int k = 0; k < 3; k++)
+        if (w->periodic.on[k]) big = fmax(big, fabs(w->periodic.lo[k]) + fabs(w->periodic.hi[k]));
+    /* the bounds are rounded at the scale of the coordinates: grow the build by a few ulps of
+     * it, so the containment above holds in floating point too */
+    *slack = isfinite(big) ? 16.0 * DBL_EPSILON * (big + margin + *skin) : 0.0;
+    cd->nref = n;
+    cd->ref_margin = margin;
+    cd->ref_skin = *skin;
+    cd->ref_periodic = w->periodic;
+    return 0;
+}
+
+int clab_broadphase_kept(clab_collider *cd, const clab_world *w, double margin, const clab_pair **pairs,
+                         size_t *npairs, clab_error *err)
+{
+    cd->st.calls++;
+    if (cd->kept && cd->skin != 0.0 && cd->nref == w->nbodies && cd->ref_margin == margin &&
+        memcmp(&cd->ref_periodic, &w->periodic, sizeof w->periodic) == 0 &&
+        max_motion(cd, w) <= 0.5 * cd->ref_skin) {
+        *pairs = cd->pairs;
+        *npairs = cd->kept_np;
+        return CLAB_OK;
+    }
+    double skin = 0.0, slack = 0.0;
+    if (cd->skin != 0.0 && remember(cd, w, margin, &skin, &slack))
+        return clab_error_set(err, CLAB_ENOMEM, "out of memory in the broad phase");
+    int rc = clab_broadphase(cd, w, margin + skin + slack, pairs, npairs, err);
+    if (rc) return rc;
+    cd->st.rebuilds++;
+    cd->st.skin = skin;
+    cd->kept = cd->skin != 0.0;
+    cd->kept_np = *npairs;
+    return CLAB_OK;
 }

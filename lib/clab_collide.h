@@ -23,6 +23,15 @@ typedef struct clab_collider clab_collider;
 clab_collider *clab_collider_create(void);
 void clab_collider_destroy(clab_collider *cd);
 
+/* Verlet skin [m] of clab_collide: the candidate pairs are built with bounds grown by the
+ * skin and kept until some body has moved more than skin/2 since (a box: any point of it,
+ * rotation included), or bodies, shapes, fixed flags, the envelope or the periodic settings
+ * changed; between rebuilds only the narrow phase runs over the kept pairs. The contacts
+ * are the same for every skin, in the same order. 0: rebuild every call; < 0 (the default):
+ * CLAB_SKIN_AUTO x the median bound radius of the bounded bodies, chosen at each rebuild. */
+void clab_collider_set_skin(clab_collider *cd, double skin);
+#define CLAB_SKIN_AUTO 0.1
+
 /* All contacts of the world with Phi < envelope, in a deterministic order (by body a,
  * then b, then feature). Pairs of two fixed bodies are skipped. */
 int clab_collide(clab_collider *cd, const clab_world *w, double envelope, clab_contacts *out, clab_error *err);
@@ -57,6 +66,10 @@ typedef struct clab_broadphase_stats {
     size_t entries;       /* (body, cell) entries of the grid, at most 8 a body */
     size_t buckets;       /* buckets (dense cells or hash-table size) */
     size_t pairs;         /* candidate pairs found */
+    /* clab_collide with a Verlet skin (counts since the collider was created) */
+    size_t calls;         /* clab_collide calls */
+    size_t rebuilds;      /* of which rebuilt the pair list (the rest reused it) */
+    double skin;          /* skin of the last build [m] */
 } clab_broadphase_stats;
 #define CLAB_GRID_CELL_SCALE 2.0 /* level-0 cell / median bound width */
 #define CLAB_GRID_LEVELS 8       /* cells c 2^l, l = 0..7 */

@@ -5,7 +5,10 @@
  *     clab_sim_destroy(s);
  *
  * Options read here (the rest go to the backend): envelope [m] (contacts reported while
- * Phi < envelope; default: the backend's), vmax [m/s] (runtime guard; default 1e4). */
+ * Phi < envelope; default: the backend's), vmax [m/s] (runtime guard; default 1e4), skin [m]
+ * (Verlet skin of the candidate pairs, clab_collider_set_skin: 0 = rebuild every step;
+ * default automatic, a tenth of the median bound radius; the contacts do not depend on it,
+ * so it is not part of the metadata). */
 #ifndef CLAB_SIM_H
 #define CLAB_SIM_H
 

@@ -80,7 +80,7 @@ int clab_collide(clab_collider *cd, const clab_world *w, double envelope, clab_c
     const clab_pair *pairs;
     size_t np;
     clab_contacts_clear(out);
-    int rc = clab_broadphase(cd, w, envelope > 0.0 ? envelope : 0.0, &pairs, &np, err);
+    int rc = clab_broadphase_kept(cd, w, envelope > 0.0 ? envelope : 0.0, &pairs, &np, err);
     if (rc) return rc;
     for (size_t k = 0; k < np; k++)
         if (clab_collide_pair(w, pairs[k].i, pairs[k].j, envelope, out))

@@ -4,6 +4,12 @@
 
 #include "clab_collide.h"
 
+/* The candidate pairs for clab_collide: the kept list of the last build while no body has
+ * moved more than skin/2 since (see clab_collider_set_skin), else a new build with bounds
+ * grown by margin + skin. *pairs is valid until the next broad-phase call. */
+int clab_broadphase_kept(clab_collider *cd, const clab_world *w, double margin, const clab_pair **pairs,
+                         size_t *npairs, clab_error *err);
+
 /* A narrow-phase function: contacts between body a (shape type ta) and body b (type tb),
  * ta <= tb in the table's order; the caller orders the record as a < b afterwards. */
 typedef int (*clab_narrow_fn)(const clab_body *A, const clab_body *B, int ia, int ib, double envelope,

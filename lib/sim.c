@@ -36,8 +36,10 @@ clab_sim *clab_sim_create(clab_world *w, const char *backend, double h, clab_opt
     clab_options empty;
     clab_options_init(&empty);
     clab_options *o = opt ? opt : &empty;
+    double skin = -1.0; /* automatic unless given */
     if (clab_options_double(o, "envelope", -1.0, 1e3, &s->envelope, err) ||
-        clab_options_double(o, "vmax", 0.0, 1e300, &s->vmax, err))
+        clab_options_double(o, "vmax", 0.0, 1e300, &s->vmax, err) ||
+        clab_options_double(o, "skin", 0.0, 1e3, &skin, err))
         goto fail;
     if (type->create(w, o, &s->self, err)) goto fail;
     char owner[96];
@@ -48,8 +50,11 @@ clab_sim *clab_sim_create(clab_world *w, const char *backend, double h, clab_opt
         clab_error_set(err, CLAB_ENOMEM, "out of memory");
         goto fail;
     }
+    clab_collider_set_skin(s->collider, skin);
+    clab_options_free(&empty);
     return s;
 fail:
+    clab_options_free(&empty);
     clab_sim_destroy(s);
     return NULL;
 }

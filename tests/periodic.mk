@@ -2,3 +2,5 @@
 ## the penalty hot path
 clab_tests += tests/test_periodic
 tests_test_periodic_LDADD = $(CLAB_LDADD)
+clab_tests += tests/test_skin
+tests_test_skin_LDADD = $(CLAB_LDADD)
