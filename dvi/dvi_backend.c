@@ -13,6 +13,7 @@
 
 #include "ccp_solver.h"
 #include "clab_backends.h"
+#include "regularize.h"
 #include "warmstart.h"
 
 typedef struct clab_dvi {
@@ -21,6 +22,7 @@ typedef struct clab_dvi {
     clab_ccp_options opt;         /* max_iter, tol [m/s], omega */
     double recovery_speed;        /* cap on -Phi/h [m/s] */
     int warm_start;               /* 1: start from the last step's impulses */
+    clab_dvi_reg reg;             /* regularized normal rows (seed 001), regularize.h */
     /* per-step data, reused */
     clab_ccp ccp;                 /* the CCP of the last step */
     clab_ccp_work work;           /* solver scratch and residual history */
@@ -88,7 +90,7 @@ static int dvi_create(const clab_world *w, clab_options *opt, void **self, clab_
         clab_options_double(opt, "tol", 0.0, 1e3, &s->opt.tol, err) ||
         clab_options_double(opt, "omega", 1e-6, 2.0 - 1e-6, &s->opt.omega, err) ||
         clab_options_double(opt, "recovery_speed", 0.0, 1e300, &s->recovery_speed, err) ||
-        clab_options_choice(opt, "warm_start", onoff, &warm, err)) {
+        clab_options_choice(opt, "warm_start", onoff, &warm, err) || clab_dvi_reg_options(opt, &s->reg, err)) {
         dvi_destroy(s);
         return CLAB_EINVAL;
     }
@@ -158,6 +160,7 @@ static int dvi_step(void *self, clab_world *w, const clab_contacts *c, double h,
     }
     /* 2. the CCP of Eq. (10) */
     int rc = clab_ccp_build(&s->ccp, w, c, h, s->recovery_speed, err);
+    if (!rc) clab_dvi_reg_apply(&s->reg, &s->ccp, w, c, s->v_saved, h); /* seed 001 (regularize.h) */
     const clab_ccp *P = &s->ccp;
     if (!rc && grow(&s->nu, &s->cap_nu, P->n)) rc = clab_error_set(err, CLAB_ENOMEM, "dvi: out of memory");
     if (!rc && grow(&s->d, &s->cap_d, P->n)) rc = clab_error_set(err, CLAB_ENOMEM, "dvi: out of memory");
@@ -255,6 +258,7 @@ static void dvi_meta(const void *self, clab_options *m)
     clab_options_set(m, "dvi_residual",
                      "max_k |nu_k - Proj_Ck(nu_k - t_k d_k)|/t_k, t_k = size_k/tr(N_kk), d = N nu + p [m/s]", NULL);
     clab_options_set(m, "dvi_forces", "gamma/h [N] in the contact frame (n, u, w)", NULL);
+    clab_dvi_reg_meta(&s->reg, m);
 }
 
 static double dvi_stable_step(const void *self, const clab_world *w)
@@ -301,7 +305,8 @@ const clab_backend_type clab_backend_dvi = {
     "  omega=X                   relaxation in (0, 2): jacobi step (default 0.3), gs SOR (default 1)\n"
     "  recovery_speed=X          cap on the penetration correction -Phi/h [m/s] (default 1)\n"
     "  warm_start=on|off         start from the last step's impulses by contact key (default on)\n"
-    "  envelope=X                delta_K: contacts with Phi < delta_K enter the CCP [m] (default 0.002)\n",
+    "  envelope=X                delta_K: contacts with Phi < delta_K enter the CCP [m] (default 0.002)\n"
+    CLAB_DVI_REG_HELP,
     0.002,
     dvi_create,
     dvi_step,

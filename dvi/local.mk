@@ -11,12 +11,14 @@ libcontactlab_la_SOURCES += \
 	dvi/solver_apgd.c \
 	dvi/solver_bb.c \
 	dvi/warmstart.c \
+	dvi/regularize.c \
 	dvi/dvi_backend.c
 
 pkginclude_HEADERS += \
 	dvi/ccp.h \
 	dvi/cone.h \
 	dvi/ccp_solver.h \
-	dvi/warmstart.h
+	dvi/warmstart.h \
+	dvi/regularize.h
 
 noinst_HEADERS += dvi/solver_internal.h

@@ -11,3 +11,6 @@ tests_test_dvi_backend_LDADD = $(CLAB_LDADD)
 ## benchmark (not a test): iterations per solver on a settled pile of >= 1000 spheres
 noinst_PROGRAMS += tests/bench_dvi_pile
 tests_bench_dvi_pile_LDADD = $(CLAB_LDADD)
+## the regularized DVI of seed 001 (dvi/regularize.c)
+clab_tests += tests/test_dvi_regularized
+tests_test_dvi_regularized_LDADD = $(CLAB_LDADD)
