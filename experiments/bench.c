@@ -18,6 +18,7 @@
 
 /* the benchmarks: add an entry here and a source file bench_<name>.c */
 static const bench_entry benchmarks[] = {
+    {"chute", "LAMMPS's chute flow (32,000 spheres, Hooke with history) side by side with lmp", bench_chute},
     {NULL, NULL, NULL},
 };
 

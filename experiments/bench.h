@@ -53,4 +53,7 @@ typedef struct bench_entry {
     int (*run)(const bench_ctx *c);
 } bench_entry;
 
+/* the benchmarks (bench_<name>.c) */
+int bench_chute(const bench_ctx *c);
+
 #endif

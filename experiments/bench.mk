@@ -5,7 +5,8 @@ experiments_bench_broadphase_LDADD = $(CLAB_LDADD)
 ## `contactlab bench` (bench.c and one bench_<name>.c per benchmark); `make bench` runs them
 contactlab_SOURCES += \
 	experiments/bench.h \
-	experiments/bench.c
+	experiments/bench.c \
+	experiments/bench_chute.c
 BENCH_ARGS =
 bench: contactlab$(EXEEXT)
 	./contactlab$(EXEEXT) bench --out bench-out $(BENCH_ARGS)

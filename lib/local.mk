@@ -40,3 +40,7 @@ noinst_HEADERS += lib/scene_internal.h
 ## checkpoint and restart (zlib's CRC-32)
 libcontactlab_la_SOURCES += lib/checkpoint.c
 pkginclude_HEADERS += lib/clab_checkpoint.h
+
+## LAMMPS data files (atom_style sphere) into a world (doc/lammps.md)
+libcontactlab_la_SOURCES += lib/lammps_data.c
+pkginclude_HEADERS += lib/clab_lammps.h

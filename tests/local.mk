@@ -13,3 +13,4 @@ include tests/penalty.mk
 include tests/experiments_a.mk
 include tests/experiments_b.mk
 include tests/reliability.mk
+include tests/lammps.mk
