@@ -142,8 +142,10 @@ static clab_sim *chute_sim(clab_world *w, clab_error *err)
     clab_options_set(&o, "kt", kt, NULL);
     clab_options_set(&o, "gn", "50", NULL);
     clab_options_set(&o, "gt", "0", NULL); /* dampflag 0 */
-    clab_options_set(&o, "cap", "total", NULL);
-    clab_options_set(&o, "clamp", "off", NULL); /* LAMMPS limit_damping off */
+    clab_options_set(&o, "clamp", "off", NULL);        /* LAMMPS limit_damping off: the dashpot may pull */
+    clab_options_set(&o, "cap", "lammps", NULL);       /* |F_t| <= mu |F_n| */
+    clab_options_set(&o, "lever", "surface", NULL);    /* lever arms: the radii */
+    clab_options_set(&o, "history_start", "zero", NULL); /* setup does not advance the history */
     clab_sim *s = clab_sim_create(w, "penalty", CHUTE_H, &o, err);
     clab_options_free(&o);
     return s;

@@ -80,11 +80,11 @@ void clab_penalty_contact_force(const clab_penalty_law *law, clab_penalty_coef k
     *Fn = fn;
 
     /* tangential: spring on the history and dashpot on the slip velocity */
-    double Fmax = mu * (fn > 0.0 ? fn : 0.0);
+    double Fmax = mu * (fn > 0.0 ? fn : law->cap == CLAB_PENALTY_CAP_LAMMPS ? -fn : 0.0);
     clab_vec3 spring = clab_v3_scale(*delta_t, -k.kt);
     clab_vec3 damp = clab_v3_scale(vt, -k.ct);
-    if (law->cap == CLAB_PENALTY_CAP_TOTAL) {
-        /* |F_t| > mu F_n: scale F_t to the cone and rewrite delta_t so that -k_t delta_t - c_t v_t
+    if (law->cap != CLAB_PENALTY_CAP_SPRING) {
+        /* |F_t| > Fmax: scale F_t to the cone and rewrite delta_t so that -k_t delta_t - c_t v_t
          * is that force (LAMMPS pair gran/hooke/history) */
         clab_vec3 ft = clab_v3_add(spring, damp);
         double ftn = clab_v3_norm(ft);

@@ -21,9 +21,15 @@
 typedef enum { CLAB_PENALTY_HOOKE = 0, CLAB_PENALTY_HERTZ = 1 } clab_penalty_model;
 
 /* Coulomb cap conventions (codes differ; doc/penalty.md says why total is the default):
- * TOTAL  |spring + dashpot| <= mu F_n (LAMMPS gran/hooke/history, Chrono SMC);
- * SPRING k_t |delta_t| <= mu F_n; the dashpot is added only while sticking (LIGGGHTS). */
-typedef enum { CLAB_PENALTY_CAP_TOTAL = 0, CLAB_PENALTY_CAP_SPRING = 1 } clab_penalty_cap;
+ * TOTAL  |spring + dashpot| <= mu max(F_n, 0) (Chrono SMC; LAMMPS while F_n >= 0);
+ * SPRING k_t |delta_t| <= mu max(F_n, 0); the dashpot is added only while sticking (LIGGGHTS);
+ * LAMMPS |spring + dashpot| <= mu |F_n|: TOTAL, but a contact whose dashpot pulls (F_n < 0,
+ *        clamp off) keeps friction, as LAMMPS gran/hooke/history without limit_damping. */
+typedef enum {
+    CLAB_PENALTY_CAP_TOTAL = 0,
+    CLAB_PENALTY_CAP_SPRING = 1,
+    CLAB_PENALTY_CAP_LAMMPS = 2
+} clab_penalty_cap;
 
 typedef enum { CLAB_PENALTY_ROLL_OFF = 0, CLAB_PENALTY_ROLL_CDT = 1 } clab_penalty_rolling;
 
@@ -100,7 +106,8 @@ static inline clab_vec3 clab_penalty_rotate_history(clab_vec3 delta_t, clab_vec3
  * b) and tangential force F_t [N] (vector in the tangent plane, on body b) from the overlap
  * delta_n, the normal relative speed vn = (v_b - v_a) . n, the tangential relative velocity
  * vt and the history *delta_t (already advanced to this step). Caps *delta_t by Coulomb
- * with the law's convention; F_n is clamped at 0 when law->clamp. */
+ * with the law's convention (bound mu max(F_n, 0), or mu |F_n| for CAP_LAMMPS); F_n is
+ * clamped at 0 when law->clamp. */
 void clab_penalty_contact_force(const clab_penalty_law *law, clab_penalty_coef k, double mu, double delta_n,
                                 double vn, clab_vec3 vt, clab_vec3 *delta_t, double *Fn, clab_vec3 *Ft);
 

@@ -25,6 +25,8 @@ typedef struct penalty {
     /* the run's choices */
     clab_penalty_law law;
     clab_penalty_integrator integrator;
+    int lever_surface; /* 1: lever arms to each body's surface point P -+ Phi/2 n (LAMMPS's radii) */
+    int history_zero;  /* 1: the first step's contacts start with delta_t = 0 (LAMMPS's setup) */
     double kn, kt, gn, gt; /* explicit overrides for every pair; < 0 = from the materials */
     /* per material pair, rebuilt when materials are added */
     clab_penalty_pair *pairs;       /* [nmat * nmat], pairs[ma * nmat + mb] */
@@ -46,9 +48,11 @@ typedef struct penalty {
 
 static const char *const model_names[] = {"hooke", "hertz", NULL};
 static const char *const integrator_names[] = {"euler", "verlet", NULL};
-static const char *const cap_names[] = {"total", "spring", NULL};
+static const char *const cap_names[] = {"total", "spring", "lammps", NULL};
 static const char *const clamp_names[] = {"off", "on", NULL};
 static const char *const rolling_names[] = {"off", "cdt", NULL};
+static const char *const lever_names[] = {"contact", "surface", NULL};
+static const char *const history_start_names[] = {"slip", "zero", NULL};
 
 /* ---- validation ---- */
 
@@ -173,6 +177,8 @@ static int penalty_create(const clab_world *w, clab_options *opt, void **self, c
     if (!rc) rc = clab_options_choice(opt, "cap", cap_names, &cap, err);
     if (!rc) rc = clab_options_choice(opt, "clamp", clamp_names, &clamp, err);
     if (!rc) rc = clab_options_choice(opt, "rolling", rolling_names, &roll, err);
+    if (!rc) rc = clab_options_choice(opt, "lever", lever_names, &p->lever_surface, err);
+    if (!rc) rc = clab_options_choice(opt, "history_start", history_start_names, &p->history_zero, err);
     if (!rc) rc = number_option(opt, "kn", 1, "normal stiffness", model == CLAB_PENALTY_HOOKE ? "N/m" : "N/m^1.5",
                                 &p->kn, err);
     if (!rc) rc = number_option(opt, "kt", 1, "tangential stiffness", model == CLAB_PENALTY_HOOKE ? "N/m" : "N/m^1.5",
@@ -252,15 +258,25 @@ static int penalty_step(void *self, clab_world *w, const clab_contacts *c, doubl
         double m_eff = clab_penalty_meff(A->m, A->fixed, B->m, B->fixed);
         double R_eff = clab_penalty_reff(contact_radius(&A->shape), contact_radius(&B->shape));
 
+        /* lever arms from the centers (world frame): to the contact point P, A(e) sbar, or
+         * (lever=surface) to each body's own surface point P -+ Phi/2 n, LAMMPS's radii */
+        clab_vec3 la = clab_q_rotate(A->e, ci->sa), lb = clab_q_rotate(B->e, ci->sb);
+        if (p->lever_surface) {
+            la = clab_v3_madd(la, -0.5 * ci->phi, ci->n);
+            lb = clab_v3_madd(lb, 0.5 * ci->phi, ci->n);
+        }
+
         /* relative velocity of the contact point, b with respect to a */
-        clab_vec3 v = clab_v3_sub(clab_body_point_velocity(B, ci->sb), clab_body_point_velocity(A, ci->sa));
+        clab_vec3 v = clab_v3_sub(clab_v3_add(B->rdot, clab_v3_cross(clab_body_omega_world(B), lb)),
+                                  clab_v3_add(A->rdot, clab_v3_cross(clab_body_omega_world(A), la)));
         double vn = clab_v3_dot(v, ci->n);
         clab_vec3 vt = clab_v3_madd(v, -vn, ci->n);
 
-        /* history: last step's delta_t onto the current tangent plane, plus this step's slip */
+        /* history: last step's delta_t onto the current tangent plane, plus this step's slip
+         * (none at the first step with history_start=zero: the initial state has no history) */
         const clab_vec3 *old = clab_history_find(&p->hist, ci->key);
         clab_vec3 delta_t = old ? clab_penalty_rotate_history(*old, ci->n) : zero;
-        delta_t = clab_v3_madd(delta_t, h, vt);
+        if (!(p->history_zero && !p->started)) delta_t = clab_v3_madd(delta_t, h, vt);
 
         /* the force law of seed 002 with the Coulomb cap */
         clab_penalty_coef k = clab_penalty_coefficients(law, pp, delta_n, m_eff, R_eff);
@@ -269,13 +285,13 @@ static int penalty_step(void *self, clab_world *w, const clab_contacts *c, doubl
         clab_penalty_contact_force(law, k, pp->mu, delta_n, vn, vt, &delta_t, &Fn, &Ft);
         clab_history_put(&p->hist, ci->key, delta_t);
 
-        /* F on b, -F on a; torques s x F about the centers with the lever arms s = A(e) sbar
-         * (not P - r, which is wrong for a contact through a periodic image) */
+        /* F on b, -F on a; torques l x F about the centers with the lever arms above (A(e) sbar,
+         * not P - r, which is wrong for a contact through a periodic image) */
         clab_vec3 Fb = clab_v3_madd(Ft, Fn, ci->n);
         F[ci->b] = clab_v3_add(F[ci->b], Fb);
         F[ci->a] = clab_v3_sub(F[ci->a], Fb);
-        T[ci->b] = clab_v3_add(T[ci->b], clab_v3_cross(clab_q_rotate(B->e, ci->sb), Fb));
-        T[ci->a] = clab_v3_sub(T[ci->a], clab_v3_cross(clab_q_rotate(A->e, ci->sa), Fb));
+        T[ci->b] = clab_v3_add(T[ci->b], clab_v3_cross(lb, Fb));
+        T[ci->a] = clab_v3_sub(T[ci->a], clab_v3_cross(la, Fb));
 
         /* optional rolling resistance: a pure couple */
         if (law->rolling == CLAB_PENALTY_ROLL_CDT && pp->mu_roll > 0.0) {
@@ -402,6 +418,8 @@ static void penalty_meta(const void *self, clab_options *m)
     put(m, "cap", "%s", cap_names[p->law.cap]);
     put(m, "clamp", "%s", clamp_names[p->law.clamp]);
     put(m, "rolling", "%s", rolling_names[p->law.rolling]);
+    put(m, "lever", "%s", lever_names[p->lever_surface]);
+    put(m, "history_start", "%s", history_start_names[p->history_zero]);
     put_override(m, "kn", p->kn);
     put_override(m, "kt", p->kt);
     put_override(m, "gn", p->gn);
@@ -418,8 +436,9 @@ static void penalty_meta(const void *self, clab_options *m)
         hooke ? "c = gamma m* or c_n = -2 beta sqrt(k_n m*), c_t = -2 beta sqrt(k_t m*); beta = ln e/sqrt(ln^2 e + pi^2)"
               : "c = gamma m* sqrt(delta_n/R*) or c = -2 sqrt(5/6) beta sqrt(S m*), S_n = 3/2 k_n, S_t = k_t (Tsuji)");
     put(m, "penalty_cap",
-        p->law.cap == CLAB_PENALTY_CAP_TOTAL ? "|-k_t delta_t - c_t v_t| <= mu F_n, delta_t rescaled (LAMMPS, Chrono)"
-                                             : "k_t |delta_t| <= mu F_n, dashpot only while sticking (LIGGGHTS)");
+        p->law.cap == CLAB_PENALTY_CAP_TOTAL    ? "|-k_t delta_t - c_t v_t| <= mu max(F_n, 0), delta_t rescaled (Chrono)"
+        : p->law.cap == CLAB_PENALTY_CAP_LAMMPS ? "|-k_t delta_t - c_t v_t| <= mu |F_n|, delta_t rescaled (LAMMPS)"
+                                                : "k_t |delta_t| <= mu max(F_n, 0), dashpot only while sticking (LIGGGHTS)");
     put(m, "penalty_history", "delta_t += h v_t per contact key; projected on the tangent plane, length kept");
     put(m, "penalty_radius", "R* = R_a R_b/(R_a + R_b); sphere R, plane infinite, box smallest half extent");
     put(m, "stable_step_s", "%.17g", p->stable_step);
@@ -479,10 +498,18 @@ const clab_backend_type clab_backend_penalty = {
         "  model=hertz|hooke       force law (default hertz): Hertz-Mindlin from E, nu, cor, or linear\n"
         "  integrator=euler|verlet semi-implicit Euler (default) or velocity Verlet (LAMMPS nve/sphere;\n"
         "                          velocities between steps are the half-step ones)\n"
-        "  cap=total|spring        Coulomb cap on spring + dashpot (default; LAMMPS, Chrono) or on the\n"
-        "                          spring alone, dashpot only while sticking (LIGGGHTS)\n"
+        "  cap=total|spring|lammps Coulomb cap on spring + dashpot at mu max(F_n, 0) (default; Chrono),\n"
+        "                          on the spring alone, dashpot only while sticking (LIGGGHTS), or on\n"
+        "                          spring + dashpot at mu |F_n| (LAMMPS gran/*: friction while the\n"
+        "                          dashpot pulls)\n"
         "  clamp=off|on            on: F_n >= 0 (no dashpot pull at separation; restitution then\n"
         "                          exceeds cor); default off, so cor is met exactly by Hooke\n"
+        "  lever=contact|surface   lever arms of torques and contact-point velocities: to the contact\n"
+        "                          point P midway through the overlap (default) or to each body's own\n"
+        "                          surface point P -+ Phi/2 n (LAMMPS: the radii)\n"
+        "  history_start=slip|zero contacts present at the first step start with delta_t = h v_t like\n"
+        "                          any new contact (default) or 0 (LAMMPS: the initial state has no\n"
+        "                          history, its setup force does not advance it)\n"
         "  rolling=off|cdt         rolling resistance: constant directional torque mu_roll F_n (material\n"
         "                          mu_roll [m]); default off\n"
         "  kn=K, kt=K              stiffness for every pair, > 0: hooke [N/m], hertz [N/m^1.5]\n"
