@@ -478,8 +478,8 @@ static int build(parser *ps, data *dt, clab_world *w, const clab_lammps_def *def
     int rc = type_materials(ps, w, def, dt, mat);
     /* periodic axes on the box bounds */
     for (int k = 0; k < 3 && !rc; k++)
-        if (def->periodic[k]) /* PERIODIC-PENDING: clab_world_set_periodic lands with the "fast" branch */
-            rc = clab_error_set(ps->err, CLAB_EINVAL, "%s: periodic axes are not available yet", ps->name);
+        if (def->periodic[k] && clab_world_set_periodic(w, k, dt->hd.lo[k], dt->hd.hi[k], ps->err))
+            rc = ps->err ? ps->err->status : CLAB_EINVAL;
     /* one sphere per atom */
     size_t first = w->nbodies;
     long nfixed = 0;
