@@ -25,6 +25,7 @@ clab_ccp_options clab_ccp_default_options(const clab_ccp_solver_type *solver)
     o.max_iter = 1000;
     o.tol = 1e-6;
     o.omega = solver && solver->default_omega > 0.0 ? solver->default_omega : 1.0;
+    o.desaxce_p0 = NULL;
     return o;
 }
 

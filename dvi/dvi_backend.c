@@ -14,6 +14,7 @@
 #include "ccp_solver.h"
 #include "clab_backends.h"
 #include "regularize.h"
+#include "friction_exact.h"
 #include "warmstart.h"
 
 typedef struct clab_dvi {
@@ -23,6 +24,7 @@ typedef struct clab_dvi {
     double recovery_speed;        /* cap on -Phi/h [m/s] */
     int warm_start;               /* 1: start from the last step's impulses */
     clab_dvi_reg reg;             /* regularized normal rows (seed 001), regularize.h */
+    clab_friction_exact exact;    /* friction=exact: De Saxce fixed point (friction_exact.c) */
     /* per-step data, reused */
     clab_ccp ccp;                 /* the CCP of the last step */
     clab_ccp_work work;           /* solver scratch and residual history */
@@ -59,6 +61,7 @@ static void dvi_destroy(void *self)
     clab_ccp_free(&s->ccp);
     clab_ccp_work_free(&s->work);
     clab_warm_free(&s->warm);
+    clab_exact_free(&s->exact);
     free(s->nu);
     free(s->d);
     free(s->u);
@@ -86,7 +89,9 @@ static int dvi_create(const clab_world *w, clab_options *opt, void **self, clab_
     clab_ccp_init(&s->ccp);
     clab_ccp_work_init(&s->work);
     clab_warm_init(&s->warm);
-    if (clab_options_int(opt, "max_iter", 1, 100000000, &s->opt.max_iter, err) ||
+    clab_exact_init(&s->exact);
+    if (clab_exact_options(&s->exact, opt, err) ||
+        clab_options_int(opt, "max_iter", 1, 100000000, &s->opt.max_iter, err) ||
         clab_options_double(opt, "tol", 0.0, 1e3, &s->opt.tol, err) ||
         clab_options_double(opt, "omega", 1e-6, 2.0 - 1e-6, &s->opt.omega, err) ||
         clab_options_double(opt, "recovery_speed", 0.0, 1e300, &s->recovery_speed, err) ||
@@ -172,7 +177,12 @@ static int dvi_step(void *self, clab_world *w, const clab_contacts *c, double h,
         warm_guess(s, w, c, s->nu);
         clab_error sub;
         clab_error_clear(&sub);
-        rc = s->solver->solve(P, &s->opt, s->nu, &s->work, &s->last, &sub);
+        /* friction=exact: De Saxce's fixed point around the same solver; a non-convex problem,
+         * so its failures to converge are counted, not fatal (friction_exact.h) */
+        if (s->exact.friction == CLAB_FRICTION_EXACT)
+            rc = clab_exact_solve(&s->exact, &s->ccp, s->solver, &s->opt, s->nu, &s->work, &s->last, &sub);
+        else
+            rc = s->solver->solve(P, &s->opt, s->nu, &s->work, &s->last, &sub);
         s->solves++;
         s->total_iterations += s->last.iterations;
         if (rc == CLAB_EMAXITER) { /* counted in the statistics, not an error */
@@ -236,6 +246,7 @@ static void dvi_stats(const void *self, clab_solver_stats *st)
     st->complementarity = s->diag.complementarity;
     st->history = s->last.nhistory ? s->last.history : NULL;
     st->nhistory = s->last.nhistory;
+    clab_exact_stats(&s->exact, st);
 }
 
 static void dvi_meta(const void *self, clab_options *m)
@@ -259,6 +270,7 @@ static void dvi_meta(const void *self, clab_options *m)
                      "max_k |nu_k - Proj_Ck(nu_k - t_k d_k)|/t_k, t_k = size_k/tr(N_kk), d = N nu + p [m/s]", NULL);
     clab_options_set(m, "dvi_forces", "gamma/h [N] in the contact frame (n, u, w)", NULL);
     clab_dvi_reg_meta(&s->reg, m);
+    clab_exact_meta(&s->exact, m);
 }
 
 static double dvi_stable_step(const void *self, const clab_world *w)
@@ -276,6 +288,7 @@ static int dvi_save(const void *self, FILE *f, clab_error *err)
     int rc = clab_warm_save(&s->warm, f, err);
     if (!rc && fprintf(f, "dvi-stats %ld %ld %ld\n", s->solves, s->total_iterations, s->maxiter_hits) < 0)
         rc = clab_error_set(err, CLAB_EIO, "dvi: could not write the solver counters to the checkpoint");
+    if (!rc) rc = clab_exact_save(&s->exact, f, err);
     return rc;
 }
 
@@ -291,7 +304,7 @@ static int dvi_load(void *self, FILE *f, clab_error *err)
     s->solves = solves;
     s->total_iterations = iterations;
     s->maxiter_hits = hits;
-    return CLAB_OK;
+    return clab_exact_load(&s->exact, f, err);
 }
 
 const clab_backend_type clab_backend_dvi = {
@@ -305,6 +318,14 @@ const clab_backend_type clab_backend_dvi = {
     "  omega=X                   relaxation in (0, 2): jacobi step (default 0.3), gs SOR (default 1)\n"
     "  recovery_speed=X          cap on the penetration correction -Phi/h [m/s] (default 1)\n"
     "  warm_start=on|off         start from the last step's impulses by contact key (default on)\n"
+    "  friction=relaxed|exact    relaxed: seed 000's CCP (a sliding contact separates at mu v_T);\n"
+    "                            exact: Coulomb + Signorini by De Saxce's fixed point on\n"
+    "                            s_i = mu_i |v_T,i| around the CCP (non-convex; doc/dvi.md)\n"
+    "  exact_update=outer|inner  exact: refresh s after each CCP solve, or also inside the\n"
+    "                            solver iterations (default outer)\n"
+    "  exact_tol=X               exact: fixed point when max |change of s| <= X [m/s] (default 1e-6)\n"
+    "  exact_max_outer=N         exact: CCP solves per step at most (default 100); a step that\n"
+    "                            stops there keeps its last iterate and is counted\n"
     "  envelope=X                delta_K: contacts with Phi < delta_K enter the CCP [m] (default 0.002)\n"
     CLAB_DVI_REG_HELP,
     0.002,

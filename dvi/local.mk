@@ -12,6 +12,7 @@ libcontactlab_la_SOURCES += \
 	dvi/solver_bb.c \
 	dvi/warmstart.c \
 	dvi/regularize.c \
+	dvi/friction_exact.c \
 	dvi/dvi_backend.c
 
 pkginclude_HEADERS += \
@@ -19,6 +20,7 @@ pkginclude_HEADERS += \
 	dvi/cone.h \
 	dvi/ccp_solver.h \
 	dvi/warmstart.h \
-	dvi/regularize.h
+	dvi/regularize.h \
+	dvi/friction_exact.h
 
 noinst_HEADERS += dvi/solver_internal.h

@@ -46,6 +46,7 @@ static int solve(const clab_ccp *P, const clab_ccp_options *o, double *nu, clab_
     clab_ccp_project(P, x);
     clab_ccp_apply_N(P, x, u, Nx);
     for (size_t k = 0; k < n; k++) d[k] = Nx[k] + P->p[k];
+    if (o->desaxce_p0) clab_desaxce_all(P, o->desaxce_p0, d); /* exact friction, inner */
     double r = clab_ccp_residual(P, x, d), r_best = r;
     memcpy(best, x, n * sizeof *x);
     if (r <= o->tol) return clab_ccp_finish("apgd", o, res, r, err);
@@ -85,6 +86,7 @@ static int solve(const clab_ccp *P, const clab_ccp_options *o, double *nu, clab_
         }
         theta = theta_n;
         L *= 0.9;
+        if (o->desaxce_p0) clab_desaxce_all(P, o->desaxce_p0, d); /* exact friction, inner */
         r = clab_ccp_residual(P, x, d);
         clab_ccp_record(W, res, r);
         if (r < r_best) {

@@ -40,6 +40,7 @@ static int solve(const clab_ccp *P, const clab_ccp_options *o, double *nu, clab_
     clab_ccp_project(P, x);
     clab_ccp_apply_N(P, x, u, Nx);
     for (size_t k = 0; k < n; k++) d[k] = Nx[k] + P->p[k]; /* d = g, the gradient */
+    if (o->desaxce_p0) clab_desaxce_all(P, o->desaxce_p0, d); /* exact friction, inner */
     double r = clab_ccp_residual(P, x, d), r_best = r;
     memcpy(best, x, n * sizeof *x);
     if (r <= o->tol) return clab_ccp_finish("bb", o, res, r, err);
@@ -79,6 +80,7 @@ static int solve(const clab_ccp *P, const clab_ccp_options *o, double *nu, clab_
         }
         if (refresh) clab_ccp_apply_N(P, x, u, Nx);
         for (size_t k = 0; k < n; k++) d[k] = Nx[k] + P->p[k];
+        if (o->desaxce_p0) clab_desaxce_all(P, o->desaxce_p0, d); /* exact friction, inner */
         f = clab_ccp_objective(P, x, d);
         for (int j = MEMORY - 1; j > 0; j--) fhist[j] = fhist[j - 1];
         fhist[0] = f;

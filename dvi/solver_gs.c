@@ -79,6 +79,7 @@ static int solve(const clab_ccp *P, const clab_ccp_options *o, double *nu, clab_
     clab_ccp_minv_P(P, nu, u);
     clab_ccp_Pt(P, u, nu, d);
     for (size_t k = 0; k < n; k++) d[k] += P->p[k];
+    if (o->desaxce_p0) clab_desaxce_all(P, o->desaxce_p0, d); /* exact friction, inner */
     double r = clab_ccp_residual(P, nu, d);
     while (r > o->tol && res->iterations < o->max_iter && isfinite(r)) {
         /* one sweep over the blocks, in order */
@@ -89,6 +90,7 @@ static int solve(const clab_ccp *P, const clab_ccp_options *o, double *nu, clab_
             double g[3], xn[3], dx[3];
             int m = bl->size;
             block_d(P, bl, u, nu, g);
+            if (o->desaxce_p0) clab_desaxce_block(P, o->desaxce_p0, i, g); /* exact friction, inner */
             if (bl->kind == CLAB_CCP_CONE) {
                 /* local problem in x: r = d_k - N_kk nu_k */
                 double Nx[3], rl[3];
@@ -119,6 +121,7 @@ static int solve(const clab_ccp *P, const clab_ccp_options *o, double *nu, clab_
         if ((res->iterations + 1) % REFRESH == 0) clab_ccp_minv_P(P, nu, u);
         clab_ccp_Pt(P, u, nu, d);
         for (size_t k = 0; k < n; k++) d[k] += P->p[k];
+        if (o->desaxce_p0) clab_desaxce_all(P, o->desaxce_p0, d); /* exact friction, inner */
         r = clab_ccp_residual(P, nu, d);
         clab_ccp_record(W, res, r);
     }

@@ -3,6 +3,7 @@
 #define CLAB_SOLVER_INTERNAL_H
 
 #include "ccp_solver.h"
+#include "friction_exact.h" /* clab_desaxce_*: exact_update=inner */
 
 /* Per-block factors of the diagonal blocks N_kk: L = largest eigenvalue [1/kg] and the
  * inverse N_kk^-1 [kg] (size x size, row major); 10 doubles per block. */

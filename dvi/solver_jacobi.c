@@ -28,6 +28,7 @@ static int solve(const clab_ccp *P, const clab_ccp_options *o, double *nu, clab_
 
     clab_ccp_project(P, nu);
     clab_ccp_d(P, nu, u, d);
+    if (o->desaxce_p0) clab_desaxce_all(P, o->desaxce_p0, d); /* exact friction, inner */
     double r = clab_ccp_residual(P, nu, d);
     while (r > o->tol && res->iterations < o->max_iter && isfinite(r)) {
         /* one Jacobi sweep: every block from the same d */
@@ -52,6 +53,7 @@ static int solve(const clab_ccp *P, const clab_ccp_options *o, double *nu, clab_
             }
         }
         clab_ccp_d(P, nu, u, d);
+        if (o->desaxce_p0) clab_desaxce_all(P, o->desaxce_p0, d); /* exact friction, inner */
         r = clab_ccp_residual(P, nu, d);
         clab_ccp_record(W, res, r);
     }

@@ -27,6 +27,12 @@ typedef struct clab_solver_stats {
     double complementarity;  /* last solve: max |gamma_i . d_i| [N m] */
     const double *history;   /* residual after each iteration of the last solve, or NULL */
     size_t nhistory;         /* length of history */
+    /* exact Coulomb friction (DVI friction=exact, dvi/friction_exact.h); zeros otherwise */
+    long outer_iterations;       /* last step: CCP solves of the De Saxce fixed point */
+    long total_outer_iterations; /* summed over all steps */
+    long fixed_point_failures;   /* steps whose fixed point stopped at exact_max_outer */
+    double exact_residual;       /* last step: natural map of exact Coulomb friction with the
+                                    modified velocity d_i + [mu_i |d_T,i|, 0, 0] [m/s] */
 } clab_solver_stats;
 
 typedef struct clab_backend_type {
