@@ -197,18 +197,13 @@ void clab_exact_meta(const clab_friction_exact *x, clab_options *m)
     clab_options_set(m, "dvi_exact_tol_m_s", v, NULL);
     snprintf(v, sizeof v, "%ld", x->max_outer);
     clab_options_set(m, "dvi_exact_max_outer", v, NULL);
-    clab_options_set(m, "dvi_method",
-                     "seed 000 Eq. (5) with exact Coulomb friction: De Saxce fixed point on s_i = mu_i |v_T,i| "
-                     "around the CCP of Eq. (10) (p_{i,n} + s_i), stabilization Phi/h",
+    /* values stay under CLAB_OPT_LEN (128) characters */
+    clab_options_set(m, "dvi_method", "seed 000 Eq. (5), exact Coulomb: De Saxce fixed point, p_{i,n} + mu_i |v_T,i| in the CCP of Eq. (10)",
                      NULL);
     clab_options_set(m, "dvi_exact_residual",
-                     "max_i |gamma_i - Proj_Ki(gamma_i - t_i (d_i + [mu_i |d_T,i|, 0, 0]))|/t_i, d with the "
-                     "unshifted p [m/s]",
-                     NULL);
+                     "max_i |gamma_i - Proj_K(gamma_i - t_i (d_i + [mu_i |d_T,i|, 0, 0]))|/t_i, d unshifted [m/s]", NULL);
     clab_options_set(m, "dvi_exact_nonconvex",
-                     "existence and uniqueness not guaranteed; a step whose fixed point stops at exact_max_outer "
-                     "keeps its last iterate and is counted in fixed_point_failures",
-                     NULL);
+                     "no existence/uniqueness guarantee; unconverged steps keep the last iterate, counted", NULL);
 }
 
 /* checkpoint: the run's counters (written only with friction=exact) */

@@ -9,7 +9,9 @@
  * The CCP relaxation of seed 000 (Eq. (5d)) replaces the gap condition Phi/h + v_n >= 0 by
  * Phi/h + v_n - mu v_T >= 0: a ball sliding at v_T leaves every contact step with
  * separating normal velocity mu v_T (the "numerical gap" mu h v_T per step, end of
- * Sect. 2), so it hops while it slips. The penalty method has no such term. */
+ * Sect. 2), so it hops while it slips. The penalty method has no such term, and neither has
+ * the DVI backend with exact Coulomb friction (method dvi-exact: friction=exact, De Saxce's
+ * fixed point, dvi/friction_exact.h), which keeps the ball on the plane. */
 #include "config.h"
 
 #include <math.h>
@@ -41,7 +43,45 @@ typedef struct bowl_opts {
 /* one row of bowling-summary.csv */
 typedef struct bowl_result {
     double max_height, max_vz, vz_first, vT_first, slip_end, final_speed, max_pen, max_fn, steps, wall;
+    double outer_mean, outer_max, fp_failures; /* De Saxce fixed point (dvi-exact), 0 otherwise */
 } bowl_result;
+
+/* The methods of this experiment (--method takes a comma-separated list of their names, or
+ * both = penalty,dvi, or all): a backend and the backend options that make the method (the
+ * user's --opt-dvi / --opt-penalty come after them). */
+typedef struct bowl_method {
+    const char *name;    /* in file names, metadata, the summary */
+    const char *backend; /* "penalty" or "dvi" */
+    const char *options; /* extra backend options, key=value[,key=value] or NULL */
+} bowl_method;
+static const bowl_method bowl_methods[] = {
+    {"penalty", "penalty", NULL},
+    {"dvi", "dvi", "friction=relaxed"},      /* seed 000's CCP relaxation */
+    {"dvi-exact", "dvi", "friction=exact"},  /* exact Coulomb, De Saxce fixed point */
+};
+enum { NMETHODS = sizeof bowl_methods / sizeof bowl_methods[0] };
+
+/* --method LIST: bit k set for bowl_methods[k]; -1 (message printed) on an unknown name */
+static int bowl_parse_methods(const char *arg)
+{
+    char buf[256];
+    int set = 0;
+    snprintf(buf, sizeof buf, "%s", arg);
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        int k = 0;
+        if (strcmp(tok, "all") == 0) { set |= (1 << NMETHODS) - 1; continue; }
+        if (strcmp(tok, "both") == 0) { set |= 1 << 0 | 1 << 1; continue; } /* penalty, dvi (as before) */
+        while (k < NMETHODS && strcmp(tok, bowl_methods[k].name) != 0) k++;
+        if (k == NMETHODS) {
+            fprintf(stderr, "contactlab bowling: --method '%s' is not one of:", tok);
+            for (k = 0; k < NMETHODS; k++) fprintf(stderr, " %s,", bowl_methods[k].name);
+            fprintf(stderr, " both, all (or a comma-separated list)\n");
+            return -1;
+        }
+        set |= 1 << k;
+    }
+    return set;
+}
 
 static double now_s(void)
 {
@@ -97,7 +137,7 @@ static int settle(clab_sim *s, double t_settle, double v0, clab_error *err)
 
 static const char *const series_cols[] = {
     "t_s", "x_m", "height_m", "vx_m_s", "vz_m_s", "omega_y_rad_s", "slip_m_s", "fn_N", "ft_N",
-    "vx_analytic_m_s", "slip_analytic_m_s", "contacts", "iterations"};
+    "vx_analytic_m_s", "slip_analytic_m_s", "contacts", "iterations", "outer_iterations"};
 enum { NCOLS = sizeof series_cols / sizeof series_cols[0] };
 
 /* analytic slip-to-roll reference at time t */
@@ -119,16 +159,21 @@ static void fmt_num(char *buf, size_t n, double v)
 }
 
 /* run one (method, v0, mu, h) case, write its series, fill its summary row */
-static int bowl_case(bowl_opts *o, const char *method, double v0, double mu, double h, double t_end, bowl_result *res,
-                     char *file, size_t filelen)
+static int bowl_case(bowl_opts *o, const bowl_method *bm, double v0, double mu, double h, double t_end,
+                     bowl_result *res, char *file, size_t filelen)
 {
     clab_error err;
+    const char *method = bm->name;
     clab_world *w = bowl_world(o, v0, mu, &err);
     if (!w) {
         fprintf(stderr, "contactlab bowling: %s\n", err.msg);
         return 1;
     }
-    clab_sim *s = xp_sim(&o->c, w, method, h > 0.0 ? h : 1e-5, NULL);
+    clab_options extra;
+    clab_options_init(&extra);
+    if (bm->options) clab_options_parse(&extra, bm->options, "method", &err);
+    clab_sim *s = xp_sim(&o->c, w, bm->backend, h > 0.0 ? h : 1e-5, &extra);
+    clab_options_free(&extra);
     if (!s) {
         clab_world_destroy(w);
         return 1;
@@ -154,6 +199,7 @@ static int bowl_case(bowl_opts *o, const char *method, double v0, double mu, dou
     char v[64];
     clab_options_set(&meta, "experiment", "bowling", NULL);
     clab_options_set(&meta, "method", method, NULL);
+    clab_options_set(&meta, "backend", bm->backend, NULL);
 #define META(k, val) (snprintf(v, sizeof v, "%.17g", (double)(val)), clab_options_set(&meta, k, v, NULL))
     META("v0_m_s", v0);
     META("mu", mu);
@@ -206,6 +252,7 @@ static int bowl_case(bowl_opts *o, const char *method, double v0, double mu, dou
     xp_progress_begin(&pb, &o->c, label);
     double t0 = now_s();
     double imp_n = 0.0, imp_t = 0.0, t_row = 0.0; /* impulses since the last row [N s] */
+    long outer0 = 0, fail0 = 0; /* fixed-point counters at the launch (settling excluded) */
 
     for (long k = 0; k <= nsteps; k++) {
         /* contact forces on the ball from the last step (the ball is body b = 1, n points up),
@@ -251,7 +298,8 @@ static int bowl_case(bowl_opts *o, const char *method, double v0, double mu, dou
             double span = w->t - t_row;
             double fn = span > 0.0 ? imp_n / span : 0.0, ftx = span > 0.0 ? imp_t / span : 0.0;
             double row[NCOLS] = {w->t, ball->r.x, height, ball->rdot.x, ball->rdot.z, om.y, slip,
-                                 fn, ftx, vxa, slipa, (double)s->contacts.n, (double)st.iterations};
+                                 fn, ftx, vxa, slipa, (double)s->contacts.n, (double)st.iterations,
+                                 (double)st.outer_iterations};
             imp_n = imp_t = 0.0;
             t_row = w->t;
             if (clab_csv_row(csv, row, NCOLS, &err) || xp_guard_snapshot(&guard, s, &err)) {
@@ -266,6 +314,12 @@ static int bowl_case(bowl_opts *o, const char *method, double v0, double mu, dou
             xp_guard_fail(&guard, "contactlab bowling");
             goto done_loop;
         }
+        clab_solver_stats so = {0};
+        if (s->type->stats) s->type->stats(s->self, &so);
+        res->outer_max = fmax(res->outer_max, (double)so.outer_iterations);
+        if (k == 0) outer0 = so.total_outer_iterations - so.outer_iterations, fail0 = so.fixed_point_failures;
+        res->outer_mean = (double)(so.total_outer_iterations - outer0) / (double)(k + 1);
+        res->fp_failures = (double)(so.fixed_point_failures - fail0);
     }
     if (res->slip_end < 0.0) res->slip_end = NAN; /* never ended within t_end */
     res->final_speed = fabs(ball->rdot.x);
@@ -292,12 +346,18 @@ static void bowl_help(void)
     printf("usage: contactlab bowling [options]\n\n"
            "A bowling ball (R = 0.1085 m, m = 7 kg, solid sphere) launched sliding without spin on a\n"
            "plane: slip ends at t* = 2 v0/(7 mu g), then it rolls at 5 v0/7. DVI's CCP relaxation makes\n"
-           "it hop (separating speed mu v_T, seed 000 Sect. 2); the penalty method does not.\n"
+           "it hop (separating speed mu v_T, seed 000 Sect. 2); the penalty method does not, nor\n"
+           "does DVI with exact Coulomb friction (De Saxce's fixed point, dvi-exact).\n"
            "Writes one CSV per (v0, mu, method, h), bowling-summary.csv and figures.\n\n"
+           "Methods (--method, a comma-separated list; default all):\n"
+           "  penalty          penalty DEM backend\n"
+           "  dvi              DVI backend, seed 000's relaxed CCP (friction=relaxed)\n"
+           "  dvi-exact        DVI backend, exact Coulomb friction (friction=exact)\n"
+           "  both             penalty,dvi;  all: every method above\n\n"
            "Experiment options:\n"
            "  --v0 LIST        launch speeds [m/s] (default 3,8)\n"
            "  --mu LIST        friction coefficients (default 0.2,0.5)\n"
-           "  --h-dvi LIST     DVI step sizes [s] (default 1e-3,1e-4)\n"
+           "  --h-dvi LIST     DVI step sizes [s], dvi and dvi-exact (default 1e-3,1e-4)\n"
            "  --h-penalty S    penalty step [s] (default: a tenth of the stable step, 1-2-5 rounded)\n"
            "  --E PA           Young's modulus of ball and lane, penalty law [Pa] (default 1e9)\n"
            "  --nu X           Poisson ratio (default 0.3)\n"
@@ -338,7 +398,12 @@ int xp_bowling(int argc, char **argv)
     o.settle = 0.1;
     int rc = 2, opt;
     optind = 1;
+    int methods = (1 << NMETHODS) - 1; /* bowl_methods: all by default */
     while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+        if (opt == 'm') { /* this experiment's own method list */
+            if ((methods = bowl_parse_methods(optarg)) < 0) goto out;
+            continue;
+        }
         int r = xp_common_option(&o.c, opt, optarg);
         if (r < 0) goto out;
         if (r > 0) continue;
@@ -388,12 +453,16 @@ int xp_bowling(int argc, char **argv)
         "method", "v0_m_s", "mu", "h_s", "max_height_m", "max_vz_m_s", "vz_first_step_m_s",
         "vz_relaxation_m_s", "slip_end_s", "slip_end_analytic_s", "slip_end_rel_err", "final_speed_m_s",
         "final_speed_analytic_m_s", "final_speed_rel_err", "max_penetration_m", "max_fn_N", "steps", "wall_s",
-        "series_file"};
+        "series_file", "outer_iterations_mean", "outer_iterations_max", "fixed_point_failures"};
     clab_options meta;
     clab_options_init(&meta);
     clab_options_set(&meta, "experiment", "bowling", NULL);
     clab_options_set(&meta, "vz_relaxation_m_s", "mu * v_T after the first step: the separating speed the CCP "
                                                  "relaxation predicts (seed 000, Eq. (5d))", NULL);
+    clab_options_set(&meta, "outer_iterations_mean", "dvi-exact: CCP solves per step of the De Saxce fixed point "
+                                                     "(mean over the steps after the launch; 0 for other methods)", NULL);
+    clab_options_set(&meta, "fixed_point_failures", "dvi-exact: steps whose fixed point stopped at exact_max_outer",
+                     NULL);
     clab_options_set(&meta, "slip_end_s", "first time |slip| < slip_tol * v0 (after it, a penalty contact only vibrates elastically about rolling)", NULL);
     char sv[64];
     snprintf(sv, sizeof sv, "%.17g", o.slip_tol);
@@ -409,13 +478,14 @@ int xp_bowling(int argc, char **argv)
     }
     clab_options_free(&meta);
 
-    printf("%-8s %5s %5s %8s %11s %10s %10s %10s %10s %10s %10s\n", "method", "v0", "mu", "h_s", "max_height",
-           "max_vz", "mu*v_T", "slip_end", "t*", "v_final", "5v0/7");
+    printf("%-10s %5s %5s %8s %11s %10s %10s %10s %10s %10s %10s %6s\n", "method", "v0", "mu", "h_s", "max_height",
+           "max_vz", "mu*v_T", "slip_end", "t*", "v_final", "5v0/7", "outer");
     rc = 0;
-    for (int mi = 0; mi < 2 && rc == 0; mi++) {
-        int which = mi == 0 ? XP_PENALTY : XP_DVI;
-        if (!(o.c.methods & which)) continue;
-        const char *method = which == XP_PENALTY ? "penalty" : "dvi";
+    for (int mi = 0; mi < NMETHODS && rc == 0; mi++) {
+        if (!(methods & 1 << mi)) continue;
+        const bowl_method *bm = &bowl_methods[mi];
+        const char *method = bm->name;
+        int which = strcmp(bm->backend, "penalty") == 0 ? XP_PENALTY : XP_DVI;
         int nh = which == XP_PENALTY ? 1 : o.nhdvi;
         for (int i = 0; i < o.nv0 && rc == 0; i++)
             for (int j = 0; j < o.nmu && rc == 0; j++)
@@ -424,7 +494,7 @@ int xp_bowling(int argc, char **argv)
                     bowl_result r;
                     char file[512];
                     double v0 = o.v0[i], mu = o.mu[j];
-                    if (bowl_case(&o, method, v0, mu, h, t_end, &r, file, sizeof file)) {
+                    if (bowl_case(&o, bm, v0, mu, h, t_end, &r, file, sizeof file)) {
                         rc = 1;
                         break;
                     }
@@ -433,25 +503,26 @@ int xp_bowling(int argc, char **argv)
                     double hused = hp ? strtod(hp + 3, NULL) : h;
                     double ts = 2.0 * v0 / (7.0 * mu * 9.81), vf = 5.0 * v0 / 7.0;
                     double vrel = which == XP_DVI ? mu * r.vT_first : NAN;
-                    enum { NV = 17 };
-                    const char *cells[NV + 2];
-                    char buf[NV][64];
-                    double vals[NV] = {v0, mu, hused, r.max_height, r.max_vz, r.vz_first, vrel, r.slip_end, ts,
-                                       (r.slip_end - ts) / ts, r.final_speed, vf, (r.final_speed - vf) / vf,
-                                       r.max_pen, r.max_fn, r.steps, r.wall};
+                    enum { NV = 17, NX = 3 };
+                    const char *cells[NV + NX + 2];
+                    char buf[NV + NX][64];
+                    double vals[NV + NX] = {v0, mu, hused, r.max_height, r.max_vz, r.vz_first, vrel, r.slip_end, ts,
+                                            (r.slip_end - ts) / ts, r.final_speed, vf, (r.final_speed - vf) / vf,
+                                            r.max_pen, r.max_fn, r.steps, r.wall,
+                                            r.outer_mean, r.outer_max, r.fp_failures};
                     cells[0] = method;
-                    for (int q = 0; q < NV; q++) {
+                    for (int q = 0; q < NV + NX; q++) {
                         snprintf(buf[q], sizeof buf[q], "%.17g", vals[q]);
-                        cells[q + 1] = buf[q];
+                        cells[q < NV ? q + 1 : q + 2] = buf[q];
                     }
                     cells[NV + 1] = file;
-                    if (clab_csv_text_row(sum, cells, NV + 2, &err)) {
+                    if (clab_csv_text_row(sum, cells, NV + NX + 2, &err)) {
                         fprintf(stderr, "contactlab bowling: %s\n", err.msg);
                         rc = 1;
                         break;
                     }
-                    printf("%-8s %5g %5g %8.1e %11.4e %10.4f %10.4f %10.4f %10.4f %10.4f %10.4f\n", method, v0, mu,
-                           hused, r.max_height, r.max_vz, vrel, r.slip_end, ts, r.final_speed, vf);
+                    printf("%-10s %5g %5g %8.1e %11.4e %10.4f %10.4f %10.4f %10.4f %10.4f %10.4f %6.2f\n", method, v0,
+                           mu, hused, r.max_height, r.max_vz, vrel, r.slip_end, ts, r.final_speed, vf, r.outer_mean);
                 }
     }
     if (clab_csv_close(sum, &err)) {
