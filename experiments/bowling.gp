@@ -1,6 +1,8 @@
 # bowling.gp: figures of `contactlab bowling`, run in its output folder (the driver copies
 # this script there and runs it; run it again by hand with `gnuplot bowling.gp`).
-# Input: bowling-v0_<v0>-mu_<mu>-<method>-h_<h>.csv series (see the # lines of each file).
+# Input: bowling-v0_<v0>-mu_<mu>-<method>-h_<h>.csv series (see the # lines of each file);
+# <method> is penalty, dvi (seed 000's relaxed CCP), dvi-exact (exact Coulomb) or another dvi-*.
+# Colours by method, dashes by step size (the smaller DVI step dashed).
 # Output: bowling-height, bowling-normal-force, bowling-slip as .png (pngcairo) and .pdf.
 
 set datafile separator ","
@@ -8,11 +10,23 @@ set datafile commentschars "#"
 set key autotitle columnhead
 
 # the cases: one panel per (v0, mu)
-cases = system("ls bowling-v0_*-mu_*-*.csv 2>/dev/null | sed -e 's/-\\(penalty\\|dvi\\)-h_.*//' | sort -u -t_ -k2,2g -k3,3g")
+cases = system("ls bowling-v0_*-mu_*-*.csv 2>/dev/null | sed -e 's/-\\(penalty\\|dvi[-a-z]*\\)-h_.*//' | sort -u -t_ -k2,2g -k3,3g")
 ncases = words(cases)
 if (ncases == 0) { print "bowling.gp: no bowling-*.csv series in this folder"; exit }
-files(c) = system("ls ".c."-*.csv")
-label(f) = (strstrt(f, "-penalty-") > 0 ? "penalty" : "DVI").", h = ".f[strstrt(f, "-h_") + 3 : strlen(f) - 4]." s"
+# drawn in this order, so the exact DVI lines lie on top of the others
+files(c) = system("for g in '".c."-penalty-*.csv' '".c."-dvi-h_*.csv' '".c."-dvi-[!h]*.csv'; do ls $g 2>/dev/null; done")
+# the method and step of a series file f of case c
+method(f, c) = f[strlen(c) + 2 : strstrt(f, "-h_") - 1]
+hof(f) = f[strstrt(f, "-h_") + 3 : strlen(f) - 4]
+mname(m) = (m eq "penalty" ? "penalty" : m eq "dvi" ? "DVI relaxed (CCP)" : m eq "dvi-exact" ? "DVI exact Coulomb" : m)
+label(f, c) = mname(method(f, c)).", h = ".hof(f)." s"
+mwidth(m) = (m eq "dvi-exact" ? 2.5 : 1.5)
+mcolor(m) = (m eq "penalty" ? "#404040" : m eq "dvi" ? "#d62728" : m eq "dvi-exact" ? "#1f77b4" : "#2ca02c")
+# dashed for a DVI step smaller than the case's largest, hbig (set per case below; the shell
+# compares the numbers, since gnuplot cannot read "1e-04" from a string)
+hbig = ""
+dvisteps(c) = system("ls ".c."-dvi*-h_*.csv 2>/dev/null | sed -e 's/.*-h_//' -e 's/[.]csv$//' | sort -g | tail -1")
+mdash(f) = (strstrt(f, "-penalty-") == 0 && hof(f) ne hbig ? 2 : 1)
 v0of(c) = c[strstrt(c, "v0_") + 3 : strstrt(c, "-mu_") - 1]
 muof(c) = c[strstrt(c, "-mu_") + 4 : strlen(c)]
 title(c) = sprintf("v_0 = %s m/s, {/Symbol m} = %s", v0of(c), muof(c))
@@ -29,11 +43,12 @@ do for [fmt in "png pdf"] {
     }
     set output "bowling-".fig.".".fmt
     set multiplot layout nrow, ncol title \
-      (fig eq "height" ? "Bowling ball: height of the lowest point above the plane (CCP lift-off vs penalty)" : \
+      (fig eq "height" ? "Bowling ball: height of the lowest point above the plane (relaxed CCP lifts off; exact Coulomb and penalty do not)" : \
        fig eq "normal-force" ? "Bowling ball: normal contact force" : \
        "Bowling ball: slip speed v_x - R {/Symbol w}_y against the analytic slip-to-roll line")
     do for [i = 1:ncases] {
       c = word(cases, i)
+      hbig = dvisteps(c)
       set title title(c)
       set xlabel "time t [s]"
       set grid
@@ -44,21 +59,22 @@ do for [fmt in "png pdf"] {
       set autoscale y
       if (fig eq "height") {
         set ylabel "height of lowest point [m]"
-        plot for [f in files(c)] f using "t_s":"height_m" with lines lw 1.5 title label(f)
+        plot for [f in files(c)] f using "t_s":"height_m" with lines lw mwidth(method(f, c)) lc rgb mcolor(method(f, c)) dt mdash(f) title label(f, c)
       }
       if (fig eq "normal-force") {
         set ylabel "normal force F_n [N], mean over each output interval"
         set logscale y
         set yrange [1:*]
-        # F_n = 0 (flight) is drawn below the axis, so isolated spikes of one step stay visible
-        plot for [f in files(c)] f using "t_s":(column("fn_N") > 1e-3 ? column("fn_N") : 1e-3) with lines lw 1.2 title label(f), \
+        # F_n = 0 (flight) is drawn below the axis, so isolated spikes of one step stay visible;
+        # the row at t = 0 (before the first step: no force yet) is left out
+        plot for [f in files(c)] f using "t_s":(column("t_s") <= 0 ? NaN : column("fn_N") > 1e-3 ? column("fn_N") : 1e-3) with lines lw 1.2 lc rgb mcolor(method(f, c)) dt mdash(f) title label(f, c), \
              7 * 9.81 with lines dt 2 lc rgb "black" title "m g"
       }
       if (fig eq "slip") {
         set ylabel "slip speed [m/s]"
         set yrange [*:*]
         w1 = word(files(c), 1)
-        plot for [f in files(c)] f using "t_s":"slip_m_s" with lines lw 1.5 title label(f), \
+        plot for [f in files(c)] f using "t_s":"slip_m_s" with lines lw mwidth(method(f, c)) lc rgb mcolor(method(f, c)) dt mdash(f) title label(f, c), \
              w1 using "t_s":"slip_analytic_m_s" with lines dt 2 lw 2 lc rgb "black" title "analytic: v_0 - 7/2 {/Symbol m} g t"
       }
     }
