@@ -206,7 +206,8 @@ void clab_exact_meta(const clab_friction_exact *x, clab_options *m)
                      "no existence/uniqueness guarantee; unconverged steps keep the last iterate, counted", NULL);
 }
 
-/* checkpoint: the run's counters (written only with friction=exact) */
+/* checkpoint: the run's counters (written only with friction=exact, the last line of the
+ * backend's block; a relaxed run ignores it, an exact run without it starts from 0) */
 int clab_exact_save(const clab_friction_exact *x, FILE *f, clab_error *err)
 {
     if (x->friction != CLAB_FRICTION_EXACT) return CLAB_OK;
@@ -218,8 +219,13 @@ int clab_exact_save(const clab_friction_exact *x, FILE *f, clab_error *err)
 int clab_exact_load(clab_friction_exact *x, FILE *f, clab_error *err)
 {
     if (x->friction != CLAB_FRICTION_EXACT) return CLAB_OK;
-    long outer, failures;
-    if (fscanf(f, " dvi-exact %ld %ld", &outer, &failures) != 2 || outer < 0 || failures < 0)
+    long outer = 0, failures = 0;
+    int k = fscanf(f, " dvi-exact %ld %ld", &outer, &failures);
+    if (k == EOF) { /* a checkpoint of a relaxed run, continued with exact friction: counters from 0 */
+        x->total_outer = x->failures = 0;
+        return CLAB_OK;
+    }
+    if (k != 2 || outer < 0 || failures < 0)
         return clab_error_set(err, CLAB_EIO,
                               "dvi checkpoint: expected 'dvi-exact <outer iterations> <failures>' (friction=exact)");
     x->total_outer = outer;

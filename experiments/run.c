@@ -388,6 +388,10 @@ int xp_run(int argc, char **argv)
         fprintf(stderr, "contactlab run: warning: %ld of %ld %s solves stopped at the iteration limit (max_iter) "
                         "without reaching the tolerance; the steps CSV counts them in column maxiter_hits\n",
                 st.maxiter_hits, st.solves, s->type->name);
+    if (st.fixed_point_failures > 0) /* dvi friction=exact: a non-convex problem (doc/dvi.md) */
+        fprintf(stderr, "contactlab run: warning: %ld steps ended with the exact-friction fixed point unconverged "
+                        "(exact_max_outer reached; the problem is non-convex); they kept their last iterate\n",
+                st.fixed_point_failures);
 fail_open:
     if (clab_csv_close(fb, &err) && rc == 0) { fprintf(stderr, "contactlab run: %s\n", err.msg); rc = 1; }
     if (clab_csv_close(fs, &err) && rc == 0) { fprintf(stderr, "contactlab run: %s\n", err.msg); rc = 1; }

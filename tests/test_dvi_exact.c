@@ -32,7 +32,8 @@
  *      - open (gamma = 0): d_n >= -10 TOL2 (free separation);
  *      - the scene has at least one contact of each kind, and the exact residual
  *        (clab_ccp_residual_exact) is <= 10 TOL2 (TOL2 bounds the shifted CCP's residual; the
- *        shift differs from mu |d_T| by at most exact_tol = TOL2). */
+ *        shift differs from mu |d_T| by at most exact_tol = TOL2).
+ *   3. the run's counters survive a checkpoint (save, load; absent -> 0). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -312,8 +313,31 @@ static void kkt(const clab_ccp_solver_type *S, int update)
     clab_world_destroy(w);
 }
 
+/* 3. the counters in a checkpoint: written and read back with friction=exact; a block
+ * without them (a relaxed run's) restarts them at 0 */
+static void checkpoint_counters(void)
+{
+    clab_friction_exact a, b;
+    clab_exact_init(&a);
+    clab_exact_init(&b);
+    a.friction = b.friction = CLAB_FRICTION_EXACT;
+    a.total_outer = 1234;
+    a.failures = 5;
+    FILE *f = tmpfile();
+    int ok = f && clab_exact_save(&a, f, NULL) == CLAB_OK;
+    if (f) rewind(f);
+    ok = ok && clab_exact_load(&b, f, NULL) == CLAB_OK && b.total_outer == 1234 && b.failures == 5;
+    if (f) fclose(f);
+    f = tmpfile(); /* empty block */
+    b.failures = 7;
+    ok = ok && f && clab_exact_load(&b, f, NULL) == CLAB_OK && b.total_outer == 0 && b.failures == 0;
+    if (f) fclose(f);
+    tap_ok(ok, "checkpoint: outer iterations and fixed-point failures saved and restored; absent -> 0");
+}
+
 int main(void)
 {
+    checkpoint_counters();
     const double mus[2] = {0.2, 0.5};
     for (int k = 0; k < 2; k++) {
         bowling_exact(mus[k], "apgd", "outer");
