@@ -42,5 +42,5 @@ libcontactlab_la_SOURCES += lib/checkpoint.c
 pkginclude_HEADERS += lib/clab_checkpoint.h
 
 ## LAMMPS data files (atom_style sphere) into a world (doc/lammps.md)
-libcontactlab_la_SOURCES += lib/lammps_data.c
+libcontactlab_la_SOURCES += lib/lammps_data.c lib/scene_lammps.c
 pkginclude_HEADERS += lib/clab_lammps.h

@@ -43,6 +43,7 @@ typedef struct joint_src {
 typedef struct scene_src {
     clab_vec3 gravity;
     clab_periodic periodic; /* periodic boundaries, all off unless given */
+    scene_lammps lammps;    /* lammps_data: atoms from a LAMMPS data file */
     clab_material *mat; /* [nmat] */
     unsigned *mat_line; /* [nmat] */
     int nmat;
@@ -296,10 +297,10 @@ static void read_body(scene_ctx *c, const config_setting_t *g, int i, body_src *
 
 static void read_bodies(scene_ctx *c, const config_setting_t *root, scene_src *src)
 {
-    const config_setting_t *list = get_list(c, root, "bodies", 1);
+    const config_setting_t *list = get_list(c, root, "bodies", !src->lammps.on); /* optional with lammps_data */
     if (!list) return;
     int n = config_setting_length(list);
-    if (n == 0) {
+    if (n == 0 && !src->lammps.on) {
         scene_fail(c, scene_line(list), "bodies = (): empty; allowed: at least one body");
         return;
     }
@@ -585,6 +586,10 @@ static int build_world(scene_ctx *c, const scene_src *src, clab_scene *sc)
         d.material = clab_world_find_material(w, src->body[i].material);
         if (clab_world_add_body(w, &d, &e) < 0) goto fail;
     }
+    if (src->lammps.on && scene_lammps_build(c, &src->lammps, w)) {
+        clab_world_destroy(w);
+        return CLAB_EINVAL;
+    }
     for (int k = 0; k < src->njoint; k++) {
         const joint_src *js = &src->joint[k];
         clab_joint j;
@@ -626,7 +631,7 @@ void clab_scene_free(clab_scene *sc)
 static int load_config(scene_ctx *c, config_t *cfg, clab_scene *sc)
 {
     static const char *const keys[] = {"description", "gravity", "materials", "bodies", "joints", "simulation",
-                                       "periodic", NULL};
+                                       "periodic", "lammps_data", NULL};
     const config_setting_t *root = config_root_setting(cfg);
     scene_src src;
     memset(&src, 0, sizeof src);
@@ -636,6 +641,7 @@ static int load_config(scene_ctx *c, config_t *cfg, clab_scene *sc)
     scene_string(c, root, "", "description", 0, sc->description, sizeof sc->description);
     scene_vec3(c, root, "", "gravity", "m/s^2", &src.gravity);
     scene_periodic(c, root, &src.periodic);
+    scene_lammps_read(c, root, &src.lammps);
     read_materials(c, root, &src);
     read_bodies(c, root, &src);
     read_joints(c, root, &src);

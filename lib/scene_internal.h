@@ -11,6 +11,7 @@
 #include "clab_error.h"
 #include "clab_math.h"
 #include "clab_world.h"
+#include "clab_world.h"
 
 /* loader state for messages */
 typedef struct scene_ctx {
@@ -66,6 +67,24 @@ int scene_string(scene_ctx *c, const config_setting_t *g, const char *path, cons
  * each axis given must be two finite numbers lo < hi. Returns 1 when present and valid (out
  * set; absent axes off), 0 when absent, -1 when invalid (reported). */
 int scene_periodic(scene_ctx *c, const config_setting_t *root, clab_periodic *out);
+
+/* lammps_data = { file = "..."; materials = [...]; fixed_types = [...]; periodic = [...]; }:
+ * the atoms of a LAMMPS data file (scene_lammps.c, doc/lammps.md) */
+#define CLAB_SCENE_LAMMPS_TYPES 64   /* atom types a scene can map */
+#define CLAB_SCENE_LAMMPS_PATH 2200  /* the data file's path, scene folder included */
+typedef struct scene_lammps {
+    int on;                                                 /* the key is present (a group) */
+    unsigned line;                                          /* line of the group */
+    char file[CLAB_SCENE_LAMMPS_PATH];                      /* resolved from the scene's folder */
+    char materials[CLAB_SCENE_LAMMPS_TYPES][CLAB_NAME_LEN]; /* [nmaterials] material of type t + 1 */
+    int nmaterials;
+    int fixed[CLAB_SCENE_LAMMPS_TYPES + 1];                 /* fixed[t]: atoms of type t are fixed */
+    int periodic[3];                                        /* axes periodic on the file's box */
+} scene_lammps;
+/* Read the key (1 present, 0 absent, -1 invalid: reported). */
+int scene_lammps_read(scene_ctx *c, const config_setting_t *root, scene_lammps *out);
+/* Add the file's atoms to w (materials by name already in w); reports and returns non-zero on failure. */
+int scene_lammps_build(scene_ctx *c, const scene_lammps *l, clab_world *w);
 
 /* Check the raw text for what libconfig 1.5 gets wrong: decimal integer literals beyond
  * 32 bits (silently wrapped modulo 2^32), @include directives (they would read other

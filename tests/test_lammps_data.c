@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "clab_lammps.h"
+#include "clab_scene.h"
 #include "tap.h"
 
 /* three atoms of two types, written out of id order, with comments, blank lines, a skipped
@@ -111,6 +112,82 @@ static void refused_edit(const char *from, const char *to, const char *what, con
     size_t pre = (size_t)(at - good);
     snprintf(text, sizeof text, "%.*s%s%s", (int)pre, good, to, at + strlen(from));
     refused(text, what, frag1, frag2);
+}
+
+/* write text to dir/name */
+static int write_file(const char *dir, const char *name, const char *text)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    if (!f) return -1;
+    fputs(text, f);
+    return fclose(f);
+}
+
+/* a scene with lammps_data = { ... } (scene_lammps.c): the file relative to the scene's folder,
+ * materials by name, fixed types, periodic axes on the file's box */
+static void scene_hook(void)
+{
+    char dir[] = "/tmp/test_lammps_sceneXXXXXX";
+    if (!mkdtemp(dir) || write_file(dir, "packing.data", good)) {
+        tap_ok(0, "scene test: temporary folder");
+        return;
+    }
+    const char *scene = "materials = ( { name = \"glass\"; mu = 0.3; }, { name = \"steel\"; mu = 0.2; } );\n"
+                        "bodies = ( { name = \"floor\"; shape = \"plane\"; fixed = true; position = [0.0, 0.0, -1.0]; } );\n"
+                        "lammps_data = { file = \"packing.data\"; materials = [\"steel\", \"glass\"];\n"
+                        "  fixed_types = [2]; periodic = [\"x\", \"y\"]; };\n"
+                        "simulation = { backend = \"penalty\"; h = 1e-4; t_end = 1e-3; };\n";
+    char path[512];
+    snprintf(path, sizeof path, "%s/s.cfg", dir);
+    write_file(dir, "s.cfg", scene);
+    clab_scene sc;
+    clab_error err;
+    int rc = clab_scene_load(path, &sc, &err);
+    tap_ok(rc == CLAB_OK, "scene with lammps_data loads (%s)", err.msg);
+    if (rc == CLAB_OK) {
+        const clab_world *w = sc.world;
+        int glass = clab_world_find_material(w, "glass"), steel = clab_world_find_material(w, "steel");
+        tap_ok(w->nbodies == 4 && w->bodies[1].m == 1.0 * M_PI / 6.0 && w->bodies[3].r.x == 1.25,
+               "the floor, then atoms 2, 5, 7 in id order (%zu bodies)", w->nbodies);
+        tap_ok(w->bodies[1].material == steel && w->bodies[2].material == steel && w->bodies[3].material == glass,
+               "materials by name: type 1 steel, type 2 glass");
+        tap_ok(!w->bodies[1].fixed && !w->bodies[2].fixed && w->bodies[3].fixed, "fixed_types = [2]");
+        tap_ok(w->periodic.on[0] && w->periodic.on[1] && !w->periodic.on[2] && w->periodic.lo[0] == -1.5 &&
+                   w->periodic.hi[0] == 4.25 && w->periodic.hi[1] == 2.0,
+               "periodic x and y on the file's box");
+        clab_scene_free(&sc);
+    }
+    /* errors name the scene line, and the data file's line through it */
+    write_file(dir, "bad.data", "t\n1 atoms\n1 atom types\n\nAtoms\n\n1 1 0 1 0 0 0\n");
+    write_file(dir, "b1.cfg", "bodies = ();\nlammps_data = { file = \"bad.data\"; };\n"
+                              "simulation = { backend = \"penalty\"; h = 1e-4; t_end = 1e-3; };\n");
+    snprintf(path, sizeof path, "%s/b1.cfg", dir);
+    rc = clab_scene_load(path, &sc, &err);
+    tap_ok(rc == CLAB_EINVAL && strstr(err.msg, "b1.cfg:2: lammps_data.file: ") && strstr(err.msg, "bad.data:7: Atoms"),
+           "a bad data file: scene line and data line (%s)", err.msg);
+    write_file(dir, "b2.cfg", "lammps_data = { file = \"packing.data\"; materials = [\"wood\"];\n"
+                              "  fixed_types = [0]; periodic = [\"w\"]; colour = 1; };\n"
+                              "simulation = { backend = \"penalty\"; h = 1e-4; t_end = 1e-3; };\n");
+    snprintf(path, sizeof path, "%s/b2.cfg", dir);
+    rc = clab_scene_load(path, &sc, &err);
+    tap_ok(rc == CLAB_EINVAL && strstr(err.msg, "b2.cfg:2: lammps_data.fixed_types = [0]") &&
+               strstr(err.msg, "b2.cfg:2: lammps_data.periodic: \"w\"") &&
+               strstr(err.msg, "b2.cfg:2: lammps_data.colour: unknown key"),
+           "bad fixed_types, periodic axis and key, every one reported (%s)", err.msg);
+    write_file(dir, "b3.cfg", "lammps_data = { file = \"packing.data\"; materials = [\"wood\"]; };\n"
+                              "simulation = { backend = \"penalty\"; h = 1e-4; t_end = 1e-3; };\n");
+    snprintf(path, sizeof path, "%s/b3.cfg", dir);
+    rc = clab_scene_load(path, &sc, &err);
+    tap_ok(rc == CLAB_EINVAL && strstr(err.msg, "b3.cfg:1: lammps_data.materials[0] = \"wood\": unknown material"),
+           "unknown material name (%s)", err.msg);
+    const char *names[] = {"packing.data", "bad.data", "s.cfg", "b1.cfg", "b2.cfg", "b3.cfg"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        unlink(path);
+    }
+    rmdir(dir);
 }
 
 int main(void)
@@ -247,5 +324,6 @@ int main(void)
     refused("title\n1 atoms\n1 atom types\n\nAtoms\n\n1 1 1 1 0 0 0\n\nAtoms\n\n2 1 1 1 0 0 0\n", "two Atoms sections",
             "bad.data:9: a second Atoms section", "line 5");
     refused("", "empty file", "bad.data: empty file", NULL);
+    scene_hook();
     return tap_done();
 }
