@@ -38,6 +38,7 @@ typedef struct bowl_opts {
     double sample_dt;              /* output interval [s] */
     double slip_tol;               /* slip counted as ended below slip_tol * v0 */
     double settle;                 /* rest on the plane for this long before the launch [s] */
+    double k_reg;                  /* dvi-regularized: contact stiffness [N/m]; 0 = Hertz tangent at m g */
 } bowl_opts;
 
 /* one row of bowling-summary.csv */
@@ -58,6 +59,7 @@ static const bowl_method bowl_methods[] = {
     {"penalty", "penalty", NULL},
     {"dvi", "dvi", "friction=relaxed"},      /* seed 000's CCP relaxation */
     {"dvi-exact", "dvi", "friction=exact"},  /* exact Coulomb, De Saxce fixed point */
+    {"dvi-regularized", "dvi", "friction=relaxed"}, /* seed 001: + stiffness=, cor= (bowl_reg_options) */
 };
 enum { NMETHODS = sizeof bowl_methods / sizeof bowl_methods[0] };
 
@@ -158,6 +160,27 @@ static void fmt_num(char *buf, size_t n, double v)
     snprintf(buf, n, "%g", v);
 }
 
+/* dvi-regularized (seed 001): the dvi backend with stiffness k and restitution cor. Default k:
+ * the tangent stiffness of the Hertz contact (E*, R) under the ball's weight,
+ * k = 3/2 K sqrt(delta_s), K = 4/3 E* sqrt(R), delta_s = (m g / K)^(2/3), 1/E* = 2 (1 - nu^2)/E */
+static double bowl_k_reg(const bowl_opts *o)
+{
+    if (o->k_reg > 0.0) return o->k_reg;
+    double Estar = o->E / (2.0 * (1.0 - o->nu * o->nu)), K = 4.0 / 3.0 * Estar * sqrt(BOWL_R);
+    return 1.5 * K * sqrt(pow(BOWL_M * 9.81 / K, 2.0 / 3.0));
+}
+
+/* the extra backend options of method dvi-regularized: stiffness=, cor= */
+static void bowl_reg_options(const bowl_opts *o, const char *method, clab_options *extra)
+{
+    char v[64];
+    if (strcmp(method, "dvi-regularized") != 0) return;
+    snprintf(v, sizeof v, "%.17g", bowl_k_reg(o));
+    clab_options_set(extra, "stiffness", v, "bowling");
+    snprintf(v, sizeof v, "%.17g", o->cor);
+    clab_options_set(extra, "cor", v, "bowling");
+}
+
 /* run one (method, v0, mu, h) case, write its series, fill its summary row */
 static int bowl_case(bowl_opts *o, const bowl_method *bm, double v0, double mu, double h, double t_end,
                      bowl_result *res, char *file, size_t filelen)
@@ -172,6 +195,7 @@ static int bowl_case(bowl_opts *o, const bowl_method *bm, double v0, double mu, 
     clab_options extra;
     clab_options_init(&extra);
     if (bm->options) clab_options_parse(&extra, bm->options, "method", &err);
+    bowl_reg_options(o, method, &extra);
     clab_sim *s = xp_sim(&o->c, w, bm->backend, h > 0.0 ? h : 1e-5, &extra);
     clab_options_free(&extra);
     if (!s) {
@@ -353,11 +377,13 @@ static void bowl_help(void)
            "  penalty          penalty DEM backend\n"
            "  dvi              DVI backend, seed 000's relaxed CCP (friction=relaxed)\n"
            "  dvi-exact        DVI backend, exact Coulomb friction (friction=exact)\n"
+           "  dvi-regularized  DVI backend, relaxed CCP with compliant normal rows (seed 001):\n"
+           "                   stiffness = --k-reg, cor = --cor\n"
            "  both             penalty,dvi;  all: every method above\n\n"
            "Experiment options:\n"
            "  --v0 LIST        launch speeds [m/s] (default 3,8)\n"
            "  --mu LIST        friction coefficients (default 0.2,0.5)\n"
-           "  --h-dvi LIST     DVI step sizes [s], dvi and dvi-exact (default 1e-3,1e-4)\n"
+           "  --h-dvi LIST     DVI step sizes [s], every dvi method (default 1e-3,1e-4)\n"
            "  --h-penalty S    penalty step [s] (default: a tenth of the stable step, 1-2-5 rounded)\n"
            "  --E PA           Young's modulus of ball and lane, penalty law [Pa] (default 1e9)\n"
            "  --nu X           Poisson ratio (default 0.3)\n"
@@ -366,6 +392,8 @@ static void bowl_help(void)
            "  --slip-tol X     slip has ended when |slip| first falls below X v0 (default 1e-3)\n"
            "  --settle S       the ball first rests on the plane for S [s] (default 0.1), so the\n"
            "                   penalty contact starts at its static overlap; t = 0 at the launch\n"
+           "  --k-reg K        stiffness of dvi-regularized [N/m] (default: the Hertz tangent\n"
+           "                   stiffness under the ball's weight, from --E and --nu)\n"
            "  --t-end S        simulated time [s] (default 1.5, or 1.3 t* of the slowest case)\n\n"
            "--h sets the step of every method at once.\n\n%s",
            xp_common_help);
@@ -385,6 +413,7 @@ int xp_bowling(int argc, char **argv)
         {"sample-dt", required_argument, 0, 1007},
         {"slip-tol", required_argument, 0, 1008},
         {"settle", required_argument, 0, 1009},
+        {"k-reg", required_argument, 0, 1010},
         {0, 0, 0, 0}};
     bowl_opts o;
     memset(&o, 0, sizeof o);
@@ -420,6 +449,7 @@ int xp_bowling(int argc, char **argv)
         case 1007: bad = xp_parse_double("sample-dt", optarg, 1e-9, 10, &o.sample_dt); break;
         case 1008: bad = xp_parse_double("slip-tol", optarg, 1e-9, 0.5, &o.slip_tol); break;
         case 1009: bad = xp_parse_double("settle", optarg, 0.0, 100.0, &o.settle); break;
+        case 1010: bad = xp_parse_double("k-reg", optarg, 1e-3, 1e15, &o.k_reg); break;
         default: fprintf(stderr, "contactlab bowling: see --help\n"); goto out;
         }
         if (bad) goto out;
@@ -478,7 +508,7 @@ int xp_bowling(int argc, char **argv)
     }
     clab_options_free(&meta);
 
-    printf("%-10s %5s %5s %8s %11s %10s %10s %10s %10s %10s %10s %6s\n", "method", "v0", "mu", "h_s", "max_height",
+    printf("%-15s %5s %5s %8s %11s %10s %10s %10s %10s %10s %10s %6s\n", "method", "v0", "mu", "h_s", "max_height",
            "max_vz", "mu*v_T", "slip_end", "t*", "v_final", "5v0/7", "outer");
     rc = 0;
     for (int mi = 0; mi < NMETHODS && rc == 0; mi++) {
@@ -521,7 +551,7 @@ int xp_bowling(int argc, char **argv)
                         rc = 1;
                         break;
                     }
-                    printf("%-10s %5g %5g %8.1e %11.4e %10.4f %10.4f %10.4f %10.4f %10.4f %10.4f %6.2f\n", method, v0,
+                    printf("%-15s %5g %5g %8.1e %11.4e %10.4f %10.4f %10.4f %10.4f %10.4f %10.4f %6.2f\n", method, v0,
                            mu, hused, r.max_height, r.max_vz, vrel, r.slip_end, ts, r.final_speed, vf, r.outer_mean);
                 }
     }

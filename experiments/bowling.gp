@@ -1,7 +1,8 @@
 # bowling.gp: figures of `contactlab bowling`, run in its output folder (the driver copies
 # this script there and runs it; run it again by hand with `gnuplot bowling.gp`).
 # Input: bowling-v0_<v0>-mu_<mu>-<method>-h_<h>.csv series (see the # lines of each file);
-# <method> is penalty, dvi (seed 000's relaxed CCP), dvi-exact (exact Coulomb) or another dvi-*.
+# <method> is penalty, dvi (seed 000's relaxed CCP), dvi-exact (exact Coulomb),
+# dvi-regularized (seed 001's compliant contact) or another dvi-*.
 # Colours by method, dashes by step size (the smaller DVI step dashed).
 # Output: bowling-height, bowling-normal-force, bowling-slip as .png (pngcairo) and .pdf.
 
@@ -18,7 +19,7 @@ files(c) = system("for g in '".c."-penalty-*.csv' '".c."-dvi-h_*.csv' '".c."-dvi
 # the method and step of a series file f of case c
 method(f, c) = f[strlen(c) + 2 : strstrt(f, "-h_") - 1]
 hof(f) = f[strstrt(f, "-h_") + 3 : strlen(f) - 4]
-mname(m) = (m eq "penalty" ? "penalty" : m eq "dvi" ? "DVI relaxed (CCP)" : m eq "dvi-exact" ? "DVI exact Coulomb" : m)
+mname(m) = (m eq "penalty" ? "penalty" : m eq "dvi" ? "DVI relaxed (CCP)" : m eq "dvi-exact" ? "DVI exact Coulomb" : m eq "dvi-regularized" ? "DVI regularized (seed 001)" : m)
 label(f, c) = mname(method(f, c)).", h = ".hof(f)." s"
 mwidth(m) = (m eq "dvi-exact" ? 2.5 : 1.5)
 mcolor(m) = (m eq "penalty" ? "#404040" : m eq "dvi" ? "#d62728" : m eq "dvi-exact" ? "#1f77b4" : "#2ca02c")

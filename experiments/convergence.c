@@ -19,6 +19,7 @@
 #include "ccp_solver.h"
 #include "clab_csv.h"
 #include "pile_scene.h"
+#include "regularize.h"
 
 #define MAXS 8
 
@@ -32,11 +33,16 @@ typedef struct conv_opts {
     long max_iter;
     double tol;             /* stop when r <= tol [m/s] */
     double omega_jacobi, omega_gs; /* 0 = the solver's default */
+    double reg_eps[MAXS];   /* relative compliances eps m/h^2 of the regularized GS runs (seed 001) */
+    int nreg;
+    int reg_scheme;         /* CLAB_DVI_REG_EULER (default: only the diagonal differs) or _SPOOK */
+    clab_csv *reg_sum;      /* convergence-regularized.csv, one row per (settle method, eps_rel) */
 } conv_opts;
 
-/* The CCP of one DVI step from the world's state (not changed: a clone takes the kick). */
-static int snapshot_ccp(const clab_world *w0, double envelope, double h, double recovery, clab_ccp *P,
-                        clab_contacts *cs, clab_error *err)
+/* The CCP of one DVI step from the world's state (not changed: a clone takes the kick);
+ * reg != NULL: with the regularized normal rows of seed 001 (dvi/regularize.h). */
+static int snapshot_ccp(const clab_world *w0, double envelope, double h, double recovery, const clab_dvi_reg *reg,
+                        clab_ccp *P, clab_contacts *cs, clab_error *err)
 {
     clab_world *w = clab_world_clone(w0);
     clab_collider *cd = clab_collider_create();
@@ -53,6 +59,20 @@ static int snapshot_ccp(const clab_world *w0, double envelope, double h, double 
         clab_body_kick(&w->bodies[k], F, taubar, h);
     }
     rc = clab_ccp_build(P, w, cs, h, recovery, err);
+    if (!rc && reg) { /* v(l) of the unkicked world, 6 per body (rdot, wbar) */
+        double *v_l = malloc(6 * (w0->nbodies ? w0->nbodies : 1) * sizeof *v_l);
+        if (!v_l) {
+            rc = clab_error_set(err, CLAB_ENOMEM, "convergence: out of memory for the snapshot");
+            goto done;
+        }
+        for (size_t k = 0; k < w0->nbodies; k++) {
+            const clab_body *b = &w0->bodies[k];
+            double v[6] = {b->rdot.x, b->rdot.y, b->rdot.z, b->wbar.x, b->wbar.y, b->wbar.z};
+            memcpy(&v_l[6 * k], v, sizeof v);
+        }
+        clab_dvi_reg_apply(reg, P, w, cs, v_l, h);
+        free(v_l);
+    }
 done:
     clab_collider_destroy(cd);
     clab_world_destroy(w);
@@ -65,6 +85,139 @@ static long reached(const double *hist, size_t n, double target)
     for (size_t k = 0; k < n; k++)
         if (hist[k] <= target) return (long)k + 1;
     return 0;
+}
+
+/* Gauss-Seidel on the regularized CCP of the same snapshot (seed 001, dvi/regularize.h):
+ * compliance eps = eps_rel h^2 / m (m the mean sphere mass), tau = 0 with the euler scheme, so
+ * that the CCP differs from the rigid one by the diagonal Sigma = eps/h^2 alone; eps_rel = 0
+ * is the rigid CCP itself. Writes convergence-regularized_<method>-gs-eps_<eps_rel>.csv and a
+ * row per eps_rel in convergence-regularized.csv. */
+static int conv_regularized(conv_opts *o, const char *method, const clab_world *w, const xp_pile_info *info,
+                            double envelope, double h)
+{
+    clab_error err;
+    char file[512], v[64];
+    clab_csv *sum = o->reg_sum;
+    enum { NSC = 13 };
+    double mass = 0.0;
+    size_t nmov = 0;
+    for (size_t k = 0; k < w->nbodies; k++)
+        if (!w->bodies[k].fixed) mass += w->bodies[k].m, nmov++;
+    mass = nmov ? mass / (double)nmov : 1.0;
+    printf("\nregularized CCP (seed 001, %s, tau = %s), Gauss-Seidel from a cold start:\n",
+           o->reg_scheme == CLAB_DVI_REG_EULER ? "euler" : "spook", o->reg_scheme == CLAB_DVI_REG_EULER ? "0" : "2 h");
+    printf("%-8s %9s %12s %8s %11s %9s %9s\n", "settle", "eps_rel", "eps_m_N", "iter", "residual", "it->1e-4",
+           "it->1e-6");
+    const clab_ccp_solver_type *S = &clab_ccp_solver_gs;
+    clab_ccp P;
+    clab_ccp_init(&P);
+    clab_contacts cs;
+    clab_contacts_init(&cs);
+    clab_ccp_work W;
+    clab_ccp_work_init(&W);
+    double *nu = NULL;
+    int rc = 1;
+    for (int r = -1; r < o->nreg; r++) {
+        double eps_rel = r < 0 ? 0.0 : o->reg_eps[r], eps = eps_rel * h * h / mass;
+        clab_dvi_reg reg;
+        memset(&reg, 0, sizeof reg);
+        reg.on = 1;
+        reg.scheme = o->reg_scheme;
+        reg.epsilon = eps;
+        reg.k = eps > 0.0 ? 1.0 / eps : 0.0;
+        reg.tau = o->reg_scheme == CLAB_DVI_REG_EULER ? 0.0 : 2.0 * h;
+        reg.c = reg.cor = -1.0;
+        if (snapshot_ccp(w, envelope, h, o->recovery, r < 0 ? NULL : &reg, &P, &cs, &err)) {
+            fprintf(stderr, "contactlab convergence: %s\n", err.msg);
+            goto done;
+        }
+        double *nn = realloc(nu, (P.n ? P.n : 1) * sizeof *nu);
+        if (!nn) {
+            fprintf(stderr, "contactlab convergence: out of memory\n");
+            goto done;
+        }
+        nu = nn;
+        memset(nu, 0, (P.n ? P.n : 1) * sizeof *nu);
+        clab_ccp_options so = clab_ccp_default_options(S);
+        so.max_iter = o->max_iter;
+        so.tol = o->tol;
+        if (o->omega_gs > 0.0) so.omega = o->omega_gs;
+        clab_ccp_result res;
+        memset(&res, 0, sizeof res);
+        clab_error serr;
+        clab_error_clear(&serr);
+        double c0 = xp_pile_cpu();
+        int src = S->solve(&P, &so, nu, &W, &res, &serr);
+        double cpu = xp_pile_cpu() - c0;
+        if (src && src != CLAB_EMAXITER) {
+            fprintf(stderr, "contactlab convergence: gs (eps_rel %g): %s\n", eps_rel, serr.msg);
+            goto done;
+        }
+        snprintf(file, sizeof file, "convergence-regularized_%s-gs-eps_%g.csv", method, eps_rel);
+        char spath[2048];
+        xp_path(&o->c, file, spath, sizeof spath);
+        clab_options m;
+        clab_options_init(&m);
+        clab_options_set(&m, "experiment", "convergence (regularized, seed 001)", NULL);
+        clab_options_set(&m, "settle_method", method, NULL);
+        clab_options_set(&m, "solver", "gs", NULL);
+        clab_options_set(&m, "start", "cold (nu = 0)", NULL);
+        xp_pile_meta(&o->def, info, &m);
+#define META(k, val) (snprintf(v, sizeof v, "%.17g", (double)(val)), clab_options_set(&m, k, v, NULL))
+        META("eps_rel", eps_rel);
+        META("mean_mass_kg", mass);
+        META("h_s", h);
+        META("contacts", P.ncontacts);
+        META("unknowns", P.n);
+        META("max_iter", so.max_iter);
+        META("tol_m_s", so.tol);
+        META("omega", so.omega);
+        META("cpu_s", cpu);
+#undef META
+        if (r < 0) clab_options_set(&m, "regularization", "off: the rigid CCP of seed 000", NULL);
+        else clab_dvi_reg_meta(&reg, &m);
+        static const char *const cols[] = {"iteration", "residual_m_s", "best_residual_m_s"};
+        clab_csv *csv = clab_csv_open(spath, o->c.force ? CLAB_CSV_OVERWRITE : 0, &err);
+        int bad = !csv || clab_csv_meta(csv, &m, o->c.argc, o->c.argv, &err) || clab_csv_header(csv, cols, 3, &err);
+        clab_options_free(&m);
+        if (csv) clab_csv_set_flush_every(csv, 4096);
+        double best = INFINITY;
+        for (size_t k = 0; k < res.nhistory && !bad; k++) {
+            best = fmin(best, res.history[k]);
+            double row[3] = {(double)(k + 1), res.history[k], best};
+            bad = clab_csv_row(csv, row, 3, &err);
+        }
+        if (csv && clab_csv_close(csv, bad ? NULL : &err)) bad = 1;
+        if (bad) {
+            fprintf(stderr, "contactlab convergence: %s\n", err.msg);
+            goto done;
+        }
+        long k4 = reached(res.history, res.nhistory, 1e-4), k6 = reached(res.history, res.nhistory, 1e-6);
+        char cell[11][64];
+        double vals[] = {eps_rel, eps, reg.k, 0, (double)P.ncontacts, (double)res.iterations, res.residual,
+                         (double)res.converged, k4 ? (double)k4 : NAN, k6 ? (double)k6 : NAN, cpu};
+        const char *cells[NSC];
+        cells[0] = method;
+        for (int q = 0; q < 11; q++) {
+            if (isnan(vals[q]) || (q == 2 && r < 0)) cell[q][0] = '\0';
+            else snprintf(cell[q], sizeof cell[q], "%.17g", vals[q]);
+            cells[q + 1] = cell[q];
+        }
+        cells[4] = r < 0 ? "rigid" : (o->reg_scheme == CLAB_DVI_REG_EULER ? "euler" : "spook");
+        cells[12] = file;
+        if (clab_csv_text_row(sum, cells, NSC, &err)) {
+            fprintf(stderr, "contactlab convergence: %s\n", err.msg);
+            goto done;
+        }
+        printf("%-8s %9.3g %12.4e %8ld %11.3e %9ld %9ld\n", method, eps_rel, eps, res.iterations, res.residual, k4, k6);
+    }
+    rc = 0;
+done:
+    free(nu);
+    clab_ccp_work_free(&W);
+    clab_contacts_free(&cs);
+    clab_ccp_free(&P);
+    return rc;
 }
 
 /* one snapshot (settled under method): every solver on its CCP */
@@ -118,7 +271,7 @@ static int conv_case(conv_opts *o, const char *method, clab_csv *sum)
     double *nu = NULL;
     clab_ccp_work W;
     clab_ccp_work_init(&W);
-    if (snapshot_ccp(w, envelope, h, o->recovery, &P, &cs, &err)) {
+    if (snapshot_ccp(w, envelope, h, o->recovery, NULL, &P, &cs, &err)) {
         fprintf(stderr, "contactlab convergence: %s\n", err.msg);
         goto done;
     }
@@ -234,7 +387,7 @@ static int conv_case(conv_opts *o, const char *method, clab_csv *sum)
         printf("%-8s %-7s %7s %8ld %11.3e %9s %9s %11.3e %9.3f\n", method, S->name, som, res.iterations,
                res.residual, s4, s6, spi, cpu);
     }
-    rc = 0;
+    rc = o->nreg > 0 ? conv_regularized(o, method, w, &info, envelope, h) : 0;
 done:
     free(nu);
     clab_ccp_work_free(&W);
@@ -267,7 +420,12 @@ static void conv_help(void)
            "  --tol X          stop a solve at residual <= X [m/s] (default 1e-8)\n"
            "  --omega-jacobi X Jacobi step factor (default: the solver's, 0.3)\n"
            "  --omega-gs X     Gauss-Seidel SOR factor (default: the solver's, 1)\n"
-           "  --recovery-speed V  cap on -Phi/h in the snapshot CCP [m/s] (default 1, as the backend)\n\n"
+           "  --recovery-speed V  cap on -Phi/h in the snapshot CCP [m/s] (default 1, as the backend)\n"
+           "  --reg-eps LIST   relative compliances eps m/h^2 of the regularized CCP (seed 001) solved by\n"
+           "                   Gauss-Seidel as well (default 1e-4,1e-3,1e-2,0.1,1,10; 0 = none): the\n"
+           "                   extra series convergence-regularized_*.csv and figure\n"
+           "  --reg-scheme S   euler (default: tau = 0, so only the diagonal Sigma = eps/h^2 differs\n"
+           "                   from the rigid CCP) or spook (tau = 2 h)\n\n"
            "The pile defaults to --packing deposit here (dense at once, so it settles in 0.3 s). The\n"
            "DVI settling run uses tol=" XP_PILE_DVI_TOL " m/s unless --opt-dvi tol=X says otherwise.\n\n%s\n%s",
            xp_pile_help, xp_common_help);
@@ -286,6 +444,8 @@ int xp_convergence(int argc, char **argv)
         {"omega-jacobi", required_argument, 0, 1005},
         {"omega-gs", required_argument, 0, 1006},
         {"recovery-speed", required_argument, 0, 1007},
+        {"reg-eps", required_argument, 0, 1008},
+        {"reg-scheme", required_argument, 0, 1009},
         {0, 0, 0, 0}};
     conv_opts o;
     memset(&o, 0, sizeof o);
@@ -297,6 +457,11 @@ int xp_convergence(int argc, char **argv)
     o.recovery = 1.0;
     o.max_iter = 5000;
     o.tol = 1e-8;
+    {
+        const double e[] = {1e-4, 1e-3, 1e-2, 0.1, 1.0, 10.0};
+        for (o.nreg = 0; o.nreg < 6; o.nreg++) o.reg_eps[o.nreg] = e[o.nreg];
+        o.reg_scheme = CLAB_DVI_REG_EULER;
+    }
     for (const clab_ccp_solver_type *const *all = clab_ccp_solvers(); *all && o.nsolvers < MAXS; all++)
         o.solvers[o.nsolvers++] = *all;
     int rc = 2, opt;
@@ -339,6 +504,18 @@ int xp_convergence(int argc, char **argv)
         case 1005: bad = xp_parse_double("omega-jacobi", optarg, 1e-6, 2.0 - 1e-6, &o.omega_jacobi); break;
         case 1006: bad = xp_parse_double("omega-gs", optarg, 1e-6, 2.0 - 1e-6, &o.omega_gs); break;
         case 1007: bad = xp_parse_double("recovery-speed", optarg, 0, 1e300, &o.recovery); break;
+        case 1008:
+            bad = xp_parse_list("reg-eps", optarg, 0, 1e12, o.reg_eps, MAXS, &o.nreg);
+            if (!bad && o.nreg == 1 && o.reg_eps[0] == 0.0) o.nreg = 0;
+            break;
+        case 1009:
+            if (strcmp(optarg, "euler") == 0) o.reg_scheme = CLAB_DVI_REG_EULER;
+            else if (strcmp(optarg, "spook") == 0) o.reg_scheme = CLAB_DVI_REG_SPOOK;
+            else {
+                fprintf(stderr, "contactlab convergence: --reg-scheme '%s' is not one of: euler, spook\n", optarg);
+                goto out;
+            }
+            break;
         default: fprintf(stderr, "contactlab convergence: see --help\n"); goto out;
         }
         if (bad) goto out;
@@ -376,6 +553,28 @@ int xp_convergence(int argc, char **argv)
         goto out;
     }
     clab_options_free(&meta);
+    if (o.nreg > 0) { /* the regularized GS runs' summary (seed 001) */
+        static const char *const rcols[] = {"settle_method", "eps_rel", "compliance_m_N", "stiffness_N_m", "scheme",
+                                            "contacts", "iterations", "final_residual_m_s", "converged",
+                                            "iterations_to_1e-4", "iterations_to_1e-6", "cpu_s", "series_file"};
+        char rpath[2048];
+        xp_path(&o.c, "convergence-regularized.csv", rpath, sizeof rpath);
+        clab_options_init(&meta);
+        clab_options_set(&meta, "experiment", "convergence (regularized CCP, seed 001)", NULL);
+        clab_options_set(&meta, "eps_rel", "eps m / h^2, m = mean sphere mass; 0 = the rigid CCP of seed 000", NULL);
+        clab_options_set(&meta, "solver", "gs (projected Gauss-Seidel), cold start", NULL);
+        o.reg_sum = clab_csv_open(rpath, o.c.force ? CLAB_CSV_OVERWRITE : 0, &err);
+        if (!o.reg_sum || clab_csv_meta(o.reg_sum, &meta, o.c.argc, o.c.argv, &err) ||
+            clab_csv_header(o.reg_sum, rcols, sizeof rcols / sizeof rcols[0], &err)) {
+            fprintf(stderr, "contactlab convergence: %s\n", err.msg);
+            clab_options_free(&meta);
+            if (o.reg_sum) clab_csv_close(o.reg_sum, NULL);
+            clab_csv_close(sum, NULL);
+            rc = 1;
+            goto out;
+        }
+        clab_options_free(&meta);
+    }
     rc = 0;
     for (int mi = 0; mi < 2 && rc == 0; mi++) {
         int which = mi == 0 ? XP_DVI : XP_PENALTY;
@@ -386,10 +585,15 @@ int xp_convergence(int argc, char **argv)
         fprintf(stderr, "contactlab convergence: %s\n", err.msg);
         rc = 1;
     }
+    if (o.reg_sum && clab_csv_close(o.reg_sum, &err)) {
+        fprintf(stderr, "contactlab convergence: %s\n", err.msg);
+        rc = 1;
+    }
     if (rc == 0) {
         printf("\nCSVs: %s/convergence-settled_*.csv (summary: %s)\n", o.c.out, spath);
         if (xp_plot(&o.c, "convergence.gp") == 0 && o.c.plot)
-            printf("figures: %s/convergence.png (and .pdf)\n", o.c.out);
+            printf("figures: %s/convergence.png%s (and .pdf)\n", o.c.out,
+                   o.nreg > 0 ? ", convergence-regularized.png" : "");
     }
 out:
     xp_common_free(&o.c);

@@ -66,3 +66,69 @@ do for [fmt in "png pdf"] {
   unset multiplot
   unset output
 }
+
+# ---- convergence-regularized.png/.pdf: Gauss-Seidel on the regularized CCP (seed 001) ----
+# Input: convergence-regularized_<method>-gs-eps_<eps_rel>.csv and convergence-regularized.csv
+# (eps_rel = eps m/h^2; 0 is the rigid CCP). Left: residual against iteration; right: the
+# iterations to reach 1e-4, 1e-6 m/s and the tolerance against eps_rel.
+rfiles = system("ls convergence-regularized_*-gs-eps_*.csv 2>/dev/null | sort -t_ -k3,3g")
+if (words(rfiles) > 0) {
+  rsnaps = system("ls convergence-regularized_*-gs-eps_*.csv | sed -e 's/^convergence-regularized_\\([a-z]*\\)-.*/\\1/' | sort -u")
+  rfl(m) = system("ls convergence-regularized_".m."-gs-eps_*.csv | sed -e 's/.*-eps_//' -e 's/\\.csv$//' | sort -g | sed -e 's/^/convergence-regularized_".m."-gs-eps_/' -e 's/$/.csv/'")
+  epsof(f) = real(meta(f, "eps_rel"))
+  rlabel(f) = epsof(f) == 0 ? "rigid CCP (seed 000)" : sprintf("{/Symbol e} m/h^2 = %g", epsof(f))
+  nrs = words(rsnaps)
+  rcolors = "black #0072B2 #56B4E9 #009E73 #E69F00 #D55E00 #CC79A7 #999999 #000080"
+  do for [fmt in "png pdf"] {
+    if (fmt eq "png") {
+      set terminal pngcairo size 1200, 470 * nrs + 40 font "Sans,10" enhanced
+    } else {
+      set terminal pdfcairo size 8in, (3.1 * nrs + 0.3) font "Sans,8" enhanced
+    }
+    set output "convergence-regularized.".fmt
+    set multiplot layout nrs, 2 title "Projected Gauss-Seidel on the settled-pile CCP with and without the regularization of seed 001 (diagonal {/Symbol S} = {/Symbol e}/h^2 added to N), cold start"
+    do for [i = 1:nrs] {
+      m = word(rsnaps, i)
+      fl = rfl(m)
+      nf = words(fl)
+      f1 = word(fl, 1)
+      set title sprintf("pile of %s spheres settled under %s: %s contacts, h = %g s, mean sphere mass %.3g kg", \
+          meta(f1, "n_spheres"), (m eq "dvi" ? "DVI" : "penalty"), meta(f1, "contacts"), real(meta(f1, "h_s")), \
+          real(meta(f1, "mean_mass_kg")))
+      set grid
+      set logscale y
+      set format y "10^{%L}"
+      unset logscale x
+      set format x "%g"
+      set xlabel "Gauss-Seidel iteration"
+      set ylabel "smallest residual so far r [m/s]"
+      set yrange [*:*]
+      set xrange [*:*]
+      set key top right box opaque
+      plot for [j = 1:nf] word(fl, j) using "iteration":"best_residual_m_s" with lines lw 2 \
+           lc rgb (word(rcolors, j)) title rlabel(word(fl, j)), \
+           1e-4 with lines dt 3 lc rgb "gray30" notitle, 1e-6 with lines dt 3 lc rgb "gray30" notitle
+      set title "iterations to reach a residual (no point: not reached)"
+      set logscale x
+      set format x "10^{%L}"
+      set logscale y
+      set format y "10^{%L}"
+      set xlabel "relative compliance {/Symbol e} m / h^2  (stiffness k = 1/{/Symbol e})"
+      set ylabel "Gauss-Seidel iterations"
+      set key top right box opaque
+      # rigid iterations (eps_rel = 0 cannot sit on the log axis): drawn as horizontal lines
+      stats "convergence-regularized.csv" using (stringcolumn("settle_method") eq m && column("eps_rel") == 0 ? column("iterations") : 1/0) nooutput
+      rigid_it = STATS_max
+      stats "convergence-regularized.csv" using (stringcolumn("settle_method") eq m && column("eps_rel") == 0 ? column("iterations_to_1e-4") : 1/0) nooutput
+      rigid_4 = STATS_max
+      set key bottom left box opaque
+      plot "convergence-regularized.csv" using (stringcolumn("settle_method") eq m && column("eps_rel") > 0 ? column("eps_rel") : 1/0):"iterations_to_1e-4" with linespoints lw 2 pt 7 title "to r = 10^{-4} m/s", \
+           "" using (stringcolumn("settle_method") eq m && column("eps_rel") > 0 ? column("eps_rel") : 1/0):"iterations_to_1e-6" with linespoints lw 2 pt 5 title "to r = 10^{-6} m/s", \
+           "" using (stringcolumn("settle_method") eq m && column("eps_rel") > 0 ? column("eps_rel") : 1/0):(column("converged") > 0 ? column("iterations") : 1/0) with linespoints lw 2 pt 9 title sprintf("to the tolerance %s m/s", meta(f1, "tol_m_s")), \
+           rigid_4 with lines dt 3 lw 2 lc rgb "#9400D3" title sprintf("rigid CCP to r = 10^{-4} m/s: %d", int(rigid_4)), \
+           rigid_it with lines dt 2 lc rgb "black" title sprintf("rigid CCP: %d iterations (%s)", int(rigid_it), ((real(meta(f1, "max_iter")) <= rigid_it) ? "the limit" : "converged"))
+    }
+    unset multiplot
+    unset output
+  }
+}

@@ -112,6 +112,22 @@ static void coefficients(void)
     tap_ok(create_fails("compliance=0,cor=0.5"), "cor= with compliance=0 (no finite stiffness) is refused");
     tap_ok(create_fails("stiffness=0"), "stiffness=0 is refused (range (0, 1e300])");
     tap_ok(!create_fails("stiffness=1e6,damping=50,reg_scheme=euler"), "stiffness=, damping=, reg_scheme=euler accepted");
+    { /* the metadata records the parameters in force (clab_backend.h: meta gives every parameter) */
+        clab_world *w = world_new(-G, 0.5, 0.5);
+        clab_sim *s = sim_make(w, "dvi", 1e-3, "stiffness=2e6,damping=40");
+        clab_options m;
+        clab_options_init(&m);
+        if (s) clab_sim_meta(s, &m);
+        const char *k = clab_options_get(&m, "dvi_stiffness_N_m"), *c = clab_options_get(&m, "dvi_damping_N_s_m");
+        const char *sc = clab_options_get(&m, "dvi_reg_scheme"), *eps = clab_options_get(&m, "dvi_compliance_m_N");
+        tap_ok(k && c && sc && eps && strtod(k, NULL) == 2e6 && strtod(c, NULL) == 40.0 && strcmp(sc, "spook") == 0 &&
+                   strtod(eps, NULL) == 1.0 / 2e6,
+               "metadata: dvi_stiffness_N_m = 2e6, dvi_damping_N_s_m = 40, dvi_compliance_m_N = 5e-7, dvi_reg_scheme = "
+               "spook (exact round trip)");
+        clab_options_free(&m);
+        clab_sim_destroy(s);
+        clab_world_destroy(w);
+    }
 
     /* euler, eps = tau = 0 against the rigid backend: an oblique spinning impact, 400 steps */
     clab_world *w[2];
