@@ -119,9 +119,11 @@ void clab_dvi_reg_apply(const clab_dvi_reg *r, clab_ccp *P, const clab_world *w,
         double phi = c->c[i].phi;
         double Nnn = P->blocks[i].Nii[0]; /* rigid N_nn = 1/m_eff (compliance not yet added) */
         double tau = clab_dvi_reg_tau(r, h, Nnn > 0.0 ? 1.0 / Nnn : 0.0);
-        if (phi > 0.0) tau = 0.0; /* open contact: no dashpot before it touches (regularize.h) */
         double Sigma, a, Ups;
-        clab_dvi_reg_coefficients(r->scheme, r->epsilon, tau, h, &Sigma, &a, &Ups);
+        if (phi > 0.0) /* open contact: (R2) with tau = 0, no dashpot before it touches (regularize.h) */
+            clab_dvi_reg_coefficients(CLAB_DVI_REG_EULER, r->epsilon, 0.0, h, &Sigma, &a, &Ups);
+        else
+            clab_dvi_reg_coefficients(r->scheme, r->epsilon, tau, h, &Sigma, &a, &Ups);
         P->compliance[3 * i] = Sigma;
         P->p[3 * i] = row_velocity_world(q, w) + a * phi - Ups * row_velocity(q, v_l);
     }
@@ -166,6 +168,6 @@ void clab_dvi_reg_meta(const clab_dvi_reg *r, clab_options *m)
                          : "seed 001 Eq. (1), implicit Euler (R2): Sigma = eps/(h (h + tau)), a = 1/(h + tau), Upsilon = 0",
                      NULL);
     clab_options_set(m, "dvi_reg_row",
-                     "v_n(l+1) + Sigma gamma_n + a Phi - Upsilon v_n(l) >= 0; tau = 0 while Phi > 0; friction rows rigid",
+                     "v_n(l+1) + Sigma gamma_n + a Phi - Upsilon v_n(l) >= 0; (R2), tau = 0 while Phi > 0; friction rows rigid",
                      NULL);
 }

@@ -19,9 +19,12 @@
  *
  * which is exactly seed 000's row (Phi/h) at epsilon = tau = 0.
  *
- * Contacts still open at q(l) (Phi > 0) use tau = 0 in (R1)/(R2): the dashpot acts only on a
- * closed contact, as in the penalty law (else it brakes an approaching body from Phi = tau |v_n|
- * on, removing a fraction 4 zeta^2 of its kinetic energy before it touches). No recovery_speed
+ * Contacts still open at q(l) (Phi > 0) use (R2) with tau = 0 under either scheme: no dashpot
+ * before the bodies touch, as in the penalty law (else it brakes an approaching body from
+ * Phi = tau |v_n| on, removing a fraction 4 zeta^2 of its kinetic energy before it touches),
+ * and the step that closes the contact pushes on the predicted overlap Phi + h v_n(l+1)
+ * (implicit), so a coarse step cannot gain energy as an explicit penalty step does; at
+ * epsilon = 0 that row is seed 000's Phi/h. No recovery_speed
  * cap on the regularized rows: the compliance bounds the correction force (k |Phi|).
  * The friction rows (u, w) keep seed 000's rigid cone complementarity. */
 #ifndef CLAB_DVI_REGULARIZE_H

@@ -340,11 +340,14 @@ static void hooke(void)
     /* a coarse step: the compliant rows are implicit, so h = t_c/10 stays stable (diagnostic) */
     double zeta = clab_dvi_reg_zeta(0.5), wn = sqrt(k / m), e_u, t_u;
     unilateral(zeta, wn, &e_u, &t_u);
-    for (int div = 10; div <= 100; div *= 10) {
-        double h = M_PI / (wn * sqrt(1 - zeta * zeta)) / div;
+    const int divs[] = {1, 2, 10, 100};
+    for (int q = 0; q < 4; q++) {
+        double h = M_PI / (wn * sqrt(1 - zeta * zeta)) / divs[q];
         impact r = collide("dvi", "solver=gs,tol=1e-12,stiffness=1e6,cor=0.5", R, rho, v, 0.5, h);
-        tap_diag("spook, cor 0.5, h = t_c/%d: e %.4f (unilateral %.4f), t_c %.4f ms (%.4f ms)", div, r.e, e_u,
-                 r.t_c * 1e3, t_u * 1e3);
+        impact p = collide("penalty", "model=hooke,kn=1e6,clamp=on", R, rho, v, 0.5, h);
+        tap_diag("cor 0.5, h = t_c/%d (omega_n h = %.2f): spook e %.4f, t_c %.4f ms; penalty clamp=on e %.4g, t_c %.4g ms "
+                 "(unilateral analytic e %.4f, t_c %.4f ms)",
+                 divs[q], wn * h, r.e, r.t_c * 1e3, p.e, p.t_c * 1e3, e_u, t_u * 1e3);
     }
 }
 
