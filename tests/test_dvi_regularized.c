@@ -413,11 +413,51 @@ static void gauss_seidel(void)
     }
 }
 
+/* 5. With friction=exact (De Saxce's fixed point, dvi/friction_exact.h) the compliant contact
+ * has no relaxation term: a bowling ball (R = 0.1085 m, 7 kg) launched sliding at 3 m/s
+ * (mu 0.2) stays at its static overlap Phi = -m g/k (a sphere's normal force is m g whatever
+ * the friction); with the relaxed CCP the same contact lifts off (seed 000's mu v_T remains). */
+static double bowl_phi_range(const char *opts, double *phi_max)
+{
+    const double R = 0.1085, m = 7.0, k = 2.4e6, rho = m / (4.0 / 3.0 * M_PI * R * R * R);
+    clab_world *w = world_new(-G, 0.2, 0.5);
+    add_sphere(w, R, rho, clab_v3(0, 0, R - m * G / k), clab_v3(3.0, 0, 0), clab_v3(0, 0, 0));
+    clab_sim *s = sim_make(w, "dvi", 1e-3, opts);
+    clab_error err;
+    double dev = 0.0;
+    *phi_max = -INFINITY;
+    for (int n = 0; n < 200 && s; n++) {
+        if (clab_sim_step(s, &err)) break;
+        double phi = w->bodies[1].r.z - R;
+        dev = fmax(dev, fabs(phi + m * G / k));
+        *phi_max = fmax(*phi_max, phi);
+    }
+    clab_sim_destroy(s);
+    clab_world_destroy(w);
+    return dev;
+}
+
+static void with_exact_friction(void)
+{
+    const double dstat = 7.0 * G / 2.4e6;
+    double pmax_x, pmax_r;
+    double dev = bowl_phi_range("solver=gs,tol=1e-10,stiffness=2.4e6,cor=0.5,friction=exact", &pmax_x);
+    tap_ok(dev <= 1e-3 * dstat, "stiffness + friction=exact: a sliding bowling ball keeps Phi = -m g/k = %.4g m within "
+                               "1e-3 of it (max deviation %.3g m; exact Coulomb has no mu v_T term)",
+           -dstat, dev);
+    bowl_phi_range("solver=gs,tol=1e-10,stiffness=2.4e6,cor=0.5", &pmax_r);
+    tap_ok(pmax_r > 0.0 && pmax_x < 0.0,
+           "stiffness with the relaxed CCP lifts the sliding ball off (highest Phi %.3g m > 0), with friction=exact it "
+           "stays in contact (highest Phi %.3g m < 0)",
+           pmax_r, pmax_x);
+}
+
 int main(void)
 {
     coefficients();
     rigid_limit();
     hooke();
     gauss_seidel();
+    with_exact_friction();
     return tap_done();
 }
