@@ -19,6 +19,9 @@
 /* the benchmarks: add an entry here and a source file bench_<name>.c */
 static const bench_entry benchmarks[] = {
     {"chute", "LAMMPS's chute flow (32,000 spheres, Hooke with history) side by side with lmp", bench_chute},
+    {"pile", "penalty (Hertz-Mindlin, history) on a settled dense pile of 8k, 32k, 128k spheres: rate, memory, scaling",
+     bench_pile},
+    {"pile-1m", "penalty on a settled dense pile of 1,000,000 spheres: memory and time per step", bench_pile_1m},
     {NULL, NULL, NULL},
 };
 

@@ -55,5 +55,8 @@ typedef struct bench_entry {
 
 /* the benchmarks (bench_<name>.c) */
 int bench_chute(const bench_ctx *c);
+/* bench_pile.c */
+int bench_pile(const bench_ctx *c);
+int bench_pile_1m(const bench_ctx *c);
 
 #endif

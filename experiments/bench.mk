@@ -6,7 +6,8 @@ experiments_bench_broadphase_LDADD = $(CLAB_LDADD)
 contactlab_SOURCES += \
 	experiments/bench.h \
 	experiments/bench.c \
-	experiments/bench_chute.c
+	experiments/bench_chute.c \
+	experiments/bench_pile.c
 BENCH_ARGS =
 bench: contactlab$(EXEEXT)
 	./contactlab$(EXEEXT) bench --out bench-out $(BENCH_ARGS)

@@ -35,67 +35,6 @@
 #define NO_BUCKET ((size_t)-1)
 enum { FLAG_FIXED = 1, FLAG_PLANE = 2 };
 
-/* one (slot, cell) entry of the grid */
-typedef struct {
-    int32_t slot;  /* grid slot of the body */
-    int32_t level; /* grid level: cells of size c 2^level */
-    int32_t c[3];  /* cell coordinates on that level */
-} grid_entry;
-
-/* cell -> bucket: dense (row-major per level) or hashed */
-typedef struct {
-    int dense;
-    size_t mask;                            /* hashed: buckets - 1 */
-    int32_t base[CLAB_GRID_LEVELS][3];      /* dense: lowest cell on each level */
-    int32_t dim[CLAB_GRID_LEVELS][3];       /* dense: cells a side on each level */
-    size_t off[CLAB_GRID_LEVELS];           /* dense: first bucket of each level */
-} bucket_map;
-
-struct clab_collider {
-    /* per body [cap_bodies] (x, y, z triples: [3 cap_bodies]) */
-    size_t cap_bodies;
-    double *lo, *hi;            /* bounds grown by margin/2 [m] */
-    int32_t *clo, *chi;         /* cell range of grid bodies on their level */
-    int32_t *level;             /* grid level of grid bodies */
-    double *width;              /* scratch for the median width */
-    int *grid, *large, *planes; /* body lists (grid, large: virtual indices, see owner) */
-    int *owner;                 /* periodic images: virtual index n + g is an image of body owner[g] */
-    size_t nreal;               /* bodies of the world in this call (virtual indices below are bodies) */
-    double *pm;                 /* outward normals of the planes, per plane list slot */
-    unsigned char *flag;        /* FLAG_FIXED | FLAG_PLANE */
-    size_t *key;                /* bucket of each grid body's low cell, per grid list slot */
-    size_t *count;              /* [cap_bodies + 1] counting sort of the pairs */
-    /* per grid slot [cap_bodies]: the grid bodies in bucket order */
-    double *slo, *shi;          /* bounds (triples) */
-    int32_t *sclo, *schi;       /* cell ranges (triples) */
-    int *sbody;                 /* body index */
-    int32_t *slevel;            /* level */
-    unsigned char *sfixed;      /* fixed flag */
-    /* grid entries [cap_entries] */
-    size_t cap_entries;
-    grid_entry *ent, *sorted;
-    size_t *ebucket;            /* bucket of each entry */
-    /* buckets [cap_buckets + 1]: bucket b holds sorted[start[b] .. start[b+1]) */
-    size_t cap_buckets;
-    size_t *start;
-    /* pairs [cap_pairs] */
-    size_t cap_pairs;
-    clab_pair *pairs, *tmp;
-    clab_broadphase_stats st;
-    /* Verlet skin: the state of the last build of the kept pair list [cap_ref] */
-    double skin;                /* option: [m]; < 0: automatic (CLAB_SKIN_AUTO x median bound radius) */
-    int kept;                   /* 1: cd->pairs hold the list of the last build */
-    size_t cap_ref, nref;       /* bodies at the last build */
-    double *ref_r;              /* centers (triples) at the last build [m] */
-    clab_quat *ref_e;           /* orientations at the last build */
-    double *ref_R;              /* bound radii at the last build [m] (scratch for the median) */
-    unsigned char *ref_kind;    /* shape type x 2 + fixed at the last build */
-    double ref_margin;          /* envelope margin of the last build [m] */
-    double ref_skin;            /* skin of the last build [m] */
-    clab_periodic ref_periodic; /* periodic settings of the last build */
-    size_t kept_np;             /* pairs in the kept list */
-};
-
 clab_collider *clab_collider_create(void)
 {
     clab_collider *cd = calloc(1, sizeof(clab_collider));
@@ -112,10 +51,12 @@ void clab_collider_set_skin(clab_collider *cd, double skin)
 void clab_collider_destroy(clab_collider *cd)
 {
     if (!cd) return;
+    for (size_t k = 0; k < cd->ntbuf; k++) clab_contacts_free(&cd->tbuf[k]);
+    free(cd->tbuf);
     void *arrays[] = {cd->lo,    cd->hi,     cd->clo,   cd->chi,    cd->level,  cd->width,  cd->grid,
                       cd->large, cd->planes, cd->pm,    cd->flag, cd->owner, cd->key,    cd->count,  cd->slo,    cd->shi,
                       cd->sclo,  cd->schi,   cd->sbody, cd->slevel, cd->sfixed, cd->ent,    cd->sorted,
-                      cd->ebucket, cd->start, cd->pairs, cd->tmp, cd->ref_r, cd->ref_e, cd->ref_R, cd->ref_kind};
+                      cd->ebucket, cd->start, cd->pairs, cd->tmp, cd->ref_r, cd->ref_e, cd->ref_R, cd->ref_kind, cd->hot};
     for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++) free(arrays[k]);
     free(cd);
 }

@@ -93,7 +93,7 @@ static inline clab_vec3 clab_world_min_image(const clab_periodic *p, clab_vec3 d
     for (int k = 0; k < 3; k++)
         if (p->on[k]) {
             double L = p->hi[k] - p->lo[k];
-            v[k] -= L * nearbyint(v[k] / L);
+            if (fabs(v[k]) > 0.5 * L) v[k] -= L * nearbyint(v[k] / L); /* else nearbyint gives 0 */
         }
     return clab_v3(v[0], v[1], v[2]);
 }

@@ -1,4 +1,10 @@
 /* collide.c: the narrow-phase dispatch table and the collision driver */
+#include <stdlib.h>
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
 #include "collide_internal.h"
 
 int clab_emit_contact(const clab_body *A, const clab_body *B, int ia, int ib, clab_vec3 pA, clab_vec3 pB, clab_vec3 n,
@@ -73,17 +79,153 @@ int clab_collide_pair(const clab_world *w, int i, int j, double envelope, clab_c
     return CLAB_OK;
 }
 
-/* broad phase (broadphase.c), then the narrow phase of each candidate pair in (i, j) order;
- * each pair's records come out sorted by feature, so the array is ordered by (a, b, feature) */
+/* sphere i against sphere j > i from the gathered hot data: the operations of clab_collide_pair
+ * (minimum image), clab_collide_sphere_sphere and clab_emit_contact in the same order, so the
+ * record is the same to the bit; a pair farther apart than (R_i + R_j + envelope)(1 + 1e-10)
+ * is dropped before the square root (a margin far above the rounding of Phi) */
+static inline int sphere_pair(const clab_hot_body *hi, const clab_hot_body *hj, int i, int j, double env,
+                              const clab_periodic *per, int periodic, clab_contacts *out)
+{
+    clab_vec3 ra = clab_v3(hi->r[0], hi->r[1], hi->r[2]), rb = clab_v3(hj->r[0], hj->r[1], hj->r[2]);
+    if (periodic) {
+        clab_vec3 d = clab_v3_sub(rb, ra), dm = clab_world_min_image(per, d);
+        if (dm.x != d.x || dm.y != d.y || dm.z != d.z) rb = clab_v3_add(rb, clab_v3_sub(dm, d));
+    }
+    clab_vec3 d = clab_v3_sub(rb, ra);
+    double d2 = clab_v3_dot(d, d), S = hi->R + hj->R + env;
+    if (S > 0.0 && d2 > S * S * (1.0 + 2e-10)) return CLAB_OK;
+    double dist = sqrt(d2);
+    double phi = dist - hi->R - hj->R;
+    if (phi >= env) return CLAB_OK;
+    if (out->n == out->cap) {
+        clab_contact dummy;
+        memset(&dummy, 0, sizeof dummy);
+        if (clab_contacts_push(out, &dummy)) return CLAB_ENOMEM;
+        out->n--;
+    }
+    clab_contact *c = &out->c[out->n++];
+    clab_vec3 n = dist > 0.0 ? clab_v3_scale(d, 1.0 / dist) : clab_v3(0.0, 0.0, 1.0);
+    clab_vec3 pA = clab_v3_madd(ra, hi->R, n);
+    clab_vec3 pB = clab_v3_madd(rb, -hj->R, n);
+    c->a = i;
+    c->b = j;
+    c->n = n;
+    clab_v3_frame(n, &c->u, &c->w);
+    c->p = clab_v3_scale(clab_v3_add(pA, pB), 0.5);
+    c->phi = phi;
+    c->sa = clab_q_rotate_inv(hi->e, clab_v3_sub(c->p, ra));
+    c->sb = clab_q_rotate_inv(hj->e, clab_v3_sub(c->p, rb));
+    c->key = clab_contact_key(i, j, 0);
+    return CLAB_OK;
+}
+
+/* broad phase (broadphase.c: the kept list of the Verlet skin, or a rebuild), then the narrow
+ * phase of each candidate pair in (i, j) order; each pair's records come out sorted by
+ * feature, so the array is ordered by (a, b, feature). Sphere pairs take the fast path over
+ * the bodies' hot data (center, radius, orientation: one cache line a body) gathered first. */
+/* room for n records in cs (contents kept); 0 on success */
+static int reserve_contacts(clab_contacts *cs, size_t n)
+{
+    if (n <= cs->cap) return 0;
+    size_t cap = cs->cap ? cs->cap : 64;
+    while (cap < n) cap *= 2;
+    clab_contact *c = realloc(cs->c, cap * sizeof *c);
+    if (!c) return 1;
+    cs->c = c;
+    cs->cap = cap;
+    return 0;
+}
+
+/* the narrow phase of pairs [k0, k1) appended to out */
+static int narrow_range(const clab_world *w, const clab_hot_body *hot, const clab_pair *pairs, size_t k0, size_t k1,
+                        double envelope, clab_contacts *out)
+{
+    const clab_periodic *per = &w->periodic;
+    int periodic = per->on[0] || per->on[1] || per->on[2], rc = CLAB_OK;
+    for (size_t k = k0; k < k1 && rc == CLAB_OK; k++) {
+        int i = pairs[k].i, j = pairs[k].j;
+        if (hot[i].R >= 0.0 && hot[j].R >= 0.0) rc = sphere_pair(&hot[i], &hot[j], i, j, envelope, per, periodic, out);
+        else rc = clab_collide_pair(w, i, j, envelope, out);
+    }
+    return rc;
+}
+
+/* below this many pairs (bodies) the narrow phase (the gather) runs on one thread */
+#define PAR_MIN 4096
+
+/* broad phase (broadphase.c: the kept list of the Verlet skin, or a rebuild), then the narrow
+ * phase of each candidate pair in (i, j) order; each pair's records come out sorted by
+ * feature, so the array is ordered by (a, b, feature). Sphere pairs take the fast path over
+ * the bodies' hot data (center, radius, orientation: one cache line a body) gathered first.
+ * With OpenMP the pairs are cut into one contiguous range a thread; thread 0 appends to out,
+ * the others to buffers of their own that are then copied behind it in thread order, so the
+ * array is the same for any thread count. */
 int clab_collide(clab_collider *cd, const clab_world *w, double envelope, clab_contacts *out, clab_error *err)
 {
     const clab_pair *pairs;
-    size_t np;
+    size_t np, n = w->nbodies;
     clab_contacts_clear(out);
     int rc = clab_broadphase_kept(cd, w, envelope > 0.0 ? envelope : 0.0, &pairs, &np, err);
     if (rc) return rc;
-    for (size_t k = 0; k < np; k++)
-        if (clab_collide_pair(w, pairs[k].i, pairs[k].j, envelope, out))
-            return clab_error_set(err, CLAB_ENOMEM, "out of memory storing contacts");
+    if (n > cd->cap_hot) {
+        size_t cap = n + n / 2 + 16;
+        clab_hot_body *h = realloc(cd->hot, cap * sizeof *h);
+        if (!h) return clab_error_set(err, CLAB_ENOMEM, "out of memory in the narrow phase");
+        cd->hot = h;
+        cd->cap_hot = cap;
+    }
+    clab_hot_body *hot = cd->hot;
+#pragma omp parallel for schedule(static) if (n > PAR_MIN)
+    for (size_t i = 0; i < n; i++) {
+        const clab_body *b = &w->bodies[i];
+        hot[i].r[0] = b->r.x;
+        hot[i].r[1] = b->r.y;
+        hot[i].r[2] = b->r.z;
+        hot[i].R = b->shape.type == CLAB_SHAPE_SPHERE ? b->shape.radius : -1.0;
+        hot[i].e = b->e;
+    }
+    int nt = 1;
+#ifdef _OPENMP
+    if (np > PAR_MIN) nt = omp_get_max_threads();
+#endif
+    if (nt > 1 && (size_t)nt > cd->ntbuf) {
+        clab_contacts *t = realloc(cd->tbuf, (size_t)nt * sizeof *t);
+        if (!t) return clab_error_set(err, CLAB_ENOMEM, "out of memory in the narrow phase");
+        for (size_t k = cd->ntbuf; k < (size_t)nt; k++) clab_contacts_init(&t[k]);
+        cd->tbuf = t;
+        cd->ntbuf = (size_t)nt;
+    }
+    if (nt <= 1) {
+        rc = narrow_range(w, hot, pairs, 0, np, envelope, out);
+    } else {
+        int failed = 0, nomem = 0;
+        size_t total = 0;
+#ifdef _OPENMP
+#pragma omp parallel num_threads(nt) reduction(| : failed)
+        {
+            int t = omp_get_thread_num(), T = omp_get_num_threads();
+            size_t k0 = np * (size_t)t / (size_t)T, k1 = np * (size_t)(t + 1) / (size_t)T;
+            clab_contacts *dst = t == 0 ? out : &cd->tbuf[t];
+            clab_contacts_clear(dst);
+            int myrc = narrow_range(w, hot, pairs, k0, k1, envelope, dst);
+#pragma omp barrier
+#pragma omp single
+            {
+                total = out->n;
+                for (int k = 1; k < T; k++) total += cd->tbuf[k].n;
+                nomem = reserve_contacts(out, total);
+            }
+            if (myrc || nomem) failed = 1;
+            else if (t > 0) {
+                size_t off = out->n;
+                for (int k = 1; k < t; k++) off += cd->tbuf[k].n;
+                if (cd->tbuf[t].n) memcpy(out->c + off, cd->tbuf[t].c, cd->tbuf[t].n * sizeof *out->c);
+            }
+        }
+#endif
+        if (failed) rc = CLAB_ENOMEM;
+        else out->n = total;
+    }
+    if (rc) return clab_error_set(err, CLAB_ENOMEM, "out of memory storing contacts");
     return CLAB_OK;
 }

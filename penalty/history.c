@@ -42,6 +42,21 @@ static void rebuild(clab_history *h)
     }
 }
 
+/* the hash table for 2 cap slots (contents rebuilt); 0 on success */
+static int grow_table(clab_history *h)
+{
+    size_t nslots = 2 * h->cap;
+    unsigned bits = 0;
+    while (((size_t)1 << bits) < nslots) bits++;
+    if (regrow((void **)&h->slot_key, nslots, sizeof(uint64_t)) ||
+        regrow((void **)&h->slot_index, nslots, sizeof(uint32_t)))
+        return CLAB_ENOMEM;
+    h->nslots = nslots;
+    h->shift = 64u - bits;
+    rebuild(h);
+    return CLAB_OK;
+}
+
 int clab_history_begin(clab_history *h, size_t nmax, clab_error *err)
 {
     if (nmax > UINT32_MAX / 2)
@@ -49,29 +64,54 @@ int clab_history_begin(clab_history *h, size_t nmax, clab_error *err)
     if (nmax > h->cap) {
         size_t cap = h->cap ? h->cap : 64;
         while (cap < nmax) cap *= 2;
-        size_t nslots = 2 * cap;
-        unsigned bits = 0;
-        while (((size_t)1 << bits) < nslots) bits++;
         for (int g = 0; g < 2; g++)
             if (regrow((void **)&h->key[g], cap, sizeof(uint64_t)) ||
                 regrow((void **)&h->delta_t[g], cap, sizeof(clab_vec3)))
                 return clab_error_set(err, CLAB_ENOMEM, "penalty history: out of memory for %zu contacts", nmax);
-        if (regrow((void **)&h->slot_key, nslots, sizeof(uint64_t)) ||
-            regrow((void **)&h->slot_index, nslots, sizeof(uint32_t)))
-            return clab_error_set(err, CLAB_ENOMEM, "penalty history: out of memory for %zu contacts", nmax);
         h->cap = cap;
-        h->nslots = nslots;
-        h->shift = 64u - bits;
         h->grows++;
-        rebuild(h); /* the current generation in the larger table */
+        /* a table in use grows with the generations (the current one in the larger table) */
+        if (h->nslots && grow_table(h))
+            return clab_error_set(err, CLAB_ENOMEM, "penalty history: out of memory for %zu contacts", nmax);
     }
     h->n[1 - h->cur] = 0;
     return CLAB_OK;
 }
 
+void clab_history_keep(clab_history *h, const unsigned char *keep, size_t n)
+{
+    int nx = 1 - h->cur;
+    uint64_t *key = h->key[nx];
+    clab_vec3 *dt = h->delta_t[nx];
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (keep[i]) {
+            key[m] = key[i];
+            dt[m] = dt[i];
+            m++;
+        }
+    h->n[nx] = m;
+}
+
 void clab_history_end(clab_history *h)
 {
     h->cur = 1 - h->cur;
+    /* sorted (strictly increasing keys): lookups by merge or binary search, no table */
+    const uint64_t *k = h->key[h->cur];
+    size_t n = h->n[h->cur];
+    int sorted = 1;
+    for (size_t i = 1; i < n && sorted; i++) sorted = k[i - 1] < k[i];
+    h->sorted = sorted;
+    if (sorted) return;
+    if (h->nslots < 2 * h->cap) {
+        h->grows++;
+        if (grow_table(h) == CLAB_OK) return;
+        /* out of memory for the table: fall back to the binary search on a sorted copy is not
+         * possible here, so keep the entries unfindable rather than wrong */
+        h->n[h->cur] = 0;
+        h->sorted = 1;
+        return;
+    }
     rebuild(h);
 }
 

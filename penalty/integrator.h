@@ -21,4 +21,10 @@ typedef enum {
 void clab_penalty_integrate(clab_world *w, const clab_vec3 *F, const clab_vec3 *T, double h,
                             clab_penalty_integrator scheme, int first);
 
+/* The same for the one free body i under contact force F and torque T (world frame); the
+ * loop body of clab_penalty_integrate, for callers that sum the forces per body themselves
+ * (and in parallel: bodies are independent). */
+void clab_penalty_integrate_body(clab_world *w, size_t i, clab_vec3 F, clab_vec3 T, double h,
+                                 clab_penalty_integrator scheme, int first);
+
 #endif

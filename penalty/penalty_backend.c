@@ -21,6 +21,17 @@
 #include "history.h"
 #include "integrator.h"
 
+/* a body as the contact loop reads it (gathered once a step) */
+typedef struct pen_body {
+    clab_vec3 rdot;  /* velocity [m/s] */
+    clab_vec3 omega; /* angular velocity, world frame A(e) wbar [rad/s] */
+    clab_quat e;     /* orientation (lever arms A(e) sbar) */
+    double m;        /* mass [kg] */
+    double Rc;       /* radius for R* [m] */
+    int material, fixed;
+    clab_vec3 F, T;  /* contact force and torque sums, when the contacts are not sorted by a */
+} pen_body;
+
 typedef struct penalty {
     /* the run's choices */
     clab_penalty_law law;
@@ -35,10 +46,16 @@ typedef struct penalty {
     size_t nchecked; /* bodies already validated */
     /* tangential history, keyed by contact key */
     clab_history hist;
-    /* per-step arrays */
-    clab_vec3 *F, *T; /* [cap_bodies] contact force and torque about the center, world frame */
+    /* per-step arrays, per body [cap_bodies] */
+    pen_body *pb;               /* what the contact loop reads of the bodies */
+    uint32_t *afirst, *alast;   /* contacts [afirst, alast) have this body as a */
+    uint32_t *bstart;           /* [cap_bodies + 1]: blist[bstart[i] .. bstart[i+1]) have it as b */
     size_t cap_bodies;
-    clab_vec3 *f_nuw; /* [cap_forces] (F_n, F_u, F_w) of the last step's contacts [N] */
+    /* per contact [cap_forces] */
+    clab_vec3 *f_nuw;           /* (F_n, F_u, F_w) of the last step's contacts [N] */
+    clab_vec3 *Fc, *Ta, *Tb;    /* force on b, torques on a and b about their centers, world [N, N m] */
+    unsigned char *keep;        /* the contact touches: its history is kept */
+    uint32_t *blist;            /* contact indices by body b */
     size_t nforces, cap_forces;
     /* bookkeeping */
     int started;        /* verlet: a step has been taken (its closing half-kick is pending) */
@@ -149,9 +166,16 @@ static void penalty_destroy(void *self)
     clab_history_free(&p->hist);
     free(p->pairs);
     free(p->matname);
-    free(p->F);
-    free(p->T);
+    free(p->pb);
+    free(p->afirst);
+    free(p->alast);
+    free(p->bstart);
     free(p->f_nuw);
+    free(p->Fc);
+    free(p->Ta);
+    free(p->Tb);
+    free(p->keep);
+    free(p->blist);
     free(p);
 }
 
@@ -202,17 +226,38 @@ static int penalty_create(const clab_world *w, clab_options *opt, void **self, c
     return CLAB_OK;
 }
 
-/* grow a vec3 array to n entries */
-static int grow_v3(clab_vec3 **a, size_t *cap, size_t n)
+/* grow the array *a of elements of size sz to at least n (contents not kept); 0 on success */
+static int grow(void *pa, size_t *cap, size_t n, size_t sz)
 {
-    if (n <= *cap) return CLAB_OK;
+    if (n <= *cap) return 0;
     size_t c = *cap ? *cap : 64;
     while (c < n) c *= 2;
-    clab_vec3 *q = realloc(*a, c * sizeof *q);
-    if (!q) return CLAB_ENOMEM;
+    void **a = pa;
+    void *q = realloc(*a, c * sz);
+    if (!q) return 1;
     *a = q;
     *cap = c;
-    return CLAB_OK;
+    return 0;
+}
+
+/* the per-step arrays for nb bodies and nc contacts */
+static int reserve_step(penalty *p, size_t nb, size_t nc)
+{
+    size_t cb = p->cap_bodies, cb2 = p->cap_bodies, cb3 = p->cap_bodies, cb4 = p->cap_bodies;
+    if (grow(&p->pb, &cb, nb, sizeof(pen_body)) || grow(&p->afirst, &cb2, nb, sizeof(uint32_t)) ||
+        grow(&p->alast, &cb3, nb, sizeof(uint32_t)) || grow(&p->bstart, &cb4, nb + 1, sizeof(uint32_t)))
+        return 1;
+    p->cap_bodies = cb < cb2 ? cb : cb2; /* all grow alike; bstart has one more */
+    if (p->cap_bodies > cb3) p->cap_bodies = cb3;
+    if (p->cap_bodies + 1 > cb4) p->cap_bodies = cb4 - 1;
+    size_t c1 = p->cap_forces, c2 = p->cap_forces, c3 = p->cap_forces, c4 = p->cap_forces, c5 = p->cap_forces,
+           c6 = p->cap_forces;
+    if (grow(&p->f_nuw, &c1, nc, sizeof(clab_vec3)) || grow(&p->Fc, &c2, nc, sizeof(clab_vec3)) ||
+        grow(&p->Ta, &c3, nc, sizeof(clab_vec3)) || grow(&p->Tb, &c4, nc, sizeof(clab_vec3)) ||
+        grow(&p->keep, &c5, nc, 1) || grow(&p->blist, &c6, nc, sizeof(uint32_t)))
+        return 1;
+    p->cap_forces = c1;
+    return 0;
 }
 
 /* the inverse rotational inertia of body b about the world axis k [1/(kg m^2)] (0 when fixed) */
@@ -223,6 +268,71 @@ static double inv_inertia_about(const clab_body *b, clab_vec3 k)
     return kb.x * kb.x / b->J.x + kb.y * kb.y / b->J.y + kb.z * kb.z / b->J.z;
 }
 
+/* One contact i with overlap delta_n = -Phi > 0: relative velocity of the contact point
+ * (lever arms s = A(e) sbar, never P - r), the history delta_t rotated onto the tangent plane
+ * and advanced by h v_t, the force law of seed 002 with the Coulomb cap. Writes the force on
+ * b (Fc), the torques on a and b about their centers (Ta, Tb), (F_n, F_u, F_w) and the new
+ * delta_t (history entry i). Contacts i are independent: no shared writes. */
+static inline void contact_force(penalty *p, const clab_world *w, const clab_contact *ci, size_t i,
+                                 const clab_vec3 *old, double h)
+{
+    const pen_body *A = &p->pb[ci->a], *B = &p->pb[ci->b];
+    const clab_penalty_law *law = &p->law;
+    const clab_penalty_pair *pp = &p->pairs[(size_t)A->material * p->nmat + (size_t)B->material];
+    double delta_n = -ci->phi;
+    double m_eff = clab_penalty_meff(A->m, A->fixed, B->m, B->fixed);
+    double R_eff = clab_penalty_reff(A->Rc, B->Rc);
+
+    /* lever arms from the centers (world frame): to the contact point P, A(e) sbar (not P - r,
+     * which is wrong through a periodic image), or (lever=surface) to each body's own surface
+     * point P -+ Phi/2 n, LAMMPS's radii */
+    clab_vec3 la = clab_q_rotate(A->e, ci->sa), lb = clab_q_rotate(B->e, ci->sb);
+    if (p->lever_surface) {
+        la = clab_v3_madd(la, -0.5 * ci->phi, ci->n);
+        lb = clab_v3_madd(lb, 0.5 * ci->phi, ci->n);
+    }
+
+    /* relative velocity of the contact point, b with respect to a: v = rdot + omega x l */
+    clab_vec3 v = clab_v3_sub(clab_v3_add(B->rdot, clab_v3_cross(B->omega, lb)),
+                              clab_v3_add(A->rdot, clab_v3_cross(A->omega, la)));
+    double vn = clab_v3_dot(v, ci->n);
+    clab_vec3 vt = clab_v3_madd(v, -vn, ci->n);
+
+    /* history: last step's delta_t onto the current tangent plane, plus this step's slip
+     * (none at the first step with history_start=zero: the initial state has no history) */
+    clab_vec3 delta_t = old ? clab_penalty_rotate_history(*old, ci->n) : clab_v3(0.0, 0.0, 0.0);
+    if (!(p->history_zero && !p->started)) delta_t = clab_v3_madd(delta_t, h, vt);
+
+    /* the force law of seed 002 with the Coulomb cap */
+    clab_penalty_coef k = clab_penalty_coefficients(law, pp, delta_n, m_eff, R_eff);
+    double Fn;
+    clab_vec3 Ft;
+    clab_penalty_contact_force(law, k, pp->mu, delta_n, vn, vt, &delta_t, &Fn, &Ft);
+    clab_history_put_at(&p->hist, i, ci->key, delta_t);
+
+    /* F on b, -F on a; torques l x F about the centers with the lever arms above */
+    clab_vec3 Fb = clab_v3_madd(Ft, Fn, ci->n);
+    clab_vec3 Ta = clab_v3_neg(clab_v3_cross(la, Fb)), Tb = clab_v3_cross(lb, Fb);
+
+    /* optional rolling resistance: a pure couple */
+    if (law->rolling == CLAB_PENALTY_ROLL_CDT && pp->mu_roll > 0.0) {
+        const clab_body *BA = &w->bodies[ci->a], *BB = &w->bodies[ci->b];
+        clab_vec3 wrel = clab_v3_sub(B->omega, A->omega);
+        clab_vec3 axis = clab_v3_normalize(clab_v3_madd(wrel, -clab_v3_dot(wrel, ci->n), ci->n));
+        clab_vec3 M = clab_penalty_rolling_torque(pp->mu_roll, Fn, wrel, ci->n, inv_inertia_about(BA, axis),
+                                                  inv_inertia_about(BB, axis), h);
+        Tb = clab_v3_add(Tb, M);
+        Ta = clab_v3_sub(Ta, M);
+    }
+    p->Fc[i] = Fb;
+    p->Ta[i] = Ta;
+    p->Tb[i] = Tb;
+    p->f_nuw[i] = clab_v3(Fn, clab_v3_dot(Ft, ci->u), clab_v3_dot(Ft, ci->w));
+}
+
+/* below this many items a loop runs on one thread (waking threads costs more) */
+#define PAR_MIN 4096
+
 static int penalty_step(void *self, clab_world *w, const clab_contacts *c, double h, clab_error *err)
 {
     penalty *p = self;
@@ -230,84 +340,112 @@ static int penalty_step(void *self, clab_world *w, const clab_contacts *c, doubl
     int rc = check_world(p, w, err);
     if (rc) return rc;
     if (w->nmaterials != p->nmat && (rc = build_pairs(p, w, err))) return rc;
-    if (w->nbodies > p->cap_bodies) {
-        size_t cap = p->cap_bodies, capT = p->cap_bodies; /* both grow alike */
-        if (grow_v3(&p->F, &cap, w->nbodies) || grow_v3(&p->T, &capT, w->nbodies))
-            return clab_error_set(err, CLAB_ENOMEM, "penalty backend: out of memory for %zu bodies", w->nbodies);
-        p->cap_bodies = cap;
-    }
-    if (grow_v3(&p->f_nuw, &p->cap_forces, c->n))
-        return clab_error_set(err, CLAB_ENOMEM, "penalty backend: out of memory for %zu contacts", c->n);
-    if ((rc = clab_history_begin(&p->hist, c->n, err))) return rc;
-
-    clab_vec3 *F = p->F, *T = p->T, *f_nuw = p->f_nuw;
+    const size_t nb = w->nbodies, nc = c->n;
+    if (nc > UINT32_MAX / 2 || nb > UINT32_MAX / 2)
+        return clab_error_set(err, CLAB_EINVAL, "penalty backend: %zu bodies, %zu contacts: more than 2^31", nb, nc);
+    if (reserve_step(p, nb, nc))
+        return clab_error_set(err, CLAB_ENOMEM, "penalty backend: out of memory for %zu bodies, %zu contacts", nb, nc);
+    if ((rc = clab_history_begin(&p->hist, nc, err))) return rc;
+    const clab_contact *cc = c->c;
+    pen_body *pb = p->pb;
     const clab_vec3 zero = clab_v3(0.0, 0.0, 0.0);
-    for (size_t i = 0; i < w->nbodies; i++) F[i] = T[i] = zero;
 
-    const clab_body *bodies = w->bodies;
-    const clab_penalty_law *law = &p->law;
-    for (size_t i = 0; i < c->n; i++) {
-        const clab_contact *ci = &c->c[i];
-        double delta_n = -ci->phi;
-        if (!(delta_n > 0.0)) { /* inside the envelope but not touching: no force, history dropped */
-            f_nuw[i] = zero;
-            continue;
-        }
-        const clab_body *A = &bodies[ci->a], *B = &bodies[ci->b];
-        const clab_penalty_pair *pp = &p->pairs[(size_t)A->material * p->nmat + (size_t)B->material];
-        double m_eff = clab_penalty_meff(A->m, A->fixed, B->m, B->fixed);
-        double R_eff = clab_penalty_reff(contact_radius(&A->shape), contact_radius(&B->shape));
-
-        /* lever arms from the centers (world frame): to the contact point P, A(e) sbar, or
-         * (lever=surface) to each body's own surface point P -+ Phi/2 n, LAMMPS's radii */
-        clab_vec3 la = clab_q_rotate(A->e, ci->sa), lb = clab_q_rotate(B->e, ci->sb);
-        if (p->lever_surface) {
-            la = clab_v3_madd(la, -0.5 * ci->phi, ci->n);
-            lb = clab_v3_madd(lb, 0.5 * ci->phi, ci->n);
-        }
-
-        /* relative velocity of the contact point, b with respect to a */
-        clab_vec3 v = clab_v3_sub(clab_v3_add(B->rdot, clab_v3_cross(clab_body_omega_world(B), lb)),
-                                  clab_v3_add(A->rdot, clab_v3_cross(clab_body_omega_world(A), la)));
-        double vn = clab_v3_dot(v, ci->n);
-        clab_vec3 vt = clab_v3_madd(v, -vn, ci->n);
-
-        /* history: last step's delta_t onto the current tangent plane, plus this step's slip
-         * (none at the first step with history_start=zero: the initial state has no history) */
-        const clab_vec3 *old = clab_history_find(&p->hist, ci->key);
-        clab_vec3 delta_t = old ? clab_penalty_rotate_history(*old, ci->n) : zero;
-        if (!(p->history_zero && !p->started)) delta_t = clab_v3_madd(delta_t, h, vt);
-
-        /* the force law of seed 002 with the Coulomb cap */
-        clab_penalty_coef k = clab_penalty_coefficients(law, pp, delta_n, m_eff, R_eff);
-        double Fn;
-        clab_vec3 Ft;
-        clab_penalty_contact_force(law, k, pp->mu, delta_n, vn, vt, &delta_t, &Fn, &Ft);
-        clab_history_put(&p->hist, ci->key, delta_t);
-
-        /* F on b, -F on a; torques l x F about the centers with the lever arms above (A(e) sbar,
-         * not P - r, which is wrong for a contact through a periodic image) */
-        clab_vec3 Fb = clab_v3_madd(Ft, Fn, ci->n);
-        F[ci->b] = clab_v3_add(F[ci->b], Fb);
-        F[ci->a] = clab_v3_sub(F[ci->a], Fb);
-        T[ci->b] = clab_v3_add(T[ci->b], clab_v3_cross(lb, Fb));
-        T[ci->a] = clab_v3_sub(T[ci->a], clab_v3_cross(la, Fb));
-
-        /* optional rolling resistance: a pure couple */
-        if (law->rolling == CLAB_PENALTY_ROLL_CDT && pp->mu_roll > 0.0) {
-            clab_vec3 wrel = clab_v3_sub(clab_body_omega_world(B), clab_body_omega_world(A));
-            clab_vec3 axis = clab_v3_normalize(clab_v3_madd(wrel, -clab_v3_dot(wrel, ci->n), ci->n));
-            clab_vec3 M = clab_penalty_rolling_torque(pp->mu_roll, Fn, wrel, ci->n, inv_inertia_about(A, axis),
-                                                      inv_inertia_about(B, axis), h);
-            T[ci->b] = clab_v3_add(T[ci->b], M);
-            T[ci->a] = clab_v3_sub(T[ci->a], M);
-        }
-        f_nuw[i] = clab_v3(Fn, clab_v3_dot(Ft, ci->u), clab_v3_dot(Ft, ci->w));
+    /* 1. what the contact loop reads of the bodies, in one array: angular velocity in the
+     *    world frame A(e) wbar once a body, not twice a contact */
+#pragma omp parallel for schedule(static) if (nb > PAR_MIN)
+    for (size_t i = 0; i < nb; i++) {
+        const clab_body *b = &w->bodies[i];
+        pb[i].rdot = b->rdot;
+        pb[i].omega = clab_body_omega_world(b);
+        pb[i].e = b->e;
+        pb[i].m = b->m;
+        pb[i].Rc = contact_radius(&b->shape);
+        pb[i].material = b->material;
+        pb[i].fixed = b->fixed;
     }
-    clab_history_end(&p->hist);
-    p->nforces = c->n;
 
-    clab_penalty_integrate(w, F, T, h, p->integrator, !p->started);
+    /* 2. every contact, independently; the history is looked up by merge when the contacts
+     *    come sorted by key (clab_collide's order), each thread from its first key on */
+    int sorted = 1;
+    for (size_t i = 1; i < nc && sorted; i++) sorted = cc[i - 1].key < cc[i].key;
+#pragma omp parallel if (nc > PAR_MIN)
+    {
+        size_t cursor = 0;
+        int started = 0;
+#pragma omp for schedule(static)
+        for (size_t i = 0; i < nc; i++) {
+            const clab_contact *ci = &cc[i];
+            if (!(-ci->phi > 0.0)) { /* inside the envelope but not touching: no force, history dropped */
+                p->keep[i] = 0;
+                p->f_nuw[i] = p->Fc[i] = p->Ta[i] = p->Tb[i] = zero;
+                continue;
+            }
+            if (!started) {
+                cursor = clab_history_lower_bound(&p->hist, ci->key);
+                started = 1;
+            }
+            const clab_vec3 *old =
+                sorted ? clab_history_find_next(&p->hist, ci->key, &cursor) : clab_history_find(&p->hist, ci->key);
+            p->keep[i] = 1;
+            contact_force(p, w, ci, i, old, h);
+        }
+    }
+    clab_history_keep(&p->hist, p->keep, nc);
+    clab_history_end(&p->hist);
+    p->nforces = nc;
+
+    /* 3. the contacts of each body: as a (a run of the array when sorted by a) and as b
+     *    (counting sort by b, contact order kept) */
+    uint32_t *afirst = p->afirst, *alast = p->alast, *bstart = p->bstart, *blist = p->blist;
+    int by_a = 1;
+    for (size_t i = 1; i < nc && by_a; i++) by_a = cc[i - 1].a <= cc[i].a;
+    for (size_t i = 0; i <= nb; i++) bstart[i] = 0;
+    if (by_a) {
+        for (size_t i = 0; i < nb; i++) afirst[i] = alast[i] = 0;
+        for (size_t i = 0; i < nc; i++) {
+            if (i == 0 || cc[i - 1].a != cc[i].a) afirst[cc[i].a] = (uint32_t)i;
+            alast[cc[i].a] = (uint32_t)(i + 1);
+        }
+    }
+    for (size_t i = 0; i < nc; i++) bstart[cc[i].b + 1]++;
+    for (size_t i = 0; i < nb; i++) bstart[i + 1] += bstart[i];
+    for (size_t i = 0; i < nc; i++) blist[bstart[cc[i].b]++] = (uint32_t)i;
+    for (size_t i = nb; i > 0; i--) bstart[i] = bstart[i - 1];
+    bstart[0] = 0;
+
+    /* 4. each body: its contact forces summed in contact order (as b, then as a), then the
+     *    explicit integration (integrator.h); bodies are independent, and the sums do not
+     *    depend on the thread count */
+    const int first = !p->started;
+    const clab_penalty_integrator scheme = p->integrator;
+    if (!by_a) { /* contacts not sorted by a (not from clab_collide): one serial scatter */
+        for (size_t i = 0; i < nb; i++) pb[i].F = pb[i].T = zero;
+        for (size_t i = 0; i < nc; i++) {
+            pen_body *A = &pb[cc[i].a], *B = &pb[cc[i].b];
+            B->F = clab_v3_add(B->F, p->Fc[i]);
+            A->F = clab_v3_sub(A->F, p->Fc[i]);
+            B->T = clab_v3_add(B->T, p->Tb[i]);
+            A->T = clab_v3_add(A->T, p->Ta[i]);
+        }
+    }
+#pragma omp parallel for schedule(static) if (nb > PAR_MIN)
+    for (size_t i = 0; i < nb; i++) {
+        clab_vec3 F = zero, T = zero;
+        if (by_a) {
+            for (uint32_t k = bstart[i]; k < bstart[i + 1]; k++) {
+                F = clab_v3_add(F, p->Fc[blist[k]]);
+                T = clab_v3_add(T, p->Tb[blist[k]]);
+            }
+            for (uint32_t k = afirst[i]; k < alast[i]; k++) {
+                F = clab_v3_sub(F, p->Fc[k]);
+                T = clab_v3_add(T, p->Ta[k]);
+            }
+        } else {
+            F = pb[i].F;
+            T = pb[i].T;
+        }
+        clab_penalty_integrate_body(w, i, F, T, h, scheme, first);
+    }
     p->started = 1;
     p->steps++;
     return CLAB_OK;

@@ -4,3 +4,5 @@ clab_tests += tests/test_periodic
 tests_test_periodic_LDADD = $(CLAB_LDADD)
 clab_tests += tests/test_skin
 tests_test_skin_LDADD = $(CLAB_LDADD)
+clab_tests += tests/test_threads
+tests_test_threads_LDADD = $(CLAB_LDADD)

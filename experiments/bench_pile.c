@@ -1,0 +1,227 @@
+/* bench_pile.c: `contactlab bench pile` and `pile-1m`: the penalty backend (Hertz-Mindlin
+ * with tangential history) on a settled dense pile of N spheres.
+ *
+ * The pile is built dense at once, so setup does not dominate: a face-centred cubic lattice
+ * (nearest-neighbour distance 2R) of spheres of radius R with horizontal offsets of
+ * +-1e-4 R, so the 12 neighbours of a sphere start touching (overlaps or gaps of about
+ * 1e-4 R: a crystal, about 6 contacts a particle, twice a random pile's), nx x nx cells across (periodic in x and y, period nx a) and NZ cells high, on a
+ * fixed floor plane z = 0; gravity compresses it and SETTLE steps let it settle. Then, for
+ * each thread count, the best of 3 runs of K steps is timed (wall clock).
+ *
+ * Reported per N and thread count: particle-steps per second, ns per particle-step, contacts
+ * per particle, bytes per body and per contact (the rise of the peak resident set from
+ * before the world was built, VmHWM reset through /proc/self/clear_refs), Verlet-list
+ * rebuilds; at the end, the exponent of a log-log fit of time per step against N. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <gsl/gsl_fit.h>
+#include <gsl/gsl_rng.h>
+
+#include "bench.h"
+#include "clab_sim.h"
+#include "pile_scene.h"
+
+#define NZ 20         /* fcc cells in height (40 sphere layers) */
+#define RADIUS 0.01   /* mean radius R [m] */
+#define REPEATS 3     /* timed repeats, the best is kept */
+
+/* the lattice pile with nx x nx x NZ fcc cells (4 nx^2 NZ spheres), or NULL */
+static clab_world *lattice_pile(int nx, unsigned long seed, clab_error *err)
+{
+    const double R = RADIUS, a = 2.0 * sqrt(2.0) * R; /* cell edge: neighbours 2R apart */
+    static const double basis[4][3] = {{0, 0, 0}, {0.5, 0.5, 0}, {0.5, 0, 0.5}, {0, 0.5, 0.5}};
+    clab_world *w = clab_world_create(NULL);
+    if (!w) return NULL;
+    clab_material m = clab_default_material();
+    snprintf(m.name, sizeof m.name, "default");
+    m.mu = 0.5;
+    m.E = 1e8;
+    m.nu = 0.3;
+    m.cor = 0.5;
+    if (clab_world_add_material(w, &m, err) < 0 || clab_world_set_periodic(w, 0, 0.0, nx * a, err) ||
+        clab_world_set_periodic(w, 1, 0.0, nx * a, err))
+        goto fail;
+    clab_body_def d = clab_default_body_def();
+    d.shape = clab_plane();
+    d.fixed = 1;
+    snprintf(d.name, sizeof d.name, "floor");
+    if (clab_world_add_body(w, &d, err) < 0) goto fail;
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, seed);
+    d = clab_default_body_def();
+    d.density = 2500.0;
+    for (int k = 0; k < NZ; k++)
+        for (int j = 0; j < nx; j++)
+            for (int i = 0; i < nx; i++)
+                for (int b = 0; b < 4; b++) {
+                    double jit[3];
+                    for (int c = 0; c < 2; c++) jit[c] = 1e-4 * R * (2.0 * gsl_rng_uniform(r) - 1.0);
+                    d.shape = clab_sphere(R);
+                    d.r = clab_v3((i + basis[b][0]) * a + jit[0], (j + basis[b][1]) * a + jit[1],
+                                  R + (k + basis[b][2]) * a);
+                    if (clab_world_add_body(w, &d, err) < 0) {
+                        gsl_rng_free(r);
+                        goto fail;
+                    }
+                }
+    gsl_rng_free(r);
+    return w;
+fail:
+    clab_world_destroy(w);
+    return NULL;
+}
+
+/* CPU seconds of the process, every thread (CLOCK_PROCESS_CPUTIME_ID): on a loaded machine
+ * the single-thread cost, where wall-clock time also counts the waits for a core */
+static double cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* reset the peak resident set (VmHWM) to the current one; 0 when the kernel allows it */
+static int reset_peak(void)
+{
+    FILE *f = fopen("/proc/self/clear_refs", "w");
+    if (!f) return -1;
+    int ok = fputs("5", f) >= 0;
+    return fclose(f) == 0 && ok ? 0 : -1;
+}
+
+static void load_note(char *buf, size_t n)
+{
+    double l[3] = {0, 0, 0};
+    FILE *f = fopen("/proc/loadavg", "r");
+    if (f) {
+        if (fscanf(f, "%lf %lf %lf", &l[0], &l[1], &l[2]) != 3) l[0] = l[1] = l[2] = 0.0;
+        fclose(f);
+    }
+    snprintf(buf, n, "load %.2f", l[0]);
+}
+
+typedef struct {
+    long n;
+    double s_per_step[BENCH_MAX_THREADS];
+} pile_point;
+
+/* one pile size: build, settle, then time every thread count */
+static int run_size(const bench_ctx *c, int nx, int settle, int steps, const char *tag, pile_point *pt)
+{
+    clab_error err;
+    reset_peak();
+    double rss0 = bench_rss_bytes(), t0 = bench_now();
+    clab_world *w = lattice_pile(nx, 1, &err);
+    if (!w) {
+        fprintf(stderr, "bench pile: %s\n", err.msg);
+        return 1;
+    }
+    long n = (long)w->nbodies - 1;
+    clab_sim *s = clab_sim_create(w, "penalty", 1e-5, NULL, &err);
+    if (!s) {
+        fprintf(stderr, "bench pile: %s\n", err.msg);
+        clab_world_destroy(w);
+        return 1;
+    }
+    s->h = xp_pile_penalty_step(s);
+    bench_set_threads(c->threads[c->nthreads - 1]);
+    for (int k = 0; k < settle; k++)
+        if (clab_sim_step(s, &err)) {
+            fprintf(stderr, "bench pile: settling: %s\n", err.msg);
+            goto fail;
+        }
+    double tset = bench_now() - t0;
+    printf("  N = %ld: h = %.3g s, built and settled (%d steps) in %.3g s, KE %.3g J, %zu contacts (%.2f a "
+           "particle)\n",
+           n, s->h, settle, tset, clab_world_kinetic_energy(w), s->contacts.n, (double)s->contacts.n / (double)n);
+    pt->n = n;
+    for (int t = 0; t < c->nthreads; t++) {
+        int th = bench_set_threads(c->threads[t]);
+        clab_broadphase_stats st0, st1;
+        clab_broadphase_stats_get(s->collider, &st0);
+        double best = INFINITY, best_cpu = INFINITY;
+        for (int rep = 0; rep < REPEATS; rep++) {
+            double a = bench_now(), ac = cpu_now();
+            for (int k = 0; k < steps; k++)
+                if (clab_sim_step(s, &err)) {
+                    fprintf(stderr, "bench pile: %s\n", err.msg);
+                    goto fail;
+                }
+            best = fmin(best, bench_now() - a);
+            best_cpu = fmin(best_cpu, cpu_now() - ac);
+        }
+        clab_broadphase_stats_get(s->collider, &st1);
+        double peak = bench_peak_rss_bytes() - rss0;
+        size_t nc = s->contacts.n;
+        char note[256], load[64];
+        load_note(load, sizeof load);
+        snprintf(note, sizeof note,
+                 "best of %d; CPU %.1f ns/particle-step (all threads); %.2f contacts/particle; %.0f B/body and %.0f "
+                 "B/contact (peak RSS rise); %zu rebuilds in %zu steps; %s",
+                 REPEATS, 1e9 * best_cpu / ((double)n * steps), (double)nc / (double)n, peak / (double)n, nc ? peak / (double)nc : 0.0,
+                 st1.rebuilds - st0.rebuilds, st1.calls - st0.calls, load);
+        char name[64];
+        snprintf(name, sizeof name, "%s-%ld", tag, n);
+        bench_row row = {name, th, n, (long)nc, steps, best, bench_peak_rss_bytes(), note};
+        bench_summary_append(c, &row);
+        printf("    %s\n", note);
+        pt->s_per_step[t] = best / steps;
+    }
+    clab_sim_destroy(s);
+    clab_world_destroy(w);
+    return 0;
+fail:
+    clab_sim_destroy(s);
+    clab_world_destroy(w);
+    return 1;
+}
+
+int bench_pile(const bench_ctx *c)
+{
+    /* nx for N = 4 nx^2 NZ: 8,000, 32,000, 128,000 (quick: 320, 1,280, 5,120) */
+    static const int full[] = {10, 20, 40}, quick[] = {2, 4, 8};
+    const int *nx = c->quick ? quick : full;
+    const int nsizes = 3;
+    pile_point pt[3];
+    memset(pt, 0, sizeof pt);
+    for (int k = 0; k < nsizes; k++) {
+        /* about the same work per size: K steps x N particles */
+        int steps = c->quick ? 20 : (int)(800 / (nx[k] * nx[k] / 100.0 < 1 ? 1 : nx[k] * nx[k] / 100.0));
+        if (steps < 10) steps = 10;
+        if (run_size(c, nx[k], c->quick ? 100 : 600, steps, "pile", &pt[k])) return 1;
+    }
+    /* the scaling exponent: log(time per step) = a + b log N, per thread count */
+    for (int t = 0; t < c->nthreads; t++) {
+        double x[3], y[3], a, b, c00, c01, c11, ss;
+        for (int k = 0; k < nsizes; k++) {
+            x[k] = log((double)pt[k].n);
+            y[k] = log(pt[k].s_per_step[t]);
+        }
+        gsl_fit_linear(x, 1, y, 1, nsizes, &a, &b, &c00, &c01, &c11, &ss);
+        printf("  threads %d: time per step ~ N^%.3f from N = %ld to %ld (%.4g s to %.4g s a step)\n", c->threads[t],
+               b, pt[0].n, pt[nsizes - 1].n, pt[0].s_per_step[t], pt[nsizes - 1].s_per_step[t]);
+        char note[128];
+        snprintf(note, sizeof note, "time per step ~ N^%.3f (log-log fit over %d sizes)", b, nsizes);
+        bench_row row = {"pile-scaling", c->threads[t], pt[nsizes - 1].n, -1, 0, 0.0, 0.0, note};
+        bench_summary_append(c, &row);
+    }
+    for (int t = 1; t < c->nthreads; t++)
+        for (int k = 0; k < nsizes; k++)
+            printf("  N = %ld: %d threads %.3gx the single-thread rate\n", pt[k].n, c->threads[t],
+                   pt[k].s_per_step[0] / pt[k].s_per_step[t]);
+    return 0;
+}
+
+int bench_pile_1m(const bench_ctx *c)
+{
+    pile_point pt;
+    memset(&pt, 0, sizeof pt);
+    /* 4 x 112^2 x 20 = 1,003,520 spheres (quick: 20,480) */
+    return run_size(c, c->quick ? 16 : 112, c->quick ? 20 : 100, c->quick ? 5 : 10, "pile-1m", &pt);
+}
