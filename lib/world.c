@@ -155,17 +155,21 @@ int clab_world_add_body(clab_world *w, const clab_body_def *d, clab_error *err)
         return -1;
     }
 
+    size_t old_cap = w->cap_bodies;
     if (grow((void **)&w->bodies, w->nbodies, &w->cap_bodies, sizeof *w->bodies)) {
         clab_error_set(err, CLAB_ENOMEM, "out of memory adding %s", label);
         return -1;
     }
-    size_t cap = w->cap_bodies;
-    char(*names)[CLAB_NAME_LEN] = realloc(w->names, cap * sizeof *names);
-    if (!names) {
-        clab_error_set(err, CLAB_ENOMEM, "out of memory adding %s", label);
-        return -1;
+    /* names grow with the bodies (only then: a realloc per body is quadratic under ASan and valgrind) */
+    if (w->cap_bodies != old_cap || !w->names) {
+        char(*names)[CLAB_NAME_LEN] = realloc(w->names, w->cap_bodies * sizeof *names);
+        if (!names) {
+            w->cap_bodies = old_cap; /* retried at the next add */
+            clab_error_set(err, CLAB_ENOMEM, "out of memory adding %s", label);
+            return -1;
+        }
+        w->names = names;
     }
-    w->names = names;
 
     clab_body *b = &w->bodies[w->nbodies];
     memset(b, 0, sizeof *b);
