@@ -49,6 +49,7 @@ typedef struct lammps_out {
     int procs;        /* "on P procs" */
     chute_ke ke0, ke; /* thermo at step 0 and at the last step */
     int have_ke;
+    long neighbors, builds; /* "Total # of neighbors = N", "Neighbor list builds = N" (-1: absent) */
 } lammps_out;
 
 /* ---- files ---- */
@@ -145,6 +146,8 @@ static clab_sim *chute_sim(clab_world *w, clab_error *err)
     clab_options_set(&o, "cap", "lammps", NULL);       /* |F_t| <= mu |F_n| */
     clab_options_set(&o, "lever", "surface", NULL);    /* lever arms: the radii */
     clab_options_set(&o, "history_start", "zero", NULL); /* setup does not advance the history */
+    const char *skin = getenv("CLAB_CHUTE_SKIN");
+    clab_options_set(&o, "skin", skin ? skin : "0.1", NULL); /* neighbor 0.1 bin: the same Verlet skin */
     clab_sim *s = clab_sim_create(w, "penalty", CHUTE_H, &o, err);
     clab_options_free(&o);
     return s;
@@ -195,7 +198,7 @@ static int ke_full_step(clab_sim *s, chute_ke *out, clab_error *err)
 /* steps from a fresh copy of the imported world: wall seconds of the steps, contacts at the
  * end, and (when ke) the kinetic energy at the last full step */
 static int run_contactlab(const clab_world *w0, long steps, double *seconds, long *contacts, chute_ke *ke,
-                          clab_error *err)
+                          clab_broadphase_stats *bs, clab_error *err)
 {
     clab_world *w = clab_world_clone(w0);
     if (!w) return clab_error_set(err, CLAB_ENOMEM, "out of memory copying the world");
@@ -206,6 +209,7 @@ static int run_contactlab(const clab_world *w0, long steps, double *seconds, lon
     *seconds = bench_now() - t0;
     if (!rc) {
         *contacts = (long)s->contacts.n;
+        clab_broadphase_stats_get(s->collider, bs);
         if (ke) rc = ke_full_step(s, ke, err);
     }
     clab_sim_destroy(s);
@@ -312,6 +316,7 @@ static int lammps_parse(const char *log, long steps, lammps_out *o)
     if (!f) return -1;
     memset(o, 0, sizeof *o);
     o->loop = -1.0;
+    o->neighbors = o->builds = -1;
     char line[1024];
     int col_ke = -1, col_rot = -1, have0 = 0;
     while (fgets(line, sizeof line, f)) {
@@ -322,6 +327,8 @@ static int lammps_parse(const char *log, long steps, lammps_out *o)
                 o->loop = -1.0;
             continue;
         }
+        if (sscanf(line, "Total # of neighbors = %ld", &o->neighbors) == 1) continue;
+        if (sscanf(line, "Neighbor list builds = %ld", &o->builds) == 1) continue;
         char *tok[16];
         int nt = 0;
         for (char *s = strtok(line, " \t\n"); s && nt < 16; s = strtok(NULL, " \t\n")) tok[nt++] = s;
@@ -470,7 +477,8 @@ int bench_chute(const bench_ctx *c)
                 double sec = 0.0;
                 chute_ke ke = {0.0, 0.0};
                 int want_ke = !have_ke_cl && ti == 0 && r == 0;
-                if (run_contactlab(w0, steps, &sec, &contacts, want_ke ? &ke : NULL, &err)) {
+                clab_broadphase_stats bs;
+                if (run_contactlab(w0, steps, &sec, &contacts, want_ke ? &ke : NULL, &bs, &err)) {
                     fprintf(stderr, "contactlab bench chute: %ld steps: %s\n", steps, err.msg);
                     status = 1;
                     break;
@@ -478,6 +486,9 @@ int bench_chute(const bench_ctx *c)
                 if (want_ke) {
                     ke_cl = ke;
                     have_ke_cl = 1;
+                    printf("  contactlab, %ld steps: %ld contacts at the end, %zu candidate pairs, pair list built %zu "
+                           "times in %zu steps (skin %g)\n",
+                           steps, contacts, bs.pairs, bs.rebuilds, bs.calls, bs.skin);
                 }
                 best = fmin(best, sec);
             }
@@ -501,6 +512,8 @@ int bench_chute(const bench_ctx *c)
                 if (!have_ke_lmp && lo.have_ke) {
                     lo_ke = lo;
                     have_ke_lmp = 1;
+                    printf("  LAMMPS, %ld steps: %ld neighbor pairs (skin 0.1), list built %ld times\n", steps,
+                           lo.neighbors, lo.builds);
                 }
             }
             if (!use_lammps) break;
