@@ -26,5 +26,8 @@ void clab_penalty_integrate(clab_world *w, const clab_vec3 *F, const clab_vec3 *
  * (and in parallel: bodies are independent). */
 void clab_penalty_integrate_body(clab_world *w, size_t i, clab_vec3 F, clab_vec3 T, double h,
                                  clab_penalty_integrator scheme, int first);
+/* The same with the contact torque given in the body frame, taubar = A(e)^T T. */
+void clab_penalty_integrate_body_bar(clab_world *w, size_t i, clab_vec3 F, clab_vec3 taubar_c, double h,
+                                     clab_penalty_integrator scheme, int first);
 
 #endif

@@ -29,7 +29,6 @@ typedef struct pen_body {
     double m;        /* mass [kg] */
     double Rc;       /* radius for R* [m] */
     int material, fixed;
-    clab_vec3 F, T;  /* contact force and torque sums, when the contacts are not sorted by a */
 } pen_body;
 
 typedef struct penalty {
@@ -53,10 +52,14 @@ typedef struct penalty {
     size_t cap_bodies;
     /* per contact [cap_forces] */
     clab_vec3 *f_nuw;           /* (F_n, F_u, F_w) of the last step's contacts [N] */
-    clab_vec3 *Fc, *Ta, *Tb;    /* force on b, torques on a and b about their centers, world [N, N m] */
+    clab_vec3 *Fc;              /* force on b, world [N] */
     unsigned char *keep;        /* the contact touches: its history is kept */
     uint32_t *blist;            /* contact indices by body b */
     size_t nforces, cap_forces;
+    /* only when needed [cap_extra] */
+    clab_vec3 *Mr;              /* rolling resistance couple on b, world [N m] (rolling=cdt) */
+    uint32_t *alist;            /* contact indices by body a, when the contacts are not sorted by a */
+    size_t cap_mr, cap_alist;
     /* bookkeeping */
     int started;        /* verlet: a step has been taken (its closing half-kick is pending) */
     long steps;         /* steps taken */
@@ -172,8 +175,8 @@ static void penalty_destroy(void *self)
     free(p->bstart);
     free(p->f_nuw);
     free(p->Fc);
-    free(p->Ta);
-    free(p->Tb);
+    free(p->Mr);
+    free(p->alist);
     free(p->keep);
     free(p->blist);
     free(p);
@@ -250,12 +253,11 @@ static int reserve_step(penalty *p, size_t nb, size_t nc)
     p->cap_bodies = cb < cb2 ? cb : cb2; /* all grow alike; bstart has one more */
     if (p->cap_bodies > cb3) p->cap_bodies = cb3;
     if (p->cap_bodies + 1 > cb4) p->cap_bodies = cb4 - 1;
-    size_t c1 = p->cap_forces, c2 = p->cap_forces, c3 = p->cap_forces, c4 = p->cap_forces, c5 = p->cap_forces,
-           c6 = p->cap_forces;
+    size_t c1 = p->cap_forces, c2 = p->cap_forces, c5 = p->cap_forces, c6 = p->cap_forces;
     if (grow(&p->f_nuw, &c1, nc, sizeof(clab_vec3)) || grow(&p->Fc, &c2, nc, sizeof(clab_vec3)) ||
-        grow(&p->Ta, &c3, nc, sizeof(clab_vec3)) || grow(&p->Tb, &c4, nc, sizeof(clab_vec3)) ||
         grow(&p->keep, &c5, nc, 1) || grow(&p->blist, &c6, nc, sizeof(uint32_t)))
         return 1;
+    if (p->law.rolling == CLAB_PENALTY_ROLL_CDT && grow(&p->Mr, &p->cap_mr, nc, sizeof(clab_vec3))) return 1;
     p->cap_forces = c1;
     return 0;
 }
@@ -269,10 +271,11 @@ static double inv_inertia_about(const clab_body *b, clab_vec3 k)
 }
 
 /* One contact i with overlap delta_n = -Phi > 0: relative velocity of the contact point
- * (lever arms s = A(e) sbar, never P - r), the history delta_t rotated onto the tangent plane
+ * (lever arms l = A(e) sbar, never P - r), the history delta_t rotated onto the tangent plane
  * and advanced by h v_t, the force law of seed 002 with the Coulomb cap. Writes the force on
- * b (Fc), the torques on a and b about their centers (Ta, Tb), (F_n, F_u, F_w) and the new
- * delta_t (history entry i). Contacts i are independent: no shared writes. */
+ * b (Fc), the rolling couple (Mr, rolling=cdt), (F_n, F_u, F_w) and the new delta_t (history
+ * entry i); the torques l x F follow per body in body_lever. Contacts i are independent: no
+ * shared writes. */
 static inline void contact_force(penalty *p, const clab_world *w, const clab_contact *ci, size_t i,
                                  const clab_vec3 *old, double h)
 {
@@ -310,9 +313,8 @@ static inline void contact_force(penalty *p, const clab_world *w, const clab_con
     clab_penalty_contact_force(law, k, pp->mu, delta_n, vn, vt, &delta_t, &Fn, &Ft);
     clab_history_put_at(&p->hist, i, ci->key, delta_t);
 
-    /* F on b, -F on a; torques l x F about the centers with the lever arms above */
+    /* F on b, -F on a (torques l x F: summed per body, in its frame) */
     clab_vec3 Fb = clab_v3_madd(Ft, Fn, ci->n);
-    clab_vec3 Ta = clab_v3_neg(clab_v3_cross(la, Fb)), Tb = clab_v3_cross(lb, Fb);
 
     /* optional rolling resistance: a pure couple */
     if (law->rolling == CLAB_PENALTY_ROLL_CDT && pp->mu_roll > 0.0) {
@@ -321,12 +323,11 @@ static inline void contact_force(penalty *p, const clab_world *w, const clab_con
         clab_vec3 axis = clab_v3_normalize(clab_v3_madd(wrel, -clab_v3_dot(wrel, ci->n), ci->n));
         clab_vec3 M = clab_penalty_rolling_torque(pp->mu_roll, Fn, wrel, ci->n, inv_inertia_about(BA, axis),
                                                   inv_inertia_about(BB, axis), h);
-        Tb = clab_v3_add(Tb, M);
-        Ta = clab_v3_sub(Ta, M);
+        p->Mr[i] = M;
+    } else if (law->rolling == CLAB_PENALTY_ROLL_CDT) {
+        p->Mr[i] = clab_v3(0.0, 0.0, 0.0);
     }
     p->Fc[i] = Fb;
-    p->Ta[i] = Ta;
-    p->Tb[i] = Tb;
     p->f_nuw[i] = clab_v3(Fn, clab_v3_dot(Ft, ci->u), clab_v3_dot(Ft, ci->w));
 }
 
@@ -377,7 +378,8 @@ static int penalty_step(void *self, clab_world *w, const clab_contacts *c, doubl
             const clab_contact *ci = &cc[i];
             if (!(-ci->phi > 0.0)) { /* inside the envelope but not touching: no force, history dropped */
                 p->keep[i] = 0;
-                p->f_nuw[i] = p->Fc[i] = p->Ta[i] = p->Tb[i] = zero;
+                p->f_nuw[i] = p->Fc[i] = zero;
+                if (p->law.rolling == CLAB_PENALTY_ROLL_CDT) p->Mr[i] = zero;
                 continue;
             }
             if (!started) {
@@ -394,57 +396,64 @@ static int penalty_step(void *self, clab_world *w, const clab_contacts *c, doubl
     clab_history_end(&p->hist);
     p->nforces = nc;
 
-    /* 3. the contacts of each body: as a (a run of the array when sorted by a) and as b
-     *    (counting sort by b, contact order kept) */
-    uint32_t *afirst = p->afirst, *alast = p->alast, *bstart = p->bstart, *blist = p->blist;
+    /* 3. the contacts of each body: as a (a run of the array when sorted by a, else a
+     *    counting sort like b's) and as b (counting sort by b, contact order kept) */
+    uint32_t *afirst = p->afirst, *alast = p->alast, *bstart = p->bstart, *blist = p->blist, *alist = NULL;
     int by_a = 1;
     for (size_t i = 1; i < nc && by_a; i++) by_a = cc[i - 1].a <= cc[i].a;
-    for (size_t i = 0; i <= nb; i++) bstart[i] = 0;
     if (by_a) {
         for (size_t i = 0; i < nb; i++) afirst[i] = alast[i] = 0;
         for (size_t i = 0; i < nc; i++) {
             if (i == 0 || cc[i - 1].a != cc[i].a) afirst[cc[i].a] = (uint32_t)i;
             alast[cc[i].a] = (uint32_t)(i + 1);
         }
+    } else {
+        if (grow(&p->alist, &p->cap_alist, nc, sizeof(uint32_t)))
+            return clab_error_set(err, CLAB_ENOMEM, "penalty backend: out of memory for %zu contacts", nc);
+        alist = p->alist;
+        for (size_t i = 0; i < nb; i++) afirst[i] = 0;
+        for (size_t i = 0; i < nc; i++)
+            if (cc[i].a + 1 < (int)nb) afirst[cc[i].a + 1]++;
+        for (size_t i = 1; i < nb; i++) afirst[i] += afirst[i - 1];
+        for (size_t i = 0; i < nb; i++) alast[i] = afirst[i];
+        for (size_t i = 0; i < nc; i++) alist[alast[cc[i].a]++] = (uint32_t)i;
     }
+    for (size_t i = 0; i <= nb; i++) bstart[i] = 0;
     for (size_t i = 0; i < nc; i++) bstart[cc[i].b + 1]++;
     for (size_t i = 0; i < nb; i++) bstart[i + 1] += bstart[i];
     for (size_t i = 0; i < nc; i++) blist[bstart[cc[i].b]++] = (uint32_t)i;
     for (size_t i = nb; i > 0; i--) bstart[i] = bstart[i - 1];
     bstart[0] = 0;
 
-    /* 4. each body: its contact forces summed in contact order (as b, then as a), then the
-     *    explicit integration (integrator.h); bodies are independent, and the sums do not
-     *    depend on the thread count */
-    const int first = !p->started;
+    /* 4. each free body: its contact forces summed in contact order (as b, then as a) and
+     *    their torques l x F in its own frame, lbar x (A^T F) with lbar = sbar (or the surface
+     *    point, lever=surface), then the explicit integration (integrator.h); bodies are
+     *    independent, and the sums do not depend on the thread count */
+    const int first = !p->started, surface = p->lever_surface, rolling = p->law.rolling == CLAB_PENALTY_ROLL_CDT;
     const clab_penalty_integrator scheme = p->integrator;
-    if (!by_a) { /* contacts not sorted by a (not from clab_collide): one serial scatter */
-        for (size_t i = 0; i < nb; i++) pb[i].F = pb[i].T = zero;
-        for (size_t i = 0; i < nc; i++) {
-            pen_body *A = &pb[cc[i].a], *B = &pb[cc[i].b];
-            B->F = clab_v3_add(B->F, p->Fc[i]);
-            A->F = clab_v3_sub(A->F, p->Fc[i]);
-            B->T = clab_v3_add(B->T, p->Tb[i]);
-            A->T = clab_v3_add(A->T, p->Ta[i]);
-        }
-    }
+    const clab_vec3 *Fc = p->Fc, *Mr = p->Mr;
 #pragma omp parallel for schedule(static) if (nb > PAR_MIN)
     for (size_t i = 0; i < nb; i++) {
-        clab_vec3 F = zero, T = zero;
-        if (by_a) {
-            for (uint32_t k = bstart[i]; k < bstart[i + 1]; k++) {
-                F = clab_v3_add(F, p->Fc[blist[k]]);
-                T = clab_v3_add(T, p->Tb[blist[k]]);
-            }
-            for (uint32_t k = afirst[i]; k < alast[i]; k++) {
-                F = clab_v3_sub(F, p->Fc[k]);
-                T = clab_v3_add(T, p->Ta[k]);
-            }
-        } else {
-            F = pb[i].F;
-            T = pb[i].T;
+        if (pb[i].fixed) continue;
+        clab_mat33 A = clab_q_to_A(pb[i].e);
+        clab_vec3 F = zero, tau = zero;
+        for (uint32_t q = bstart[i]; q < bstart[i + 1]; q++) {
+            uint32_t k = blist[q];
+            clab_vec3 Fbar = clab_m33_tmulv(A, Fc[k]), l = cc[k].sb;
+            if (surface) l = clab_v3_madd(l, 0.5 * cc[k].phi, clab_m33_tmulv(A, cc[k].n));
+            F = clab_v3_add(F, Fc[k]);
+            tau = clab_v3_add(tau, clab_v3_cross(l, Fbar));
+            if (rolling) tau = clab_v3_add(tau, clab_m33_tmulv(A, Mr[k]));
         }
-        clab_penalty_integrate_body(w, i, F, T, h, scheme, first);
+        for (uint32_t q = afirst[i]; q < alast[i]; q++) {
+            uint32_t k = alist ? alist[q] : q;
+            clab_vec3 Fbar = clab_m33_tmulv(A, Fc[k]), l = cc[k].sa;
+            if (surface) l = clab_v3_madd(l, -0.5 * cc[k].phi, clab_m33_tmulv(A, cc[k].n));
+            F = clab_v3_sub(F, Fc[k]);
+            tau = clab_v3_sub(tau, clab_v3_cross(l, Fbar));
+            if (rolling) tau = clab_v3_sub(tau, clab_m33_tmulv(A, Mr[k]));
+        }
+        clab_penalty_integrate_body_bar(w, i, F, tau, h, scheme, first);
     }
     p->started = 1;
     p->steps++;
