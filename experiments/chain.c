@@ -138,9 +138,21 @@ static double chain_theory(int hooke, double K, double m, double a, double vm)
     return pow(16.0 / 25.0, 0.2) * pow(c, 0.8) * pow(vm, 0.2);
 }
 
-/* run one (method, law) case: the velocity series, the arrival file, *res */
+/* the running quantities of a case, as the checkpoint keeps them: every sphere's arrival
+ * time, peak speed and last speed, and the time spent [s] */
+static void chain_pack(double *v, int n, const chain_result *res, const double *vprev, double wall)
+{
+    memcpy(v, res->arrival, (size_t)n * sizeof *v);
+    memcpy(v + n, res->vmax, (size_t)n * sizeof *v);
+    memcpy(v + 2 * n, vprev, (size_t)n * sizeof *v);
+    v[3 * n] = wall;
+}
+
+/* Run one (method, law) case: the velocity series, the arrival file, *res. Returns 0, 1 on
+ * failure, 2 when stopped (signal, --stop-after; *status: the exit status). */
 static int chain_case(chain_opts *o, const char *method, int law, double h, double t_end, chain_result *res,
-                      double *hused, char *sfile, char *afile, size_t flen, xp_progress *pb, double pb0, double pbspan)
+                      double *hused, char *sfile, char *afile, size_t flen, xp_progress *pb, double pb0, double pbspan,
+                      clab_csv *sum, int *status)
 {
     clab_error err;
     clab_world *w = chain_world(o, &err);
@@ -204,9 +216,14 @@ static int chain_case(chain_opts *o, const char *method, int law, double h, doub
     res->arrival = malloc((size_t)n * sizeof *res->arrival);
     res->vmax = calloc((size_t)n, sizeof *res->vmax);
     double *vprev = calloc((size_t)n, sizeof *vprev);
+    const size_t nvals = 3 * (size_t)n + 1;
+    double *vals = calloc(nvals, sizeof *vals);
     int rc = 1;
     clab_csv *csv = NULL, *acsv = NULL;
-    if (!cols || !row || !res->arrival || !res->vmax || !vprev) {
+    xp_guard guard;
+    memset(&guard, 0, sizeof guard);
+    const int flags = o->c.force || o->c.restart[0] ? CLAB_CSV_OVERWRITE : 0;
+    if (!cols || !row || !res->arrival || !res->vmax || !vprev || !vals) {
         fprintf(stderr, "contactlab chain: out of memory\n");
         goto done;
     }
@@ -220,19 +237,39 @@ static int chain_case(chain_opts *o, const char *method, int law, double h, doub
     }
     char path[2048];
     xp_path(&o->c, sfile, path, sizeof path);
-    csv = clab_csv_open(path, o->c.force ? CLAB_CSV_OVERWRITE : 0, &err);
-    if (!csv || clab_csv_meta(csv, &meta, o->c.argc, o->c.argv, &err) ||
-        clab_csv_header(csv, (const char *const *)cols, (size_t)n + 2, &err)) {
-        fprintf(stderr, "contactlab chain: %s\n", err.msg);
+    int resumed = xp_case_begin(&o->c, &guard, s, sum, 2, vals, nvals);
+    if (resumed < 0) goto done;
+    if (resumed) {
+        csv = xp_guard_resume(&guard, 1, path, (size_t)n + 2, &err);
+    } else {
+        csv = clab_csv_open(path, flags, &err);
+        if (csv && (clab_csv_meta(csv, &meta, o->c.argc, o->c.argv, &err) ||
+                    clab_csv_header(csv, (const char *const *)cols, (size_t)n + 2, &err))) {
+            clab_csv_close(csv, NULL);
+            csv = NULL;
+        }
+        if (csv) xp_guard_add(&guard, csv);
+    }
+    if (!csv) {
+        fprintf(stderr, "contactlab chain: %s%s\n", resumed ? "cannot restart: " : "", err.msg);
         goto done;
     }
 
     long nsteps = (long)ceil(t_end / h - 1e-9);
     long every = (long)fmax(1.0, floor((double)nsteps / o->samples + 0.5));
     const double vth = o->threshold * o->v;
-    double t0 = now_s();
-    for (long k = 0; k <= nsteps; k++) {
-        for (int i = 0; i < n; i++) {
+    double t0 = now_s(), wall0 = 0.0;
+    if (resumed) { /* the running quantities at the checkpoint */
+        memcpy(res->arrival, vals, (size_t)n * sizeof *vals);
+        memcpy(res->vmax, vals + n, (size_t)n * sizeof *vals);
+        memcpy(vprev, vals + 2 * n, (size_t)n * sizeof *vals);
+        wall0 = vals[3 * n];
+    }
+    /* k_start: 0, or the step a restart continues from (its speeds and rows are done) */
+    const long k_start = w->step;
+    for (long k = k_start; k <= nsteps; k++) {
+        const int done_before = resumed && k == k_start;
+        for (int i = 0; i < n && !done_before; i++) {
             double vi = fabs(w->bodies[i + 1].rdot.x);
             res->vmax[i] = fmax(res->vmax[i], vi);
             /* arrival: first crossing of the threshold, interpolated within the step */
@@ -242,23 +279,36 @@ static int chain_case(chain_opts *o, const char *method, int law, double h, doub
             }
             vprev[i] = vi;
         }
-        if (k % every == 0 || k == nsteps) {
+        if ((k % every == 0 || k == nsteps) && !done_before) {
             row[0] = w->t;
             for (int i = 0; i <= n; i++) row[i + 1] = w->bodies[i].rdot.x;
-            if (clab_csv_row(csv, row, (size_t)n + 2, &err)) {
+            chain_pack(vals, n, res, vprev, wall0 + now_s() - t0);
+            if (clab_csv_row(csv, row, (size_t)n + 2, &err) || xp_guard_snapshot(&guard, s, &err)) {
                 fprintf(stderr, "contactlab chain: %s\n", err.msg);
                 goto done;
             }
             xp_progress_update(pb, pb0 + pbspan * (double)k / (double)nsteps);
         }
         if (k == nsteps) break;
+        if (k > k_start && xp_case_due(&o->c, k)) {
+            chain_pack(vals, n, res, vprev, wall0 + now_s() - t0);
+            int r = xp_case_poll(&o->c, &guard, s, k);
+            if (r < 0) goto done;
+            if (r > 0) {
+                if (pb->on) fprintf(stderr, "\n");
+                *status = xp_case_stopped(&o->c, s);
+                rc = 2;
+                goto done;
+            }
+        }
         if (clab_sim_step(s, &err)) {
-            fprintf(stderr, "contactlab chain: %s: %s\n", sfile, err.msg);
+            if (pb->on) fprintf(stderr, "\n");
+            xp_case_fail(&o->c, &guard, &err);
             goto done;
         }
     }
     res->steps = (double)nsteps;
-    res->wall = now_s() - t0;
+    res->wall = wall0 + now_s() - t0;
 
     /* the wave speed: least squares of arrival against position on spheres fit_from .. N-1 */
     double sn = 0, sx = 0, st = 0, sxx = 0, sxt = 0, svm = 0;
@@ -284,7 +334,7 @@ static int chain_case(chain_opts *o, const char *method, int law, double h, doub
     /* the arrival file: one row per sphere, with the theoretical line through the fit's
      * centroid (penalty) or the first step (DVI) */
     xp_path(&o->c, afile, path, sizeof path);
-    acsv = clab_csv_open(path, o->c.force ? CLAB_CSV_OVERWRITE : 0, &err);
+    acsv = clab_csv_open(path, flags, &err);
     static const char *const acols[] = {"sphere", "x_m", "arrival_s", "arrival_theory_s", "max_speed_m_s"};
     char tv[64];
     snprintf(tv, sizeof tv, "%.17g", res->theory);
@@ -320,6 +370,8 @@ done:
     free(cols);
     free(row);
     free(vprev);
+    free(vals);
+    xp_guard_free(&guard);
     clab_options_free(&meta);
     clab_sim_destroy(s);
     clab_world_destroy(w);
@@ -396,13 +448,13 @@ int xp_chain(int argc, char **argv)
     double x;
     optind = 1;
     while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+        /* every problem of the command line is reported (xp_option_errors below) */
         int r = xp_common_option(&o.c, opt, optarg);
-        if (r < 0) goto out;
-        if (r > 0) continue;
+        if (r != 0) continue;
         int bad = 0;
         switch (opt) {
         case '?' + 256: chain_help(); rc = 0; goto out;
-        case 1000: bad = xp_parse_double("n", optarg, 2, MAXN, &x); o.n = (int)x; break;
+        case 1000: if (!(bad = xp_parse_double("n", optarg, 2, MAXN, &x))) o.n = (int)x; break;
         case 1001: bad = xp_parse_double("v", optarg, 1e-9, 1e4, &o.v); break;
         case 1002: {
             char buf[256];
@@ -415,7 +467,7 @@ int xp_chain(int argc, char **argv)
                 else bad = 1;
             }
             if (bad || o.nlaw == 0) {
-                fprintf(stderr, "contactlab chain: --laws '%s': a list of hertz, hooke\n", optarg);
+                xp_option_error("contactlab chain: --laws '%s' is not a list of: hertz, hooke\n", optarg);
                 bad = 1;
             }
             break;
@@ -428,16 +480,14 @@ int xp_chain(int argc, char **argv)
         case 1008: bad = xp_parse_double("h-penalty", optarg, 1e-15, 0.1, &o.hpen); break;
         case 1009: bad = xp_parse_double("h-dvi", optarg, 1e-12, 0.1, &o.hdvi); break;
         case 1010: bad = xp_parse_double("threshold", optarg, 1e-9, 1.0, &o.threshold); break;
-        case 1011: bad = xp_parse_double("fit-from", optarg, 1, MAXN, &x); o.fit_from = (int)x; break;
-        case 1012: bad = xp_parse_double("samples", optarg, 10, 1e7, &x); o.samples = (int)x; break;
-        default: fprintf(stderr, "contactlab chain: see --help\n"); goto out;
+        case 1011: if (!(bad = xp_parse_double("fit-from", optarg, 1, MAXN, &x))) o.fit_from = (int)x; break;
+        case 1012: if (!(bad = xp_parse_double("samples", optarg, 10, 1e7, &x))) o.samples = (int)x; break;
+        default: xp_option_unknown(); break;
         }
-        if (bad) goto out;
+        (void)bad; /* reported and counted: go on with the next option */
     }
-    if (optind < argc) {
-        fprintf(stderr, "contactlab chain: unexpected argument '%s' (see --help)\n", argv[optind]);
-        goto out;
-    }
+    for (int i = optind; i < argc; i++) xp_option_error("contactlab chain: unexpected argument '%s'\n", argv[i]);
+    if (xp_option_errors("contactlab chain")) goto out;
     if (clab_options_get(&o.c.opt_penalty, "model")) {
         fprintf(stderr, "contactlab chain: choose the force law with --laws, not --opt-penalty model=...\n");
         goto out;
@@ -509,9 +559,17 @@ int xp_chain(int argc, char **argv)
     clab_options_set(&meta, "fit_from", sv, NULL);
     snprintf(sv, sizeof sv, "%.17g", t_end);
     clab_options_set(&meta, "t_end_s", sv, NULL);
-    clab_csv *sum = clab_csv_open(spath, o.c.force ? CLAB_CSV_OVERWRITE : 0, &err);
-    if (!sum || clab_csv_meta(sum, &meta, o.c.argc, o.c.argv, &err) || clab_csv_header(sum, scols, NS, &err)) {
-        fprintf(stderr, "contactlab chain: %s\n", err.msg);
+    if (xp_restart_begin(&o.c)) {
+        clab_options_free(&meta);
+        rc = 1;
+        goto out;
+    }
+    /* a restart continues the summary: the rows of the cases finished before stay */
+    clab_csv *sum = o.c.restart[0] ? xp_summary_resume(&o.c, spath, NS, &err)
+                                   : clab_csv_open(spath, o.c.force ? CLAB_CSV_OVERWRITE : 0, &err);
+    if (!sum || (!o.c.restart[0] && (clab_csv_meta(sum, &meta, o.c.argc, o.c.argv, &err) ||
+                                     clab_csv_header(sum, scols, NS, &err)))) {
+        fprintf(stderr, "contactlab chain: %s%s\n", o.c.restart[0] ? "cannot restart: " : "", err.msg);
         clab_options_free(&meta);
         if (sum) clab_csv_close(sum, NULL);
         rc = 1;
@@ -537,11 +595,15 @@ int xp_chain(int argc, char **argv)
             memset(&r, 0, sizeof r);
             char sfile[512], afile[512];
             double hused = 0.0;
-            if (chain_case(&o, method, o.law[l], which == XP_PENALTY ? o.hpen : o.hdvi, t_end, &r, &hused, sfile,
-                           afile, sizeof sfile, &pb, (double)icase / ncases, 1.0 / ncases)) {
+            char clabel[64];
+            snprintf(clabel, sizeof clabel, "%s %s", method, which == XP_PENALTY ? law_names[o.law[l]] : "rigid");
+            if (xp_case_skip(&o.c, clabel)) continue; /* finished before the checkpoint */
+            int st = chain_case(&o, method, o.law[l], which == XP_PENALTY ? o.hpen : o.hdvi, t_end, &r, &hused,
+                                sfile, afile, sizeof sfile, &pb, (double)icase / ncases, 1.0 / ncases, sum, &rc);
+            if (st) {
                 free(r.arrival);
                 free(r.vmax);
-                rc = 1;
+                if (st != 2) rc = 1; /* 2: stopped, rc is the exit status */
                 break;
             }
             const char *law = which == XP_PENALTY ? law_names[o.law[l]] : "rigid";
@@ -572,8 +634,8 @@ int xp_chain(int argc, char **argv)
             free(r.vmax);
         }
     }
-    xp_progress_end(&pb);
-    if (clab_csv_close(sum, &err)) {
+    if (rc == 0) xp_progress_end(&pb);
+    if (clab_csv_close(sum, &err) && rc == 0) {
         fprintf(stderr, "contactlab chain: %s\n", err.msg);
         rc = 1;
     }

@@ -178,10 +178,24 @@ static const char *const series_cols[] = {"t_s",   "height_m", "vz_m_s",     "fn
                                           "contacts", "iterations"};
 enum { NCOLS = sizeof series_cols / sizeof series_cols[0] };
 
-/* run one (method, H, h) case, write its series, fill *res (first impact) */
+/* the running quantities of a case, as the checkpoint keeps them: the result so far, the
+ * largest upward speed after the first contact, the phase, the impulse and time of the last
+ * row, the time spent [s] */
+enum { DROP_NRES = sizeof(drop_result) / sizeof(double), DROP_NVAL = DROP_NRES + 5 };
+_Static_assert(sizeof(drop_result) == DROP_NRES * sizeof(double), "drop_result holds only doubles");
+static void drop_pack(double *v, const drop_result *res, double vmax_after, int phase, double imp_n, double t_row,
+                      double wall)
+{
+    memcpy(v, res, sizeof *res);
+    v[DROP_NRES] = vmax_after, v[DROP_NRES + 1] = phase, v[DROP_NRES + 2] = imp_n, v[DROP_NRES + 3] = t_row;
+    v[DROP_NRES + 4] = wall;
+}
+
+/* Run one (method, H, h) case, write its series, fill *res (first impact). Returns 0, 1 on
+ * failure, 2 when stopped (signal, --stop-after; *status: the exit status). */
 static int drop_case(drop_opts *o, const char *method, double H, double cor, double h, double t_end, drop_result *res,
                      double *hused, drop_theory *thout, char *file, size_t filelen, xp_progress *pb, double pb0,
-                     double pbspan)
+                     double pbspan, clab_csv *sum, int *status)
 {
     clab_error err;
     clab_world *w = drop_world(o, H, cor, &err);
@@ -241,12 +255,26 @@ static int drop_case(drop_opts *o, const char *method, double H, double cor, dou
     clab_options_set(&meta, "height_reference_m", "rigid ball with restitution cor and instantaneous impacts", NULL);
     clab_sim_meta(s, &meta);
 #undef META
-    clab_csv *csv = clab_csv_open(path, o->c.force ? CLAB_CSV_OVERWRITE : 0, &err);
+    clab_csv *csv = NULL;
     int rc = 1;
     clab_vec3 *f = NULL;
-    if (!csv || clab_csv_meta(csv, &meta, o->c.argc, o->c.argv, &err) ||
-        clab_csv_header(csv, series_cols, NCOLS, &err)) {
-        fprintf(stderr, "contactlab drop: %s\n", err.msg);
+    double vals[DROP_NVAL] = {0};
+    xp_guard guard;
+    int resumed = xp_case_begin(&o->c, &guard, s, sum, 2, vals, DROP_NVAL);
+    if (resumed < 0) goto done;
+    if (resumed) {
+        csv = xp_guard_resume(&guard, 1, path, NCOLS, &err);
+    } else {
+        csv = clab_csv_open(path, o->c.force || o->c.restart[0] ? CLAB_CSV_OVERWRITE : 0, &err);
+        if (csv && (clab_csv_meta(csv, &meta, o->c.argc, o->c.argv, &err) ||
+                    clab_csv_header(csv, series_cols, NCOLS, &err))) {
+            clab_csv_close(csv, NULL);
+            csv = NULL;
+        }
+        if (csv) xp_guard_add(&guard, csv);
+    }
+    if (!csv) {
+        fprintf(stderr, "contactlab drop: %s%s\n", resumed ? "cannot restart: " : "", err.msg);
         goto done;
     }
 
@@ -259,13 +287,21 @@ static int drop_case(drop_opts *o, const char *method, double H, double cor, dou
     int phase = 0;                   /* 0: falling, 1: first contact, 2: after it */
     size_t fcap = 16;
     f = malloc(fcap * sizeof *f);
-    double t0 = now_s();
+    double t0 = now_s(), wall0 = 0.0;
     double imp_n = 0.0, t_row = 0.0; /* impulse since the last row [N s] */
+    if (resumed) { /* the running quantities at the checkpoint */
+        memcpy(res, vals, sizeof *res);
+        vmax_after = vals[DROP_NRES], phase = (int)vals[DROP_NRES + 1], imp_n = vals[DROP_NRES + 2];
+        t_row = vals[DROP_NRES + 3], wall0 = vals[DROP_NRES + 4];
+    }
     double gap_prev = ball->r.z - o->R, vz_prev = ball->rdot.z;
 
-    for (long k = 0; k <= nsteps; k++) {
+    /* k_start: 0, or the step a restart continues from (its forces and rows are done) */
+    const long k_start = w->step;
+    for (long k = k_start; k <= nsteps; k++) {
         double fn = 0.0;
-        if (k > 0) { /* the force of the step just taken (ball = body b, n up) */
+        const int done_before = resumed && k == k_start;
+        if (k > 0 && !done_before) { /* the force of the step just taken (ball = body b, n up) */
             if (s->contacts.n > fcap || !f) {
                 fcap = 2 * s->contacts.n + 16;
                 clab_vec3 *nf = realloc(f, fcap * sizeof *f);
@@ -283,7 +319,9 @@ static int drop_case(drop_opts *o, const char *method, double H, double cor, dou
         /* the first impact: contact while overlapping or pushed; the overlap crossings are
          * interpolated within the step (penalty), a force of one step starts at its beginning (DVI) */
         int touching = gap < 0.0 || fn > 0.0;
-        if (k > 0 && phase == 0 && touching) {
+        if (done_before) {
+            /* measured before the checkpoint */
+        } else if (k > 0 && phase == 0 && touching) {
             phase = 1;
             if (gap < 0.0 && gap_prev >= 0.0) {
                 double x = gap_prev / (gap_prev - gap);
@@ -304,11 +342,11 @@ static int drop_case(drop_opts *o, const char *method, double H, double cor, dou
                 res->v_out = vz_prev;
             }
         }
-        if (phase == 1) {
+        if (phase == 1 && !done_before) {
             res->max_overlap = fmax(res->max_overlap, -gap);
             res->max_force = fmax(res->max_force, fn);
         }
-        if (phase >= 1) {
+        if (phase >= 1 && !done_before) {
             vmax_after = fmax(vmax_after, vz);
             if (phase == 2) res->rebound_height = fmax(res->rebound_height, gap);
         }
@@ -316,14 +354,15 @@ static int drop_case(drop_opts *o, const char *method, double H, double cor, dou
         /* (a ball at rest on the plane, |vz| < 1e-3 v, is in flight for this purpose) */
         int near = fabs(vz) > 1e-3 * v_an && (gap < 1.5 * fabs(vz) * o->sample_dt || fn != 0.0 || gap < 0.0);
         double span = w->t - t_row;
-        if (k == 0 || k == nsteps || span >= (near ? fine_dt : o->sample_dt) - 0.5 * h) {
+        if (!done_before && (k == 0 || k == nsteps || span >= (near ? fine_dt : o->sample_dt) - 0.5 * h)) {
             clab_solver_stats st = {0};
             if (s->type->stats) s->type->stats(s->self, &st);
             double row[NCOLS] = {w->t, gap, vz, span > 0.0 ? imp_n / span : 0.0,
                                  bounce_height(H, cor, g, w->t), (double)s->contacts.n, (double)st.iterations};
             imp_n = 0.0;
             t_row = w->t;
-            if (clab_csv_row(csv, row, NCOLS, &err)) {
+            drop_pack(vals, res, vmax_after, phase, imp_n, t_row, wall0 + now_s() - t0);
+            if (clab_csv_row(csv, row, NCOLS, &err) || xp_guard_snapshot(&guard, s, &err)) {
                 fprintf(stderr, "contactlab drop: %s\n", err.msg);
                 goto done;
             }
@@ -332,8 +371,20 @@ static int drop_case(drop_opts *o, const char *method, double H, double cor, dou
         if (k == nsteps) break;
         gap_prev = gap;
         vz_prev = vz;
+        if (k > k_start) {
+            drop_pack(vals, res, vmax_after, phase, imp_n, t_row, wall0 + now_s() - t0);
+            int r = xp_case_poll(&o->c, &guard, s, k);
+            if (r < 0) goto done;
+            if (r > 0) {
+                if (pb->on) fprintf(stderr, "\n");
+                *status = xp_case_stopped(&o->c, s);
+                rc = 2;
+                goto done;
+            }
+        }
         if (clab_sim_step(s, &err)) {
-            fprintf(stderr, "contactlab drop: %s: %s\n", file, err.msg);
+            if (pb->on) fprintf(stderr, "\n");
+            xp_case_fail(&o->c, &guard, &err);
             goto done;
         }
     }
@@ -343,9 +394,10 @@ static int drop_case(drop_opts *o, const char *method, double H, double cor, dou
     res->e = phase == 2 ? res->v_out / res->v_in : (phase == 1 ? fmax(vmax_after, 0.0) / res->v_in : NAN);
     if (phase < 2) res->rebound_height = NAN;
     res->steps = (double)nsteps;
-    res->wall = now_s() - t0;
+    res->wall = wall0 + now_s() - t0;
     rc = 0;
 done:
+    xp_guard_free(&guard);
     free(f);
     if (csv && clab_csv_close(csv, &err) && rc == 0) {
         fprintf(stderr, "contactlab drop: %s\n", err.msg);
@@ -411,9 +463,9 @@ int xp_drop(int argc, char **argv)
     int rc = 2, opt;
     optind = 1;
     while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+        /* every problem of the command line is reported (xp_option_errors below) */
         int r = xp_common_option(&o.c, opt, optarg);
-        if (r < 0) goto out;
-        if (r > 0) continue;
+        if (r != 0) continue;
         int bad = 0;
         switch (opt) {
         case '?' + 256: drop_help(); rc = 0; goto out;
@@ -427,14 +479,12 @@ int xp_drop(int argc, char **argv)
         case 1007: bad = xp_parse_list("cor", optarg, 1e-6, 1.0, o.cor, MAXC, &o.ncor); break;
         case 1008: bad = xp_parse_double("sample-dt", optarg, 1e-9, 10, &o.sample_dt); break;
         case 1009: bad = xp_parse_double("sample-dt-contact", optarg, 1e-12, 10, &o.sample_dt_contact); break;
-        default: fprintf(stderr, "contactlab drop: see --help\n"); goto out;
+        default: xp_option_unknown(); break;
         }
-        if (bad) goto out;
+        (void)bad; /* reported and counted: go on with the next option */
     }
-    if (optind < argc) {
-        fprintf(stderr, "contactlab drop: unexpected argument '%s' (see --help)\n", argv[optind]);
-        goto out;
-    }
+    for (int i = optind; i < argc; i++) xp_option_error("contactlab drop: unexpected argument '%s'\n", argv[i]);
+    if (xp_option_errors("contactlab drop")) goto out;
     if (o.c.h > 0.0) {
         o.hpen = o.c.h;
         o.hdvi[0] = o.c.h;
@@ -492,9 +542,17 @@ int xp_drop(int argc, char **argv)
     char sv[64];
     snprintf(sv, sizeof sv, "%.17g", t_end);
     clab_options_set(&meta, "t_end_s", sv, NULL);
-    clab_csv *sum = clab_csv_open(spath, o.c.force ? CLAB_CSV_OVERWRITE : 0, &err);
-    if (!sum || clab_csv_meta(sum, &meta, o.c.argc, o.c.argv, &err) || clab_csv_header(sum, scols, NS, &err)) {
-        fprintf(stderr, "contactlab drop: %s\n", err.msg);
+    if (xp_restart_begin(&o.c)) {
+        clab_options_free(&meta);
+        rc = 1;
+        goto out;
+    }
+    /* a restart continues the summary: the rows of the cases finished before stay */
+    clab_csv *sum = o.c.restart[0] ? xp_summary_resume(&o.c, spath, NS, &err)
+                                   : clab_csv_open(spath, o.c.force ? CLAB_CSV_OVERWRITE : 0, &err);
+    if (!sum || (!o.c.restart[0] && (clab_csv_meta(sum, &meta, o.c.argc, o.c.argv, &err) ||
+                                     clab_csv_header(sum, scols, NS, &err)))) {
+        fprintf(stderr, "contactlab drop: %s%s\n", o.c.restart[0] ? "cannot restart: " : "", err.msg);
         clab_options_free(&meta);
         if (sum) clab_csv_close(sum, NULL);
         rc = 1;
@@ -524,9 +582,14 @@ int xp_drop(int argc, char **argv)
                 double H = o.H[i], cor = o.cor[j], h = which == XP_PENALTY ? o.hpen : o.hdvi[k], hused = h;
                 drop_result r;
                 drop_theory th;
-                char file[512];
-                if (drop_case(&o, method, H, cor, h, t_end, &r, &hused, &th, file, sizeof file, &pb,
-                              (double)icase / ncases, 1.0 / ncases)) {
+                char file[512], clabel[64];
+                snprintf(clabel, sizeof clabel, "%s H=%g cor=%g", method, H, cor);
+                if (nh > 1) snprintf(clabel + strlen(clabel), sizeof clabel - strlen(clabel), " h=%g", h);
+                if (xp_case_skip(&o.c, clabel)) continue; /* finished before the checkpoint */
+                int st = drop_case(&o, method, H, cor, h, t_end, &r, &hused, &th, file, sizeof file, &pb,
+                                   (double)icase / ncases, 1.0 / ncases, sum, &rc);
+                if (st == 2) break; /* stopped: rc is the exit status */
+                if (st) {
                     rc = 1;
                     break;
                 }
@@ -575,8 +638,8 @@ int xp_drop(int argc, char **argv)
                 fflush(stdout);
             }
     }
-    xp_progress_end(&pb);
-    if (clab_csv_close(sum, &err)) {
+    if (rc == 0) xp_progress_end(&pb);
+    if (clab_csv_close(sum, &err) && rc == 0) {
         fprintf(stderr, "contactlab drop: %s\n", err.msg);
         rc = 1;
     }

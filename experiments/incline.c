@@ -113,9 +113,17 @@ static const char *const series_cols[] = {"t_s",   "s_m",  "v_m_s", "s_analytic_
                                           "fn_N",  "ft_N", "gap_m", "contacts",     "iterations"};
 enum { NCOLS = sizeof series_cols / sizeof series_cols[0] };
 
-/* run one (method, theta) case, write its series, fill its summary row; *hused is the step */
+/* the running quantities of a case, as the checkpoint keeps them: the result so far, the
+ * impulses and time of the last row, the fit's sums, the fit window's impulses, the release
+ * position r0 and the time spent [s] */
+enum { INC_NRES = sizeof(inc_result) / sizeof(double), INC_NVAL = INC_NRES + 15 };
+_Static_assert(sizeof(inc_result) == INC_NRES * sizeof(double), "inc_result holds only doubles");
+
+/* Run one (method, theta) case, write its series, fill its summary row; *hused is the step.
+ * Returns 0, 1 on failure, 2 when stopped (signal, --stop-after; *status: exit status). */
 static int inc_case(inc_opts *o, const char *method, double ratio, double h, double t_end, inc_result *res,
-                    double *hused, char *file, size_t filelen, xp_progress *pb, double pb0, double pbspan)
+                    double *hused, char *file, size_t filelen, xp_progress *pb, double pb0, double pbspan,
+                    clab_csv *sum, int *status)
 {
     const double mu = o->mu, theta = atan(ratio * mu);
     clab_error err;
@@ -170,19 +178,34 @@ static int inc_case(inc_opts *o, const char *method, double ratio, double h, dou
     clab_options_set(&meta, "analytic", "a = g (sin theta - mu cos theta) if tan theta > mu else 0; s = a t^2/2", NULL);
     clab_sim_meta(s, &meta);
 #undef META
-    clab_csv *csv = clab_csv_open(path, o->c.force ? CLAB_CSV_OVERWRITE : 0, &err);
+    clab_csv *csv = NULL;
     int rc = 1;
     clab_vec3 *f = NULL;
-    if (!csv || clab_csv_meta(csv, &meta, o->c.argc, o->c.argv, &err) ||
-        clab_csv_header(csv, series_cols, NCOLS, &err)) {
-        fprintf(stderr, "contactlab incline: %s\n", err.msg);
+    double vals[INC_NVAL] = {0};
+    xp_guard guard;
+    int resumed = xp_case_begin(&o->c, &guard, s, sum, 2, vals, INC_NVAL);
+    if (resumed < 0) goto done;
+    if (resumed) {
+        csv = xp_guard_resume(&guard, 1, path, NCOLS, &err);
+    } else {
+        csv = clab_csv_open(path, o->c.force || o->c.restart[0] ? CLAB_CSV_OVERWRITE : 0, &err);
+        if (csv && (clab_csv_meta(csv, &meta, o->c.argc, o->c.argv, &err) ||
+                    clab_csv_header(csv, series_cols, NCOLS, &err))) {
+            clab_csv_close(csv, NULL);
+            csv = NULL;
+        }
+        if (csv) xp_guard_add(&guard, csv);
+    }
+    if (!csv) {
+        fprintf(stderr, "contactlab incline: %s%s\n", resumed ? "cannot restart: " : "", err.msg);
         goto done;
     }
 
-    /* settle under the normal part of gravity, then release: full gravity, t = 0 */
+    /* settle under the normal part of gravity, then release: full gravity, t = 0 (a restart
+     * continues after the release: the state and r0 come from the checkpoint) */
     clab_vec3 gfull = w->gravity;
     w->gravity = clab_v3_scale(n, clab_v3_dot(gfull, n));
-    long nsettle = (long)ceil(o->settle / h - 1e-9);
+    long nsettle = resumed ? 0 : (long)ceil(o->settle / h - 1e-9);
     for (long k = 0; k < nsettle; k++)
         if (clab_sim_step(s, &err)) {
             fprintf(stderr, "contactlab incline: settling %s: %s\n", file, err.msg);
@@ -190,9 +213,11 @@ static int inc_case(inc_opts *o, const char *method, double ratio, double h, dou
         }
     clab_body *box = &w->bodies[1];
     w->gravity = gfull;
-    w->t = 0.0;
-    w->step = 0;
-    const clab_vec3 r0 = box->r;
+    if (!resumed) {
+        w->t = 0.0;
+        w->step = 0;
+    }
+    const clab_vec3 r0 = resumed ? clab_v3(vals[INC_NRES + 11], vals[INC_NRES + 12], vals[INC_NRES + 13]) : box->r;
 
     long nsteps = (long)ceil(t_end / h - 1e-9);
     long every = (long)fmax(1.0, floor(o->sample_dt / h + 0.5));
@@ -201,15 +226,29 @@ static int inc_case(inc_opts *o, const char *method, double ratio, double h, dou
     res->min_gap = INFINITY;
     size_t fcap = 16;
     f = malloc(fcap * sizeof *f);
-    double t0 = now_s();
+    double t0 = now_s(), wall0 = 0.0;
     double imp_n = 0.0, imp_t = 0.0, t_row = 0.0;  /* impulses since the last row [N s] */
     double fit_n = 0, fit_t = 0, fit_v = 0, fit_tt = 0, fit_tv = 0; /* least squares of v(t) */
     double win_n = 0.0, win_t = 0.0, win_span = 0.0; /* impulses in the fit window */
+    double *const run[INC_NVAL - INC_NRES - 4] = {&imp_n, &imp_t,  &t_row, &fit_n, &fit_t, &fit_v,
+                                                  &fit_tt, &fit_tv, &win_n, &win_t, &win_span};
+    enum { NRUN = sizeof run / sizeof run[0] };
+    if (resumed) { /* the running quantities at the checkpoint */
+        memcpy(res, vals, sizeof *res);
+        for (int q = 0; q < NRUN; q++) *run[q] = vals[INC_NRES + q];
+        wall0 = vals[INC_NRES + 14];
+    }
+#define INC_PACK()                                                                          \
+    (memcpy(vals, res, sizeof *res), vals[INC_NRES + 11] = r0.x, vals[INC_NRES + 12] = r0.y, \
+     vals[INC_NRES + 13] = r0.z, vals[INC_NRES + 14] = wall0 + now_s() - t0)
 
-    for (long k = 0; k <= nsteps; k++) {
+    /* k_start: 0, or the step a restart continues from (its forces and rows are done) */
+    const long k_start = w->step;
+    for (long k = k_start; k <= nsteps; k++) {
+        const int done_before = resumed && k == k_start;
         /* contact forces on the box from the last step (box = body b, n from plane to box),
          * accumulated as impulses until the next row: rows hold interval means */
-        if (k > 0) {
+        if (k > 0 && !done_before) {
             double fn = 0.0, ft = 0.0;
             if (s->contacts.n > fcap || !f) {
                 fcap = 2 * s->contacts.n + 16;
@@ -240,18 +279,18 @@ static int inc_case(inc_opts *o, const char *method, double ratio, double h, dou
         clab_vec3 dr = clab_v3_sub(box->r, r0);
         double sd = clab_v3_dot(dr, d), vd = clab_v3_dot(box->rdot, d);
         double gap = clab_v3_dot(box->r, n) - INC_HZ;
-        if (k > 0) {
+        if (k > 0 && !done_before) {
             res->max_gap = fmax(res->max_gap, gap);
             res->min_gap = fmin(res->min_gap, gap);
         }
-        if (w->t >= o->fit_from - 1e-12) {
+        if (w->t >= o->fit_from - 1e-12 && !done_before) {
             fit_n += 1.0;
             fit_t += w->t;
             fit_v += vd;
             fit_tt += w->t * w->t;
             fit_tv += w->t * vd;
         }
-        if (k % every == 0 || k == nsteps) {
+        if ((k % every == 0 || k == nsteps) && !done_before) {
             clab_solver_stats st = {0};
             if (s->type->stats) s->type->stats(s->self, &st);
             double span = w->t - t_row;
@@ -267,18 +306,34 @@ static int inc_case(inc_opts *o, const char *method, double ratio, double h, dou
                                  (double)st.iterations};
             imp_n = imp_t = 0.0;
             t_row = w->t;
-            if (clab_csv_row(csv, row, NCOLS, &err)) {
+            for (int q = 0; q < NRUN; q++) vals[INC_NRES + q] = *run[q];
+            INC_PACK();
+            if (clab_csv_row(csv, row, NCOLS, &err) || xp_guard_snapshot(&guard, s, &err)) {
                 fprintf(stderr, "contactlab incline: %s\n", err.msg);
                 goto done;
             }
             xp_progress_update(pb, pb0 + pbspan * (double)k / (double)nsteps);
         }
         if (k == nsteps) break;
+        if (k > k_start) {
+            for (int q = 0; q < NRUN; q++) vals[INC_NRES + q] = *run[q];
+            INC_PACK();
+            int r = xp_case_poll(&o->c, &guard, s, k);
+            if (r < 0) goto done;
+            if (r > 0) {
+                if (pb->on) fprintf(stderr, "\n");
+                *status = xp_case_stopped(&o->c, s);
+                rc = 2;
+                goto done;
+            }
+        }
         if (clab_sim_step(s, &err)) {
-            fprintf(stderr, "contactlab incline: %s: %s\n", file, err.msg);
+            if (pb->on) fprintf(stderr, "\n");
+            xp_case_fail(&o->c, &guard, &err);
             goto done;
         }
     }
+#undef INC_PACK
     res->s_final = clab_v3_dot(clab_v3_sub(box->r, r0), d);
     res->v_final = clab_v3_dot(box->rdot, d);
     double den = fit_n * fit_tt - fit_t * fit_t;
@@ -286,9 +341,10 @@ static int inc_case(inc_opts *o, const char *method, double ratio, double h, dou
     res->fn_mean = win_span > 0.0 ? win_n / win_span : NAN;
     res->ft_mean = win_span > 0.0 ? win_t / win_span : NAN;
     res->steps = (double)nsteps;
-    res->wall = now_s() - t0;
+    res->wall = wall0 + now_s() - t0;
     rc = 0;
 done:
+    xp_guard_free(&guard);
     free(f);
     if (csv && clab_csv_close(csv, &err) && rc == 0) {
         fprintf(stderr, "contactlab incline: %s\n", err.msg);
@@ -358,9 +414,9 @@ int xp_incline(int argc, char **argv)
     int rc = 2, opt;
     optind = 1;
     while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+        /* every problem of the command line is reported (xp_option_errors below) */
         int r = xp_common_option(&o.c, opt, optarg);
-        if (r < 0) goto out;
-        if (r > 0) continue;
+        if (r != 0) continue;
         int bad = 0;
         switch (opt) {
         case '?' + 256: inc_help(); rc = 0; goto out;
@@ -375,14 +431,12 @@ int xp_incline(int argc, char **argv)
         case 1008: bad = xp_parse_double("sample-dt", optarg, 1e-9, 10, &o.sample_dt); break;
         case 1009: bad = xp_parse_double("settle", optarg, 0.0, 100.0, &o.settle); break;
         case 1010: bad = xp_parse_double("fit-from", optarg, 0.0, 1e9, &o.fit_from); break;
-        default: fprintf(stderr, "contactlab incline: see --help\n"); goto out;
+        default: xp_option_unknown(); break;
         }
-        if (bad) goto out;
+        (void)bad; /* reported and counted: go on with the next option */
     }
-    if (optind < argc) {
-        fprintf(stderr, "contactlab incline: unexpected argument '%s' (see --help)\n", argv[optind]);
-        goto out;
-    }
+    for (int i = optind; i < argc; i++) xp_option_error("contactlab incline: unexpected argument '%s'\n", argv[i]);
+    if (xp_option_errors("contactlab incline")) goto out;
     for (int i = 0; i < o.nratio; i++)
         if (atan(o.ratio[i] * o.mu) > atan(INC_HX / INC_HZ) - 1e-3) {
             fprintf(stderr, "contactlab incline: tan theta = %g would tip the box (tan theta < %g needed)\n",
@@ -442,9 +496,17 @@ int xp_incline(int argc, char **argv)
     clab_options_set(&meta, "ft_mean_N", "mean friction force up the slope on [fit_from, t_end]; analytic min(m g sin theta, mu m g cos theta)", NULL);
     clab_options_set(&meta, "gap_m", "box bottom above the plane; DVI hovers at mu h v_T while sliding (seed 000, Eq. (5d))", NULL);
     clab_options_set(&meta, "gap_relaxation_m", "DVI: mu h v_T at t_end, the hover gap the CCP relaxation predicts", NULL);
-    clab_csv *sum = clab_csv_open(spath, o.c.force ? CLAB_CSV_OVERWRITE : 0, &err);
-    if (!sum || clab_csv_meta(sum, &meta, o.c.argc, o.c.argv, &err) || clab_csv_header(sum, scols, NS, &err)) {
-        fprintf(stderr, "contactlab incline: %s\n", err.msg);
+    if (xp_restart_begin(&o.c)) {
+        clab_options_free(&meta);
+        rc = 1;
+        goto out;
+    }
+    /* a restart continues the summary: the rows of the cases finished before stay */
+    clab_csv *sum = o.c.restart[0] ? xp_summary_resume(&o.c, spath, NS, &err)
+                                   : clab_csv_open(spath, o.c.force ? CLAB_CSV_OVERWRITE : 0, &err);
+    if (!sum || (!o.c.restart[0] && (clab_csv_meta(sum, &meta, o.c.argc, o.c.argv, &err) ||
+                                     clab_csv_header(sum, scols, NS, &err)))) {
+        fprintf(stderr, "contactlab incline: %s%s\n", o.c.restart[0] ? "cannot restart: " : "", err.msg);
         clab_options_free(&meta);
         if (sum) clab_csv_close(sum, NULL);
         rc = 1;
@@ -468,9 +530,13 @@ int xp_incline(int argc, char **argv)
             double ratio = o.ratio[i], theta = atan(ratio * o.mu);
             double h = which == XP_PENALTY ? o.hpen : o.hdvi, hused = h;
             inc_result r;
-            char file[512];
-            if (inc_case(&o, method, ratio, h, t_end, &r, &hused, file, sizeof file, &pb, (double)i / o.nratio,
-                         1.0 / o.nratio)) {
+            char file[512], clabel[64];
+            snprintf(clabel, sizeof clabel, "%s tan/mu=%g", method, ratio);
+            if (xp_case_skip(&o.c, clabel)) continue; /* finished before the checkpoint */
+            int st = inc_case(&o, method, ratio, h, t_end, &r, &hused, file, sizeof file, &pb, (double)i / o.nratio,
+                              1.0 / o.nratio, sum, &rc);
+            if (st == 2) break; /* stopped: rc is the exit status */
+            if (st) {
                 rc = 1;
                 break;
             }
@@ -502,9 +568,9 @@ int xp_incline(int argc, char **argv)
                    theta * 180.0 / M_PI, hused, r.accel, a_an, rel, r.s_final, s_an);
             fflush(stdout);
         }
-        xp_progress_end(&pb);
+        if (rc == 0) xp_progress_end(&pb);
     }
-    if (clab_csv_close(sum, &err)) {
+    if (clab_csv_close(sum, &err) && rc == 0) {
         fprintf(stderr, "contactlab incline: %s\n", err.msg);
         rc = 1;
     }

@@ -44,6 +44,21 @@ static const char *const series_cols[] = {"t_s",        "kinetic_energy_J", "con
                                           "residual_m_s"};
 enum { NCOLS = sizeof series_cols / sizeof series_cols[0] };
 
+/* The running quantities of a settling run: saved with its checkpoints, restored on restart
+ * (only doubles: the checkpoint stores them bit for bit as an array). */
+typedef struct pile_run {
+    double acc_floor, acc_support, acc_it, acc_n; /* sums over the current output interval */
+    double avg_floor, avg_support, navg;          /* sums over the averaging window at the end */
+    double it_total, max_pen;                     /* over the whole run */
+    double wall, cpu;                             /* time spent [s], including before a restart */
+} pile_run;
+enum { PILE_RUN_N = sizeof(pile_run) / sizeof(double) };
+_Static_assert(sizeof(pile_run) == PILE_RUN_N * sizeof(double), "pile_run holds only doubles");
+
+/* new files are overwritten with --force, and on a restart (the interrupted run may have
+ * begun them) */
+static int pile_flags(const pile_opts *o) { return o->c.force || o->c.restart[0] ? CLAB_CSV_OVERWRITE : 0; }
+
 /* Write the per-contact forces and the histogram of f/<f> of the final state; fit the tail. */
 static int pile_forces(const pile_opts *o, const clab_sim *s, const clab_vec3 *f, const xp_pile_info *info,
                        const char *base, const clab_options *meta, pile_result *res)
@@ -66,7 +81,7 @@ static int pile_forces(const pile_opts *o, const clab_sim *s, const clab_vec3 *f
     snprintf(file, sizeof file, "%s-contacts.csv", base);
     xp_path(&o->c, file, path, sizeof path);
     static const char *const ccols[] = {"a", "b", "phi_m", "fn_N", "ft_N", "f_rel", "sphere_sphere"};
-    clab_csv *csv = clab_csv_open(path, o->c.force ? CLAB_CSV_OVERWRITE : 0, &err);
+    clab_csv *csv = clab_csv_open(path, pile_flags(o), &err);
     if (!csv || clab_csv_meta(csv, meta, o->c.argc, o->c.argv, &err) ||
         clab_csv_meta_kv(csv, "contents", "every contact of the final state; f_rel = fn_N / mean fn_N over "
                                           "sphere-sphere contacts with fn_N > f_eps", &err) ||
@@ -122,7 +137,7 @@ static int pile_forces(const pile_opts *o, const clab_sim *s, const clab_vec3 *f
     snprintf(file, sizeof file, "%s-pdf.csv", base);
     xp_path(&o->c, file, path, sizeof path);
     static const char *const hcols[] = {"f_rel_lo", "f_rel_hi", "f_rel_mid", "count", "pdf", "pdf_err"};
-    csv = clab_csv_open(path, o->c.force ? CLAB_CSV_OVERWRITE : 0, &err);
+    csv = clab_csv_open(path, pile_flags(o), &err);
     char v[64];
     int bad = !csv || clab_csv_meta(csv, meta, o->c.argc, o->c.argv, &err);
     if (!bad) {
@@ -173,8 +188,11 @@ fail:
     return 1;
 }
 
-/* one method: settle the pile, write its series and force distribution */
-static int pile_case(pile_opts *o, const char *method, double t_end, pile_result *res, char *file, size_t filelen)
+/* One method: settle the pile, write its series and force distribution. Returns 0, 1 on
+ * failure, 2 when stopped (signal, --stop-after) with *status the exit status. sum: the
+ * summary, part of the checkpoints. */
+static int pile_case(pile_opts *o, const char *method, double t_end, clab_csv *sum, pile_result *res, char *file,
+                     size_t filelen, int *status)
 {
     clab_error err;
     xp_pile_info info;
@@ -224,13 +242,29 @@ static int pile_case(pile_opts *o, const char *method, double t_end, pile_result
                      NULL);
     clab_sim_meta(s, &meta);
 
-    clab_csv *csv = clab_csv_open(path, o->c.force ? CLAB_CSV_OVERWRITE : 0, &err);
+    clab_csv *csv = NULL;
     int rc = 1;
     clab_vec3 *f = NULL;
     size_t fcap = 0;
-    if (!csv || clab_csv_meta(csv, &meta, o->c.argc, o->c.argv, &err) ||
-        clab_csv_header(csv, series_cols, NCOLS, &err)) {
-        fprintf(stderr, "contactlab pile: %s\n", err.msg);
+    pile_run run;
+    memset(&run, 0, sizeof run);
+    /* the guard: checkpoints of this case (the summary and the series), its last good state */
+    xp_guard g;
+    int resumed = xp_case_begin(&o->c, &g, s, sum, 2, (double *)&run, PILE_RUN_N);
+    if (resumed < 0) goto done;
+    if (resumed) {
+        csv = xp_guard_resume(&g, 1, path, NCOLS, &err);
+    } else {
+        csv = clab_csv_open(path, pile_flags(o), &err);
+        if (csv && (clab_csv_meta(csv, &meta, o->c.argc, o->c.argv, &err) ||
+                    clab_csv_header(csv, series_cols, NCOLS, &err))) {
+            clab_csv_close(csv, NULL);
+            csv = NULL;
+        }
+        if (csv) xp_guard_add(&g, csv);
+    }
+    if (!csv) {
+        fprintf(stderr, "contactlab pile: %s%s\n", resumed ? "cannot restart: " : "", err.msg);
         goto done;
     }
     long nsteps = (long)ceil(t_end / h - 1e-9);
@@ -242,59 +276,71 @@ static int pile_case(pile_opts *o, const char *method, double t_end, pile_result
     char label[128];
     snprintf(label, sizeof label, "pile %s n=%d", method, o->def.n);
     xp_progress_begin(&pb, &o->c, label);
-    double t0 = xp_pile_now(), c0 = xp_pile_cpu();
-    double acc_floor = 0.0, acc_support = 0.0, acc_it = 0.0; /* sums over the output interval */
-    long acc_n = 0, navg = 0;
-    double avg_floor = 0.0, avg_support = 0.0, it_total = 0.0;
+    double t0 = xp_pile_now(), c0 = xp_pile_cpu(), wall0 = run.wall, cpu0 = run.cpu;
     xp_pile_state st;
     memset(&st, 0, sizeof st);
-    for (long k = 0; k <= nsteps; k++) {
-        if (k > 0) {
+    /* k_start: 0, or the step a restart continues from (its measurements and rows are done) */
+    const long k_start = w->step;
+    for (long k = k_start; k <= nsteps; k++) {
+        if (k > k_start) {
             if (xp_pile_measure(s, &info, &f, &fcap, &st)) {
                 fprintf(stderr, "contactlab pile: out of memory\n");
                 goto done_loop;
             }
-            acc_floor += st.floor_fn;
-            acc_support += st.support_z;
-            acc_it += (double)st.iterations;
-            it_total += (double)st.iterations;
-            acc_n++;
-            res->max_pen = fmax(res->max_pen, st.max_pen);
+            run.acc_floor += st.floor_fn;
+            run.acc_support += st.support_z;
+            run.acc_it += (double)st.iterations;
+            run.it_total += (double)st.iterations;
+            run.acc_n++;
+            run.max_pen = fmax(run.max_pen, st.max_pen);
             if (k > k_avg) {
-                avg_floor += st.floor_fn;
-                avg_support += st.support_z;
-                navg++;
+                run.avg_floor += st.floor_fn;
+                run.avg_support += st.support_z;
+                run.navg++;
             }
         } else {
             st.ke = clab_world_kinetic_energy(w);
         }
-        if (k % every == 0 || k == nsteps) {
-            double a = acc_n ? 1.0 / (double)acc_n : 0.0;
-            double row[NCOLS] = {w->t, st.ke, (double)st.contacts, (double)st.active, st.max_pen, acc_floor * a,
-                                 acc_support * a, acc_it * a, st.residual};
-            acc_floor = acc_support = acc_it = 0.0;
-            acc_n = 0;
-            if (clab_csv_row(csv, row, NCOLS, &err)) {
+        run.wall = wall0 + (xp_pile_now() - t0);
+        run.cpu = cpu0 + (xp_pile_cpu() - c0);
+        if ((k % every == 0 || k == nsteps) && !(resumed && k == k_start)) {
+            double a = run.acc_n > 0 ? 1.0 / run.acc_n : 0.0;
+            double row[NCOLS] = {w->t, st.ke, (double)st.contacts, (double)st.active, st.max_pen, run.acc_floor * a,
+                                 run.acc_support * a, run.acc_it * a, st.residual};
+            run.acc_floor = run.acc_support = run.acc_it = run.acc_n = 0.0;
+            if (clab_csv_row(csv, row, NCOLS, &err) || xp_guard_snapshot(&g, s, &err)) {
                 fprintf(stderr, "contactlab pile: %s\n", err.msg);
                 goto done_loop;
             }
             xp_progress_update(&pb, (double)k / (double)nsteps);
         }
         if (k == nsteps) break;
+        if (k > k_start) {
+            int r = xp_case_poll(&o->c, &g, s, k);
+            if (r < 0) goto done_loop;
+            if (r > 0) {
+                xp_progress_end(&pb);
+                *status = xp_case_stopped(&o->c, s);
+                rc = 2;
+                goto done;
+            }
+        }
         if (clab_sim_step(s, &err)) {
-            fprintf(stderr, "contactlab pile: %s: %s\n", file, err.msg);
-            goto done_loop;
+            xp_progress_end(&pb);
+            xp_case_fail(&o->c, &g, &err);
+            goto done;
         }
     }
-    res->wall = xp_pile_now() - t0;
-    res->cpu = xp_pile_cpu() - c0;
+    res->wall = run.wall;
+    res->cpu = run.cpu;
+    res->max_pen = run.max_pen;
     res->steps = (double)nsteps;
     res->ke = st.ke;
     res->contacts = (double)st.contacts;
     res->active = (double)st.active;
-    res->floor_avg = navg ? avg_floor / (double)navg : NAN;
-    res->support_avg = navg ? avg_support / (double)navg : NAN;
-    res->it_mean = nsteps ? it_total / (double)nsteps : 0.0;
+    res->floor_avg = run.navg > 0 ? run.avg_floor / run.navg : NAN;
+    res->support_avg = run.navg > 0 ? run.avg_support / run.navg : NAN;
+    res->it_mean = nsteps ? run.it_total / (double)nsteps : 0.0;
     if (s->type->stats) {
         clab_solver_stats ss;
         memset(&ss, 0, sizeof ss);
@@ -317,6 +363,7 @@ done:
         fprintf(stderr, "contactlab pile: %s\n", err.msg);
         rc = 1;
     }
+    xp_guard_free(&g);
     free(f);
     clab_options_free(&meta);
     clab_sim_destroy(s);
@@ -371,28 +418,24 @@ int xp_pile(int argc, char **argv)
     double x;
     optind = 1;
     while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+        /* every problem of the command line is reported (xp_option_errors below) */
         int r = xp_common_option(&o.c, opt, optarg);
         if (r == 0) r = xp_pile_option(&o.def, opt, optarg);
-        if (r < 0) goto out;
-        if (r > 0) continue;
-        int bad = 0;
+        if (r != 0) continue;
         switch (opt) {
         case '?' + 256: pile_help(); rc = 0; goto out;
-        case 1000: bad = xp_parse_double("n", optarg, 1, 1e7, &x); o.def.n = (int)x; break;
-        case 1012: bad = xp_parse_double("h-dvi", optarg, 1e-9, 0.1, &o.hdvi); break;
-        case 1013: bad = xp_parse_double("h-penalty", optarg, 1e-12, 0.1, &o.hpen); break;
-        case 1014: bad = xp_parse_double("sample-dt", optarg, 1e-9, 10, &o.sample_dt); break;
-        case 1015: bad = xp_parse_double("window", optarg, 1e-9, 1e6, &o.window); break;
-        case 1016: bad = xp_parse_double("bins", optarg, 2, 500, &x); o.bins = (int)x; break;
-        case 1017: bad = xp_parse_double("fmax", optarg, 0.1, 1e3, &o.fmax); break;
-        default: fprintf(stderr, "contactlab pile: see --help\n"); goto out;
+        case 1000: if (!xp_parse_double("n", optarg, 1, 1e7, &x)) o.def.n = (int)x; break;
+        case 1012: xp_parse_double("h-dvi", optarg, 1e-9, 0.1, &o.hdvi); break;
+        case 1013: xp_parse_double("h-penalty", optarg, 1e-12, 0.1, &o.hpen); break;
+        case 1014: xp_parse_double("sample-dt", optarg, 1e-9, 10, &o.sample_dt); break;
+        case 1015: xp_parse_double("window", optarg, 1e-9, 1e6, &o.window); break;
+        case 1016: if (!xp_parse_double("bins", optarg, 2, 500, &x)) o.bins = (int)x; break;
+        case 1017: xp_parse_double("fmax", optarg, 0.1, 1e3, &o.fmax); break;
+        default: xp_option_unknown(); break;
         }
-        if (bad) goto out;
     }
-    if (optind < argc) {
-        fprintf(stderr, "contactlab pile: unexpected argument '%s' (see --help)\n", argv[optind]);
-        goto out;
-    }
+    for (int i = optind; i < argc; i++) xp_option_error("contactlab pile: unexpected argument '%s'\n", argv[i]);
+    if (xp_option_errors("contactlab pile")) goto out;
     if (o.c.h > 0.0) o.hpen = o.hdvi = o.c.h;
     double t_end = o.c.t_end > 0.0 ? o.c.t_end : 0.5;
     if (xp_mkdir_p(o.c.out)) {
@@ -401,6 +444,8 @@ int xp_pile(int argc, char **argv)
         goto out;
     }
 
+    rc = 1;
+    if (xp_restart_begin(&o.c)) goto out;
     char spath[2048];
     clab_error err;
     xp_path(&o.c, "pile-summary.csv", spath, sizeof spath);
@@ -419,9 +464,12 @@ int xp_pile(int argc, char **argv)
     clab_options_set(&meta, "support_ratio", "vertical force of floor and walls / weight (1 at rest)", NULL);
     clab_options_set(&meta, "coordination", "load-carrying contacts per sphere (sphere-sphere counted twice)", NULL);
     clab_options_set(&meta, "tail_beta", "P(f/<f>) ~ exp(-tail_beta f/<f>) fitted for f > <f>", NULL);
-    clab_csv *sum = clab_csv_open(spath, o.c.force ? CLAB_CSV_OVERWRITE : 0, &err);
-    if (!sum || clab_csv_meta(sum, &meta, o.c.argc, o.c.argv, &err) || clab_csv_header(sum, scols, NS, &err)) {
-        fprintf(stderr, "contactlab pile: %s\n", err.msg);
+    /* a restart continues the summary: the rows of the simulations finished before stay */
+    clab_csv *sum = o.c.restart[0] ? xp_summary_resume(&o.c, spath, NS, &err)
+                                   : clab_csv_open(spath, o.c.force ? CLAB_CSV_OVERWRITE : 0, &err);
+    if (!sum || (!o.c.restart[0] && (clab_csv_meta(sum, &meta, o.c.argc, o.c.argv, &err) ||
+                                     clab_csv_header(sum, scols, NS, &err)))) {
+        fprintf(stderr, "contactlab pile: %s%s\n", o.c.restart[0] ? "cannot restart: " : "", err.msg);
         clab_options_free(&meta);
         if (sum) clab_csv_close(sum, NULL);
         rc = 1;
@@ -438,7 +486,13 @@ int xp_pile(int argc, char **argv)
         const char *method = which == XP_PENALTY ? "penalty" : "dvi";
         pile_result r;
         char file[600];
-        if (pile_case(&o, method, t_end, &r, file, sizeof file)) {
+        if (xp_case_skip(&o.c, method)) {
+            printf("%-8s finished before the checkpoint: its files and summary row are kept\n", method);
+            continue;
+        }
+        int st = pile_case(&o, method, t_end, sum, &r, file, sizeof file, &rc);
+        if (st == 2) break; /* stopped: rc is the exit status */
+        if (st) {
             rc = 1;
             break;
         }
@@ -468,7 +522,7 @@ int xp_pile(int argc, char **argv)
                r.cpu, r.cpu / r.steps, r.ke, r.active, r.coordination, r.max_pen, r.floor_avg / W,
                r.support_avg / W, r.beta, r.it_mean);
     }
-    if (clab_csv_close(sum, &err)) {
+    if (clab_csv_close(sum, &err) && rc == 0) {
         fprintf(stderr, "contactlab pile: %s\n", err.msg);
         rc = 1;
     }

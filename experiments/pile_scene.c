@@ -84,7 +84,7 @@ int xp_pile_option(xp_pile_def *d, int opt, const char *arg)
         if (strcmp(arg, "loose") == 0) d->packing = XP_PILE_LOOSE;
         else if (strcmp(arg, "deposit") == 0) d->packing = XP_PILE_DEPOSIT;
         else {
-            fprintf(stderr, "contactlab: --packing '%s' is not one of: loose, deposit\n", arg);
+            xp_option_error("contactlab: --packing '%s' is not one of: loose, deposit\n", arg);
             bad = 1;
         }
         break;

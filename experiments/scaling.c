@@ -198,18 +198,16 @@ int xp_scaling(int argc, char **argv)
         switch (opt) {
         case '?' + 256: scal_help(); rc = 0; goto out;
         case 1000: bad = xp_parse_list("n", optarg, 1, 1e7, o.n, MAXN, &o.nn); break;
-        case 1001: bad = xp_parse_double("steps-penalty", optarg, 1, 1e9, &x); o.steps_pen = (long)x; break;
-        case 1002: bad = xp_parse_double("steps-dvi", optarg, 1, 1e9, &x); o.steps_dvi = (long)x; break;
+        case 1001: if (!(bad = xp_parse_double("steps-penalty", optarg, 1, 1e9, &x))) o.steps_pen = (long)x; break;
+        case 1002: if (!(bad = xp_parse_double("steps-dvi", optarg, 1, 1e9, &x))) o.steps_dvi = (long)x; break;
         case 1003: bad = xp_parse_double("h-dvi", optarg, 1e-9, 0.1, &o.hdvi); break;
         case 1004: bad = xp_parse_double("h-penalty", optarg, 1e-12, 0.1, &o.hpen); break;
-        default: fprintf(stderr, "contactlab scaling: see --help\n"); goto out;
+        default: xp_option_unknown(); break;
         }
-        if (bad) goto out;
+        (void)bad; /* reported and counted: go on with the next option */
     }
-    if (optind < argc) {
-        fprintf(stderr, "contactlab scaling: unexpected argument '%s' (see --help)\n", argv[optind]);
-        goto out;
-    }
+    for (int i = optind; i < argc; i++) xp_option_error("contactlab scaling: unexpected argument '%s'\n", argv[i]);
+    if (xp_option_errors("contactlab scaling")) goto out;
     if (o.c.h > 0.0) o.hpen = o.hdvi = o.c.h;
     o.t_warm = o.c.t_end > 0.0 ? o.c.t_end : 0.01;
     if (xp_mkdir_p(o.c.out)) {

@@ -6,12 +6,40 @@
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+/* ---- command-line problems: every one reported (the first XP_MAX_ERRORS printed) ---- */
+
+static int xp_nerrors, xp_nunknown; /* program state of the command line (the library has none) */
+
+void xp_option_error(const char *fmt, ...)
+{
+    if (++xp_nerrors > XP_MAX_ERRORS) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+}
+
+void xp_option_unknown(void)
+{
+    xp_nerrors++;
+    xp_nunknown++;
+}
+
+int xp_option_errors(const char *prefix)
+{
+    if (xp_nerrors > XP_MAX_ERRORS) fprintf(stderr, "%s: and %d more problems with the command line\n", prefix,
+                                            xp_nerrors - XP_MAX_ERRORS);
+    if (xp_nunknown) fprintf(stderr, "%s: see --help\n", prefix);
+    return xp_nerrors;
+}
 
 const char xp_common_help[] =
     "Common options:\n"
@@ -24,6 +52,12 @@ const char xp_common_help[] =
     "  --force             overwrite results already in the output folder\n"
     "  --no-plot           write the CSVs only, no figures\n"
     "  --no-progress       no progress bar (it is shown only when stderr is a terminal)\n"
+    "  --checkpoint-every N  a checkpoint every N steps of a simulation, in <out>/<experiment>.ckpt\n"
+    "  --restart FILE      continue from a checkpoint with the same options: finished simulations\n"
+    "                      are kept, the interrupted one continues byte-identically, the rest run\n"
+    "  --stop-after N      stop after step N of a simulation as if interrupted (checkpoint, exit 3)\n"
+    "                      (these three: pile, chain, drop, incline; SIGINT/SIGTERM stop those\n"
+    "                      with a checkpoint and print the command to resume)\n"
     "  --help              this text\n";
 
 void xp_common_init(xp_common *c, const char *name, int argc, char **argv)
@@ -35,15 +69,89 @@ void xp_common_init(xp_common *c, const char *name, int argc, char **argv)
     c->plot = 1;
     clab_options_init(&c->opt_penalty);
     clab_options_init(&c->opt_dvi);
+    snprintf(c->name, sizeof c->name, "%s", name);
+    c->resume_case = -1;
     /* drivers get main's argv + 1 (argv[0] is the subcommand): keep the whole command line */
-    c->argc = argc + 1;
-    c->argv = argv - 1;
+    c->argc = c->argc_all = argc + 1;
+    c->argv = c->argv_all = argv - 1;
+    c->drop = calloc((size_t)c->argc_all + 1, 1);
+    c->argv_meta = calloc((size_t)c->argc_all + 1, sizeof *c->argv_meta);
+    if (c->drop && c->argv_meta) {
+        memcpy(c->argv_meta, c->argv_all, (size_t)c->argc_all * sizeof *c->argv_meta);
+        c->argv_meta[0] = (char *)"contactlab"; /* not the path it was started by */
+        c->argv = c->argv_meta;
+    }
 }
 
 void xp_common_free(xp_common *c)
 {
     clab_options_free(&c->opt_penalty);
     clab_options_free(&c->opt_dvi);
+    clab_checkpoint_info_free(&c->resume);
+    free(c->drop);
+    free(c->argv_meta);
+    c->drop = NULL;
+    c->argv_meta = NULL;
+    c->argv = c->argv_all;
+    c->argc = c->argc_all;
+}
+
+/* The option getopt just returned does not determine the results (kind 1), nor belongs in
+ * the resume command (kind 2): mark its words (the option, and its argument when separate)
+ * and rebuild the metadata's command line without them. */
+static void drop_option(xp_common *c, const char *arg, unsigned char kind)
+{
+    if (!c->drop || !c->argv_meta) return;
+    int last = optind; /* getopt's optind counts the driver's argv, which starts at argv_all + 1 */
+    if (last < 1 || last >= c->argc_all) return;
+    int first = (arg && last >= 2 && arg == c->argv_all[last]) ? last - 1 : last;
+    for (int i = first; i <= last; i++) c->drop[i] = kind;
+    c->argc = 0;
+    for (int i = 0; i < c->argc_all; i++)
+        if (!c->drop[i]) c->argv_meta[c->argc++] = i == 0 ? (char *)"contactlab" : c->argv_all[i];
+    c->argv_meta[c->argc] = NULL;
+}
+
+int xp_restart_supported(const char *name)
+{
+    static const char *const names[] = {"pile", "chain", "drop", "incline"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(name, names[i]) == 0) return 1;
+    return 0;
+}
+
+/* --checkpoint-every, --restart and --stop-after of an experiment */
+static int restart_option(xp_common *c, int opt, const char *arg)
+{
+    const char *flag = opt == 'C' ? "--checkpoint-every" : opt == 'R' ? "--restart" : "--stop-after";
+    if (!xp_restart_supported(c->name)) {
+        xp_option_error("contactlab %s: %s: this experiment has no checkpoints (its simulations run for seconds; "
+                        "run it again instead); they are in: contactlab run, pile, chain, drop, incline\n",
+                        c->name, flag);
+        return -1;
+    }
+    long v;
+    switch (opt) {
+    case 'C':
+        if (xp_parse_long("checkpoint-every", arg, 1, 1000000000000L, &v)) return -1;
+        c->checkpoint_every = v;
+        drop_option(c, arg, 1);
+        return 1;
+    case 'S':
+        if (xp_parse_long("stop-after", arg, 1, 1000000000000L, &v)) return -1;
+        c->stop_after = v;
+        drop_option(c, arg, 2);
+        return 1;
+    default:
+        if (strlen(arg) >= sizeof c->restart) {
+            xp_option_error("contactlab: --restart path of %zu characters is too long; allowed: at most %zu\n",
+                            strlen(arg), sizeof c->restart - 1);
+            return -1;
+        }
+        snprintf(c->restart, sizeof c->restart, "%s", arg);
+        drop_option(c, arg, 2);
+        return 1;
+    }
 }
 
 int xp_parse_double(const char *opt, const char *arg, double lo, double hi, double *out)
@@ -52,11 +160,11 @@ int xp_parse_double(const char *opt, const char *arg, double lo, double hi, doub
     errno = 0;
     double v = strtod(arg, &end);
     if (end == arg || *end != '\0' || errno == ERANGE || !isfinite(v)) {
-        fprintf(stderr, "contactlab: --%s '%s' is not a finite number\n", opt, arg);
+        xp_option_error("contactlab: --%s '%s' is not a finite number; allowed: [%.10g, %.10g]\n", opt, arg, lo, hi);
         return -1;
     }
     if (v < lo || v > hi) {
-        fprintf(stderr, "contactlab: --%s %.10g is outside the allowed range [%.10g, %.10g]\n", opt, v, lo, hi);
+        xp_option_error("contactlab: --%s %.10g is outside the allowed range [%.10g, %.10g]\n", opt, v, lo, hi);
         return -1;
     }
     *out = v;
@@ -70,14 +178,14 @@ int xp_parse_list(const char *opt, const char *arg, double lo, double hi, double
     *n = 0;
     for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         if (*n == max) {
-            fprintf(stderr, "contactlab: --%s takes at most %d values\n", opt, max);
+            xp_option_error("contactlab: --%s takes at most %d values\n", opt, max);
             return -1;
         }
         if (xp_parse_double(opt, tok, lo, hi, &out[*n])) return -1;
         (*n)++;
     }
     if (*n == 0) {
-        fprintf(stderr, "contactlab: --%s needs at least one value\n", opt);
+        xp_option_error("contactlab: --%s needs at least one value\n", opt);
         return -1;
     }
     return 0;
@@ -92,7 +200,7 @@ int xp_common_option(xp_common *c, int opt, const char *arg)
         else if (strcmp(arg, "dvi") == 0) c->methods = XP_DVI;
         else if (strcmp(arg, "both") == 0) c->methods = XP_PENALTY | XP_DVI;
         else {
-            fprintf(stderr, "contactlab: --method '%s' is not one of: penalty, dvi, both\n", arg);
+            xp_option_error("contactlab: --method '%s' is not one of: penalty, dvi, both\n", arg);
             return -1;
         }
         return 1;
@@ -100,23 +208,27 @@ int xp_common_option(xp_common *c, int opt, const char *arg)
     case 'T': return xp_parse_double("t-end", arg, 1e-12, 1e9, &c->t_end) ? -1 : 1;
     case 'o':
         if (strlen(arg) >= sizeof c->out - 64) {
-            fprintf(stderr, "contactlab: --out path of %zu characters is too long; allowed: at most %zu\n", strlen(arg),
+            xp_option_error("contactlab: --out path of %zu characters is too long; allowed: at most %zu\n", strlen(arg),
                     sizeof c->out - 65);
             return -1;
         }
         snprintf(c->out, sizeof c->out, "%s", arg);
+        drop_option(c, arg, 1);
         return 1;
     case 'P':
     case 'D':
         if (clab_options_parse(opt == 'P' ? &c->opt_penalty : &c->opt_dvi, arg,
                                opt == 'P' ? "--opt-penalty" : "--opt-dvi", &err)) {
-            fprintf(stderr, "contactlab: %s\n", err.msg);
+            xp_option_error("contactlab: %s\n", err.msg);
             return -1;
         }
         return 1;
-    case 'f': c->force = 1; return 1;
-    case 'N': c->plot = 0; return 1;
-    case 'Q': c->progress = 0; return 1;
+    case 'f': c->force = 1; drop_option(c, NULL, 1); return 1;
+    case 'N': c->plot = 0; drop_option(c, NULL, 1); return 1;
+    case 'Q': c->progress = 0; drop_option(c, NULL, 1); return 1;
+    case 'C':
+    case 'R':
+    case 'S': return restart_option(c, opt, arg);
     default: return 0;
     }
 }
@@ -269,11 +381,11 @@ int xp_parse_long(const char *opt, const char *arg, long lo, long hi, long *out)
     errno = 0;
     long v = strtol(arg, &end, 10);
     if (end == arg || *end != '\0' || errno == ERANGE) {
-        fprintf(stderr, "contactlab: --%s '%s' is not an integer; allowed: %ld to %ld\n", opt, arg, lo, hi);
+        xp_option_error("contactlab: --%s '%s' is not an integer; allowed: %ld to %ld\n", opt, arg, lo, hi);
         return -1;
     }
     if (v < lo || v > hi) {
-        fprintf(stderr, "contactlab: --%s %ld is outside the allowed range [%ld, %ld]\n", opt, v, lo, hi);
+        xp_option_error("contactlab: --%s %ld is outside the allowed range [%ld, %ld]\n", opt, v, lo, hi);
         return -1;
     }
     *out = v;
@@ -329,12 +441,16 @@ int xp_guard_flush(xp_guard *g, clab_error *err)
 int xp_guard_snapshot(xp_guard *g, const clab_sim *s, clab_error *err)
 {
     if (xp_guard_flush(g, err)) return -1;
+    g->out.values = g->values;
+    g->out.nvalues = g->nvalues;
     return clab_checkpoint_encode(s, &g->out, &g->last, err) ? -1 : 0;
 }
 
 int xp_guard_checkpoint(xp_guard *g, const clab_sim *s, clab_error *err)
 {
     if (xp_guard_flush(g, err)) return -1;
+    g->out.values = g->values;
+    g->out.nvalues = g->nvalues;
     return clab_checkpoint_write(s, &g->out, g->path, err) ? -1 : 0;
 }
 
@@ -372,9 +488,19 @@ int xp_guard_restore(xp_guard *g, clab_sim *s, const char *file, int nfiles, cla
     if (strcmp(info->out.tag, g->out.tag) != 0 || info->out.nfiles != nfiles) {
         fprintf(stderr, "%s: cannot restart: %s was written by '%s' with %d output series; this run is '%s' with %d\n",
                 prefix, file, info->out.tag, info->out.nfiles, g->out.tag, nfiles);
+        clab_checkpoint_info_free(info);
         return -1;
     }
+    if (info->out.nvalues != g->nvalues) {
+        fprintf(stderr, "%s: cannot restart: %s holds %zu running values; this run keeps %zu\n", prefix, file,
+                info->out.nvalues, g->nvalues);
+        clab_checkpoint_info_free(info);
+        return -1;
+    }
+    if (g->nvalues) memcpy(g->values, info->out.values, g->nvalues * sizeof *g->values);
+    clab_checkpoint_info_free(info);
     g->out = info->out;
+    g->out.values = g->values;
     return 0;
 }
 
@@ -386,4 +512,166 @@ clab_csv *xp_guard_resume(xp_guard *g, int k, const char *path, size_t ncols, cl
     }
     g->csv[k] = clab_csv_resume(path, (long long)g->out.bytes[k], (long)g->out.rows[k], ncols, err);
     return g->csv[k];
+}
+
+/* ---- checkpoint and restart of an experiment ---- */
+
+/* FNV-1a of the result-determining command line (the metadata's): a checkpoint is continued
+ * only by the command that wrote it */
+static uint32_t command_hash(const xp_common *c)
+{
+    uint32_t h = 2166136261u;
+    for (int i = 0; i < c->argc; i++) {
+        for (const unsigned char *p = (const unsigned char *)c->argv[i]; *p; p++) h = (h ^ *p) * 16777619u;
+        h = (h ^ 0u) * 16777619u; /* word separator */
+    }
+    return h;
+}
+
+static void case_tag(const xp_common *c, int index, const char *label, char *buf, size_t n)
+{
+    snprintf(buf, n, "%.20s #%08x case %d (%.12s)", c->name, (unsigned)command_hash(c), index, label);
+}
+
+static void ckpt_path(const xp_common *c, char *buf, size_t n) { snprintf(buf, n, "%s/%s.ckpt", c->out, c->name); }
+
+int xp_restart_begin(xp_common *c)
+{
+    xp_catch_signals();
+    if (!c->restart[0]) return 0;
+    clab_error err;
+    const char *pre = c->name;
+    if (clab_checkpoint_peek(c->restart, &c->resume, &err)) {
+        fprintf(stderr, "contactlab %s: cannot restart: %s\n", pre, err.msg);
+        return -1;
+    }
+    /* tag: "<experiment> #<command hash> case <i> (<label>)" */
+    char name[32] = "";
+    unsigned hash = 0;
+    int index = -1;
+    if (sscanf(c->resume.out.tag, "%31s #%8x case %d", name, &hash, &index) != 3 || strcmp(name, c->name) != 0) {
+        fprintf(stderr, "contactlab %s: cannot restart: %s was not written by contactlab %s (its tag: '%s')\n", pre,
+                c->restart, c->name, c->resume.out.tag);
+        return -1;
+    }
+    if (hash != command_hash(c)) {
+        fprintf(stderr, "contactlab %s: cannot restart: %s was written by contactlab %s with other options; give the "
+                        "interrupted run's options (the '# command' line of its CSVs) and only --restart besides\n",
+                pre, c->restart, c->name);
+        return -1;
+    }
+    c->resume_case = index;
+    return 0;
+}
+
+clab_csv *xp_summary_resume(xp_common *c, const char *path, size_t ncols, clab_error *err)
+{
+    if (c->resume.out.nfiles < 1) {
+        clab_error_set(err, CLAB_EINVAL, "%s: the checkpoint %s records no summary", path, c->restart);
+        return NULL;
+    }
+    return clab_csv_resume(path, (long long)c->resume.out.bytes[0], (long)c->resume.out.rows[0], ncols, err);
+}
+
+int xp_case_skip(xp_common *c, const char *label)
+{
+    int index = c->ncase++;
+    snprintf(c->case_label, sizeof c->case_label, "%s", label);
+    return c->resume_case >= 0 && index < c->resume_case;
+}
+
+int xp_case_begin(xp_common *c, xp_guard *g, clab_sim *s, clab_csv *summary, int nfiles, double *values,
+                  size_t nvalues)
+{
+    char path[2048], tag[CLAB_CHECKPOINT_TAG_LEN];
+    int index = c->ncase - 1;
+    ckpt_path(c, path, sizeof path);
+    case_tag(c, index, c->case_label, tag, sizeof tag);
+    xp_guard_init(g, path, tag);
+    g->values = values;
+    g->nvalues = nvalues;
+    if (c->resume_case != index) {
+        xp_guard_add(g, summary);
+        return 0;
+    }
+    char pre[64];
+    snprintf(pre, sizeof pre, "contactlab %s", c->name);
+    clab_checkpoint_info info;
+    if (xp_guard_restore(g, s, c->restart, nfiles, &info, pre)) return -1;
+    g->csv[0] = summary;
+    c->resume_case = -1; /* the cases after it run from the start */
+    printf("%s %s: restarting from %s at step %ld, t = %.9g s\n", pre, c->case_label, c->restart, info.step, info.t);
+    fflush(stdout);
+    return 1;
+}
+
+int xp_case_due(const xp_common *c, long k)
+{
+    return xp_stop_signal() || (c->stop_after > 0 && k == c->stop_after) ||
+           (c->checkpoint_every > 0 && k % c->checkpoint_every == 0);
+}
+
+int xp_case_poll(xp_common *c, xp_guard *g, const clab_sim *s, long k)
+{
+    int stop = xp_stop_signal() || (c->stop_after > 0 && k == c->stop_after);
+    if (!xp_case_due(c, k)) return 0;
+    clab_error err;
+    if (xp_guard_checkpoint(g, s, &err)) {
+        fprintf(stderr, "contactlab %s: %s\n", c->name, err.msg);
+        return -1;
+    }
+    return stop;
+}
+
+void xp_case_fail(xp_common *c, xp_guard *g, const clab_error *err)
+{
+    char pre[64];
+    snprintf(pre, sizeof pre, "contactlab %s", c->name);
+    fprintf(stderr, "%s: %s: %s\n", pre, c->case_label, err->msg);
+    if (xp_guard_fail(g, pre) == 0)
+        fprintf(stderr, "%s: (to inspect it: clab_checkpoint_read; a --restart with the same options would fail the "
+                        "same way)\n", pre);
+}
+
+/* a word for a POSIX shell: as it is when plain, else in single quotes */
+static void put_word(FILE *f, const char *a)
+{
+    int plain = a[0] != '\0';
+    for (const char *p = a; *p && plain; p++)
+        plain = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./=:,+-@%", *p) != NULL;
+    if (plain) {
+        fputs(a, f);
+        return;
+    }
+    fputc('\'', f);
+    for (const char *p = a; *p; p++)
+        if (*p == '\'') fputs("'\\''", f);
+        else fputc(*p, f);
+    fputc('\'', f);
+}
+
+int xp_case_stopped(const xp_common *c, const clab_sim *s)
+{
+    int sig = xp_stop_signal();
+    char path[2048];
+    ckpt_path(c, path, sizeof path);
+    if (sig)
+        printf("contactlab %s: stopped by %s at step %ld of %s (t = %.9g s)", c->name,
+               sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal", s->world->step, c->case_label,
+               s->world->t);
+    else
+        printf("contactlab %s: stopped after step %ld of %s (t = %.9g s), as --stop-after asked", c->name,
+               s->world->step, c->case_label, s->world->t);
+    printf("; CSVs flushed (complete rows), checkpoint written: %s\nto resume: ", path);
+    /* the same command without --restart and --stop-after, then --restart */
+    for (int i = 0; i < c->argc_all; i++) {
+        if (c->drop && c->drop[i] == 2) continue;
+        if (i) putchar(' ');
+        put_word(stdout, i == 0 ? "contactlab" : c->argv_all[i]);
+    }
+    fputs(" --restart ", stdout);
+    put_word(stdout, path);
+    putchar('\n');
+    fflush(stdout);
+    return sig ? 128 + sig : XP_STOPPED;
 }

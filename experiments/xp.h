@@ -32,8 +32,23 @@ typedef struct xp_common {
     int plot;              /* run gnuplot after the CSVs are written */
     clab_options opt_penalty; /* --opt-penalty key=value */
     clab_options opt_dvi;     /* --opt-dvi key=value */
-    int argc;              /* the command line, for metadata */
-    char **argv;
+    int argc;              /* the command line as it determines the results, for metadata: */
+    char **argv;           /*   without --out, --force, --no-plot, --no-progress, --checkpoint-every,
+                                --restart, --stop-after (so runs in two folders compare byte for byte) */
+    /* checkpoint and restart (experiments that support them: xp_restart_supported) */
+    long checkpoint_every; /* --checkpoint-every N: a checkpoint every N steps of a simulation; 0: none */
+    long stop_after;       /* --stop-after N: stop after step N of a simulation, as if interrupted */
+    char restart[1024];    /* --restart FILE; "" when not given */
+    /* internal: the experiment, the whole command line and what the metadata leaves out */
+    char name[32];
+    int argc_all;
+    char **argv_all;
+    unsigned char *drop;   /* [argc_all] 1: not in the metadata, 2: nor in the resume command */
+    char **argv_meta;      /* [argc_all + 1] storage of argv */
+    int ncase;             /* simulations begun so far (xp_case_skip) */
+    char case_label[48];   /* the current one's */
+    int resume_case;       /* --restart: the index of the simulation it continues; -1: none */
+    clab_checkpoint_info resume; /* --restart: what the checkpoint says (xp_restart_begin) */
 } xp_common;
 
 /* getopt_long entries of the common options; experiments append theirs and end with {0} */
@@ -47,6 +62,9 @@ typedef struct xp_common {
     {"force", no_argument, 0, 'f'},                             \
     {"no-plot", no_argument, 0, 'N'},                           \
     {"no-progress", no_argument, 0, 'Q'},                       \
+    {"checkpoint-every", required_argument, 0, 'C'},            \
+    {"restart", required_argument, 0, 'R'},                     \
+    {"stop-after", required_argument, 0, 'S'},                  \
     {"help", no_argument, 0, '?' + 256}
 
 /* the help lines of the common options */
@@ -58,6 +76,20 @@ void xp_common_free(xp_common *c);
 /* Handle one common option (getopt's return value opt, its optarg); returns 1 when it was
  * one, 0 when not, -1 on a bad value (message printed). */
 int xp_common_option(xp_common *c, int opt, const char *arg);
+/* Command-line problems: a parser reports each with xp_option_error (printf format, one line
+ * ending in a newline; the first XP_MAX_ERRORS are printed, the rest counted) and goes on
+ * with the next option; an option getopt did not know (it printed the message) counts with
+ * xp_option_unknown. After the loop, xp_option_errors prints "and N more" and "see --help"
+ * as needed and returns the number of problems: the command line is good when it is 0. */
+#define XP_MAX_ERRORS 20
+void xp_option_error(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+void xp_option_unknown(void);
+int xp_option_errors(const char *prefix);
+
 /* Parse a number option fully (finite, within [lo, hi]); prints the error and returns -1. */
 int xp_parse_double(const char *opt, const char *arg, double lo, double hi, double *out);
 /* A comma-separated list of numbers, e.g. "3,8" */
@@ -107,6 +139,8 @@ typedef struct xp_guard {
     clab_checkpoint_output out;                     /* tag, lengths and rows of the series, nout */
     clab_csv *csv[CLAB_CHECKPOINT_MAX_FILES];       /* the series, in the order a restart reopens them */
     clab_checkpoint_image last;                     /* last good state (xp_guard_snapshot) */
+    double *values;                                 /* the caller's running quantities (may be NULL) */
+    size_t nvalues;
 } xp_guard;
 
 /* path: where checkpoints go; tag: what wrote them (checked on restart) */
@@ -131,6 +165,65 @@ int xp_guard_restore(xp_guard *g, clab_sim *s, const char *file, int nfiles, cla
 /* After xp_guard_restore: reopen series k at path (ncols columns), cut back to its length
  * at the checkpoint (clab_csv_resume); NULL with err set on failure. */
 clab_csv *xp_guard_resume(xp_guard *g, int k, const char *path, size_t ncols, clab_error *err);
+
+/* ---- checkpoint and restart of an experiment (doc/reliability.md, section 4) ----
+ *
+ * An experiment runs its simulations ("cases": methods, parameter values) in a fixed order.
+ * Its checkpoint, <out>/<experiment>.ckpt, belongs to one case: its tag names the
+ * experiment, the case's index and label and a hash of the result-determining command line.
+ * A restart (same command + --restart FILE) skips the cases before it (their files are
+ * final; the summary is cut back to its length at the checkpoint), continues that case
+ * byte-identically and runs the rest. A driver:
+ *
+ *     if (xp_restart_begin(&c)) exit 1;                    // after the options are parsed
+ *     summary = c.restart[0] ? xp_summary_resume(&c, path, ncols, &err) : clab_csv_open(...);
+ *     for each case:
+ *         if (xp_case_skip(&c, "penalty")) continue;       // finished before the checkpoint
+ *         build the world and sim s;
+ *         r = xp_case_begin(&c, &g, s, summary, 2, run_values, nvalues);
+ *         r == 1: series = xp_guard_resume(&g, 1, path, ncols, &err), k_start = w->step;
+ *         r == 0: series = clab_csv_open(...), xp_guard_add(&g, series);
+ *         for (k = k_start; ; k++) {
+ *             rows of an output step (not the one at k_start of a restart: it is written),
+ *             then xp_guard_snapshot(&g, s, &err);
+ *             if (k == nsteps) break;
+ *             if (k > k_start && (r = xp_case_poll(&c, &g, s, k))) -> stop (r > 0) or fail;
+ *             clab_sim_step, on failure xp_case_fail(&c, &g);
+ *         }
+ *     on a stop: close the CSVs, return xp_case_stopped(&c, s) as the exit status.
+ *
+ * run_values are the driver's running quantities (sums, extrema, counters): saved with
+ * every checkpoint and snapshot and restored bit for bit. */
+
+/* 1 when contactlab <name> supports --checkpoint-every/--restart/--stop-after */
+int xp_restart_supported(const char *name);
+/* Check the checkpoint of --restart, when given (this experiment's, this command's) and
+ * catch SIGINT/SIGTERM. Prints the problem and returns -1. */
+int xp_restart_begin(xp_common *c);
+/* Reopen the summary for a restart, cut back to its length at the checkpoint (series 0). */
+clab_csv *xp_summary_resume(xp_common *c, const char *path, size_t ncols, clab_error *err);
+/* The next case (label: a few words for messages). 1: skip it (finished before the
+ * checkpoint being continued), 0: run it. */
+int xp_case_skip(xp_common *c, const char *label);
+/* Guard of the current case: series 0 is summary, nfiles series in all; values the
+ * driver's running quantities. 1: continues from --restart (s and values restored; reopen
+ * series 1.. with xp_guard_resume), 0: fresh (xp_guard_add its series), -1: failed (printed).
+ * Free g with xp_guard_free. */
+int xp_case_begin(xp_common *c, xp_guard *g, clab_sim *s, clab_csv *summary, int nfiles, double *values,
+                  size_t nvalues);
+/* At the top of step k (k > the case's first step of this run): write a checkpoint when
+ * due (--checkpoint-every, a stop signal, --stop-after). 0: go on, 1: stop (checkpoint
+ * written), -1: failed (printed). */
+int xp_case_poll(xp_common *c, xp_guard *g, const clab_sim *s, long k);
+/* 1 when xp_case_poll would write a checkpoint at step k (a driver with many running values
+ * can pack them only then) */
+int xp_case_due(const xp_common *c, long k);
+/* A step failed (message in err): say so naming the case, flush, save the last good state. */
+void xp_case_fail(xp_common *c, xp_guard *g, const clab_error *err);
+/* After xp_case_poll returned 1: where it stopped, the CSVs whole, the command to resume;
+ * returns the exit status (128 + signal number; 3 for --stop-after). */
+int xp_case_stopped(const xp_common *c, const clab_sim *s);
+#define XP_STOPPED 3 /* exit status of --stop-after */
 
 /* the subcommands */
 int xp_bowling(int argc, char **argv);

@@ -272,6 +272,8 @@ int clab_checkpoint_encode(const clab_sim *s, const clab_checkpoint_output *out,
         put_i64(&b, out->rows[k]);
     }
     put_i64(&b, out->nout);
+    put_u64(&b, out->values ? out->nvalues : 0);
+    if (out->values) put(&b, out->values, out->nvalues * sizeof(double));
     /* the backend's own state */
     put_u64(&b, bklen);
     put(&b, bk, bklen);
@@ -375,22 +377,20 @@ int clab_checkpoint_write(const clab_sim *s, const clab_checkpoint_output *out, 
 
 /* ---- reading ---- */
 
-int clab_checkpoint_decode(clab_sim *s, const unsigned char *data, size_t len, const char *name,
-                           clab_checkpoint_info *info, clab_error *err)
+/* The header: what the file is, its version, length and checksum; on success r reads the
+ * payload and *version says which format it has. */
+static int check_header(const unsigned char *data, size_t len, const char *name, uint32_t *version, ckpt_rd *r,
+                        clab_error *err)
 {
-    clab_world *w = s->world;
-    if (!name) name = "<checkpoint>";
-
-    /* header: what the file is, its length and checksum */
     if (len < 8 || memcmp(data, ckpt_magic, 8) != 0)
         return clab_error_set(err, CLAB_EIO, "%s: not a contactlab checkpoint (no CLABCKPT signature)", name);
     if (len < CKPT_HEADER_LEN)
         return clab_error_set(err, CLAB_EIO, "%s: truncated checkpoint (%zu bytes; the header alone has %d)", name,
                               len, CKPT_HEADER_LEN);
-    uint32_t version, bom, crc;
+    uint32_t bom, crc;
     double mark;
     uint64_t plen;
-    memcpy(&version, data + 8, 4);
+    memcpy(version, data + 8, 4);
     memcpy(&bom, data + 12, 4);
     memcpy(&mark, data + 16, 8);
     memcpy(&plen, data + 24, 8);
@@ -398,9 +398,9 @@ int clab_checkpoint_decode(clab_sim *s, const unsigned char *data, size_t len, c
     if (bom != CKPT_BOM)
         return clab_error_set(err, CLAB_EIO, "%s: written on a machine with another byte order (mark 0x%08x, expected "
                               "0x%08x); restart on the machine that wrote it", name, (unsigned)bom, CKPT_BOM);
-    if (version != CLAB_CHECKPOINT_VERSION)
+    if (*version != CLAB_CHECKPOINT_VERSION)
         return clab_error_set(err, CLAB_EIO, "%s: checkpoint format version %u; this contactlab reads version %d",
-                              name, (unsigned)version, CLAB_CHECKPOINT_VERSION);
+                              name, (unsigned)*version, CLAB_CHECKPOINT_VERSION);
     if (mark != CKPT_FLOAT_MARK)
         return clab_error_set(err, CLAB_EIO, "%s: written with another floating-point format; restart on the machine "
                               "that wrote it", name);
@@ -415,79 +415,157 @@ int clab_checkpoint_decode(clab_sim *s, const unsigned char *data, size_t len, c
     if (got != crc)
         return clab_error_set(err, CLAB_EIO, "%s: damaged checkpoint (checksum 0x%08x, stored 0x%08x)", name,
                               (unsigned)got, (unsigned)crc);
+    r->p = data + CKPT_HEADER_LEN;
+    r->len = (size_t)plen;
+    r->pos = 0;
+    r->bad = 0;
+    return CLAB_OK;
+}
+
+/* the front of the payload: what the file is for, and the state (q points at its doubles) */
+typedef struct ckpt_front {
+    uint64_t nbodies;
+    uint32_t scene, params;
+    char backend[CKPT_NAME_LEN];
+    double h, t;
+    int64_t step;
+    const unsigned char *q; /* [nbodies * CKPT_BODY_DOUBLES] doubles, unaligned */
+} ckpt_front;
+
+static int read_target(ckpt_rd *r, const char *name, ckpt_front *f, clab_error *err)
+{
+    f->nbodies = get_u64(r);
+    f->scene = get_u32(r);
+    get_name(r, f->backend);
+    f->h = get_f64(r);
+    f->params = get_u32(r);
+    if (r->bad) return clab_error_set(err, CLAB_EIO, "%s: damaged checkpoint (payload too short)", name);
+    return CLAB_OK;
+}
+
+static int read_state(ckpt_rd *r, const char *name, ckpt_front *f, clab_error *err)
+{
+    f->t = get_f64(r);
+    f->step = get_i64(r);
+    size_t nq = (size_t)f->nbodies * CKPT_BODY_DOUBLES;
+    if (r->bad || nq / CKPT_BODY_DOUBLES != f->nbodies || nq * sizeof(double) > r->len - r->pos)
+        return clab_error_set(err, CLAB_EIO, "%s: damaged checkpoint (payload too short for %llu bodies)", name,
+                              (unsigned long long)f->nbodies);
+    f->q = r->p + r->pos;
+    r->pos += nq * sizeof(double);
+    return CLAB_OK;
+}
+
+/* The caller's bookkeeping, then the backend block's length, which must be the rest of the
+ * payload. The values are copied into out->values when want_values, else skipped. */
+static int read_output(ckpt_rd *r, const char *name, int want_values, clab_checkpoint_output *out,
+                       uint64_t *bklen, clab_error *err)
+{
+    memset(out, 0, sizeof *out);
+    get_name(r, out->tag);
+    uint32_t nfiles = get_u32(r);
+    if (nfiles > CLAB_CHECKPOINT_MAX_FILES)
+        return clab_error_set(err, CLAB_EIO, "%s: damaged checkpoint (%u output files; at most %d)", name,
+                              (unsigned)nfiles, CLAB_CHECKPOINT_MAX_FILES);
+    out->nfiles = (int)nfiles;
+    for (uint32_t k = 0; k < nfiles; k++) {
+        out->bytes[k] = get_i64(r);
+        out->rows[k] = get_i64(r);
+    }
+    out->nout = get_i64(r);
+    uint64_t nv = get_u64(r);
+    if (r->bad || nv > (uint64_t)(r->len - r->pos) / sizeof(double))
+        return clab_error_set(err, CLAB_EIO, "%s: damaged checkpoint (inconsistent lengths or state)", name);
+    out->nvalues = (size_t)nv;
+    if (want_values && nv > 0) {
+        out->values = malloc((size_t)nv * sizeof(double));
+        if (!out->values) return clab_error_set(err, CLAB_ENOMEM, "%s: out of memory", name);
+        memcpy(out->values, r->p + r->pos, (size_t)nv * sizeof(double));
+    }
+    r->pos += (size_t)nv * sizeof(double);
+    *bklen = get_u64(r);
+    if (r->bad || *bklen != (uint64_t)(r->len - r->pos)) {
+        free(out->values);
+        out->values = NULL;
+        return clab_error_set(err, CLAB_EIO, "%s: damaged checkpoint (inconsistent lengths or state)", name);
+    }
+    return CLAB_OK;
+}
+
+void clab_checkpoint_info_free(clab_checkpoint_info *info)
+{
+    if (!info) return;
+    free(info->out.values);
+    info->out.values = NULL;
+    info->out.nvalues = 0;
+}
+
+int clab_checkpoint_decode(clab_sim *s, const unsigned char *data, size_t len, const char *name,
+                           clab_checkpoint_info *info, clab_error *err)
+{
+    clab_world *w = s->world;
+    if (!name) name = "<checkpoint>";
+    uint32_t version;
+    ckpt_rd r;
+    int rc = check_header(data, len, name, &version, &r, err);
+    if (rc) return rc;
 
     /* is it for this scene and this backend? */
-    ckpt_rd r = {data + CKPT_HEADER_LEN, (size_t)plen, 0, 0};
-    uint64_t nbodies = get_u64(&r);
-    uint32_t scene = get_u32(&r);
-    char backend[CKPT_NAME_LEN];
-    get_name(&r, backend);
-    double h = get_f64(&r);
-    uint32_t params = get_u32(&r);
-    if (r.bad) return clab_error_set(err, CLAB_EIO, "%s: damaged checkpoint (payload too short)", name);
-    if (nbodies != w->nbodies)
+    ckpt_front f;
+    if ((rc = read_target(&r, name, &f, err))) return rc;
+    if (f.nbodies != w->nbodies)
         return clab_error_set(err, CLAB_EINVAL, "%s: written for a scene of %llu bodies; this one has %zu", name,
-                              (unsigned long long)nbodies, w->nbodies);
-    if (scene != clab_checkpoint_scene_fingerprint(w))
+                              (unsigned long long)f.nbodies, w->nbodies);
+    if (f.scene != clab_checkpoint_scene_fingerprint(w))
         return clab_error_set(err, CLAB_EINVAL, "%s: written for another scene (the bodies' names, shapes, masses, "
                               "materials, joints or the gravity differ)", name);
-    if (strcmp(backend, s->type->name) != 0)
+    if (strcmp(f.backend, s->type->name) != 0)
         return clab_error_set(err, CLAB_EINVAL, "%s: written by the %s backend; this run uses the %s backend", name,
-                              backend, s->type->name);
+                              f.backend, s->type->name);
 
     /* the state, checked before anything is changed */
-    double t = get_f64(&r);
-    int64_t step = get_i64(&r);
-    size_t nq = (size_t)nbodies * CKPT_BODY_DOUBLES;
-    if (nq / CKPT_BODY_DOUBLES != nbodies || nq * sizeof(double) > r.len - r.pos)
-        return clab_error_set(err, CLAB_EIO, "%s: damaged checkpoint (payload too short for %llu bodies)", name,
-                              (unsigned long long)nbodies);
-    const unsigned char *q = r.p + r.pos;
-    r.pos += nq * sizeof(double);
+    if ((rc = read_state(&r, name, &f, err))) return rc;
+    const size_t nq = (size_t)f.nbodies * CKPT_BODY_DOUBLES;
     for (size_t k = 0; k < nq; k++) {
         double v;
-        memcpy(&v, q + k * sizeof v, sizeof v);
+        memcpy(&v, f.q + k * sizeof v, sizeof v);
         if (!isfinite(v))
             return clab_error_set(err, CLAB_EIO, "%s: damaged checkpoint (body %s holds a non-finite state)", name,
                                   w->names[k / CKPT_BODY_DOUBLES]);
     }
     clab_checkpoint_info in;
     memset(&in, 0, sizeof in);
-    get_name(&r, in.out.tag);
-    uint32_t nfiles = get_u32(&r);
-    if (nfiles > CLAB_CHECKPOINT_MAX_FILES)
-        return clab_error_set(err, CLAB_EIO, "%s: damaged checkpoint (%u output files; at most %d)", name,
-                              (unsigned)nfiles, CLAB_CHECKPOINT_MAX_FILES);
-    in.out.nfiles = (int)nfiles;
-    for (uint32_t k = 0; k < nfiles; k++) {
-        in.out.bytes[k] = get_i64(&r);
-        in.out.rows[k] = get_i64(&r);
-    }
-    in.out.nout = get_i64(&r);
-    uint64_t bklen = get_u64(&r);
-    if (r.bad || bklen != (uint64_t)(r.len - r.pos) || !isfinite(t) || step < 0)
-        return clab_error_set(err, CLAB_EIO, "%s: damaged checkpoint (inconsistent lengths or state)", name);
-    if (bklen > 0 && !s->type->load)
-        return clab_error_set(err, CLAB_EINVAL, "%s: holds state of the %s backend, which cannot load it", name,
-                              s->type->name);
+    uint64_t bklen;
+    if ((rc = read_output(&r, name, info != NULL, &in.out, &bklen, err))) return rc;
+    if (!isfinite(f.t) || f.step < 0)
+        rc = clab_error_set(err, CLAB_EIO, "%s: damaged checkpoint (inconsistent lengths or state)", name);
+    else if (bklen > 0 && !s->type->load)
+        rc = clab_error_set(err, CLAB_EINVAL, "%s: holds state of the %s backend, which cannot load it", name,
+                            s->type->name);
 
     /* the backend's state first: its load is the one step that can still fail */
-    if (bklen > 0) {
-        FILE *f = fmemopen((void *)(r.p + r.pos), (size_t)bklen, "rb");
-        if (!f) return clab_error_set(err, CLAB_ENOMEM, "%s: out of memory", name);
-        clab_error sub;
-        clab_error_clear(&sub);
-        int rc = s->type->load(s->self, f, &sub);
-        fclose(f);
-        if (rc) return clab_error_set(err, rc, "%s: %s", name, sub.msg);
+    if (!rc && bklen > 0) {
+        FILE *fm = fmemopen((void *)(r.p + r.pos), (size_t)bklen, "rb");
+        if (!fm) rc = clab_error_set(err, CLAB_ENOMEM, "%s: out of memory", name);
+        else {
+            clab_error sub;
+            clab_error_clear(&sub);
+            int lrc = s->type->load(s->self, fm, &sub);
+            fclose(fm);
+            if (lrc) rc = clab_error_set(err, lrc, "%s: %s", name, sub.msg);
+        }
+    }
+    if (rc) {
+        clab_checkpoint_info_free(&in);
+        return rc;
     }
 
     /* the world */
-    w->t = t;
-    w->step = (long)step;
+    w->t = f.t;
+    w->step = (long)f.step;
     for (size_t i = 0; i < w->nbodies; i++) {
         double v[CKPT_BODY_DOUBLES];
-        memcpy(v, q + i * sizeof v, sizeof v);
+        memcpy(v, f.q + i * sizeof v, sizeof v);
         clab_body *bd = &w->bodies[i];
         bd->r = clab_v3(v[0], v[1], v[2]);
         bd->e.e0 = v[3], bd->e.e1 = v[4], bd->e.e2 = v[5], bd->e.e3 = v[6];
@@ -495,16 +573,20 @@ int clab_checkpoint_decode(clab_sim *s, const unsigned char *data, size_t len, c
         bd->wbar = clab_v3(v[10], v[11], v[12]);
     }
     s->contacts.n = 0; /* the contacts of the next step are found from this state */
-    in.t = t;
-    in.step = (long)step;
-    in.h = h;
-    in.same_parameters = h == s->h && params == params_fingerprint(s);
+    snprintf(in.backend, sizeof in.backend, "%s", f.backend);
+    in.t = f.t;
+    in.step = (long)f.step;
+    in.h = f.h;
+    in.same_parameters = f.h == s->h && f.params == params_fingerprint(s);
     if (info) *info = in;
     return CLAB_OK;
 }
 
-int clab_checkpoint_read(clab_sim *s, const char *path, clab_checkpoint_info *info, clab_error *err)
+/* the whole file in memory (a checkpoint is read once per run) */
+static int read_file(const char *path, unsigned char **data, size_t *len, clab_error *err)
 {
+    *data = NULL;
+    *len = 0;
     FILE *f = fopen(path, "rb");
     char why[128];
     if (!f) {
@@ -516,18 +598,56 @@ int clab_checkpoint_read(clab_sim *s, const char *path, clab_checkpoint_info *in
         fclose(f);
         return clab_error_set(err, CLAB_EIO, "%s: not a regular file", path);
     }
-    size_t len = (size_t)st.st_size;
-    unsigned char *data = malloc(len ? len : 1);
-    if (!data) {
+    size_t n = (size_t)st.st_size;
+    unsigned char *d = malloc(n ? n : 1);
+    if (!d) {
         fclose(f);
-        return clab_error_set(err, CLAB_ENOMEM, "%s: out of memory reading %zu bytes", path, len);
+        return clab_error_set(err, CLAB_ENOMEM, "%s: out of memory reading %zu bytes", path, n);
     }
-    size_t got = fread(data, 1, len, f);
+    size_t got = fread(d, 1, n, f);
     int bad = ferror(f);
     fclose(f);
-    int rc;
-    if (bad) rc = clab_error_set(err, CLAB_EIO, "%s: read error", path);
-    else rc = clab_checkpoint_decode(s, data, got, path, info, err);
+    if (bad) {
+        free(d);
+        return clab_error_set(err, CLAB_EIO, "%s: read error", path);
+    }
+    *data = d;
+    *len = got;
+    return CLAB_OK;
+}
+
+int clab_checkpoint_peek(const char *path, clab_checkpoint_info *info, clab_error *err)
+{
+    unsigned char *data;
+    size_t len;
+    int rc = read_file(path, &data, &len, err);
+    if (rc) return rc;
+    uint32_t version;
+    ckpt_rd r;
+    ckpt_front f;
+    clab_checkpoint_info in;
+    memset(&in, 0, sizeof in);
+    uint64_t bklen;
+    if (!(rc = check_header(data, len, path, &version, &r, err)) && !(rc = read_target(&r, path, &f, err)) &&
+        !(rc = read_state(&r, path, &f, err)) &&
+        !(rc = read_output(&r, path, info != NULL, &in.out, &bklen, err))) {
+        snprintf(in.backend, sizeof in.backend, "%s", f.backend);
+        in.t = f.t;
+        in.step = (long)f.step;
+        in.h = f.h;
+        if (info) *info = in;
+    }
+    free(data);
+    return rc;
+}
+
+int clab_checkpoint_read(clab_sim *s, const char *path, clab_checkpoint_info *info, clab_error *err)
+{
+    unsigned char *data;
+    size_t len;
+    int rc = read_file(path, &data, &len, err);
+    if (rc) return rc;
+    rc = clab_checkpoint_decode(s, data, len, path, info, err);
     free(data);
     return rc;
 }

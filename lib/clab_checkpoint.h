@@ -21,7 +21,8 @@
  *   payload: the scene fingerprint (body count, CRC-32 of every shape, mass, inertia, fixed
  *     flag, material index and name of the bodies, every material, joint and the gravity),
  *     the backend's name, h and a CRC-32 of the run's parameters (clab_sim_meta); the state
- *     (t, step, 13 doubles a body); the caller's output bookkeeping; the backend's block.
+ *     (t, step, 13 doubles a body); the caller's output bookkeeping (tag, series lengths,
+ *     output count, its running values); the backend's block.
  * A file with another magic, version or byte order, a truncated or damaged one (length or
  * checksum), one written for another scene or another backend is refused with CLAB_EIO or
  * CLAB_EINVAL and a message that says which. Writing goes to "<path>.tmp", flushed to disk
@@ -35,7 +36,7 @@
 #include "clab_error.h"
 #include "clab_sim.h"
 
-#define CLAB_CHECKPOINT_VERSION 1
+#define CLAB_CHECKPOINT_VERSION 2 /* 2 added the caller's running values */
 #define CLAB_CHECKPOINT_MAX_FILES 8 /* output series a checkpoint can record */
 #define CLAB_CHECKPOINT_TAG_LEN 64
 
@@ -47,10 +48,18 @@ typedef struct clab_checkpoint_output {
     int64_t bytes[CLAB_CHECKPOINT_MAX_FILES]; /* length of each file when the checkpoint was taken [bytes] */
     int64_t rows[CLAB_CHECKPOINT_MAX_FILES];  /* data rows in each by then */
     int64_t nout;                            /* output steps written so far (numbers VTK frames) */
+    /* The caller's running quantities (sums, extrema, counters of a driver's measurements),
+     * stored bit for bit so a restarted run goes on from the same values. Writing: values
+     * points at nvalues doubles of the caller's (or is NULL). Reading (clab_checkpoint_read,
+     * _decode, _peek with an info): values is a malloc'ed copy, NULL when nvalues is 0,
+     * owned by the caller: release it with clab_checkpoint_info_free. */
+    size_t nvalues;
+    double *values;
 } clab_checkpoint_output;
 
 /* What a checkpoint says beyond the state it restores. */
 typedef struct clab_checkpoint_info {
+    char backend[64];             /* backend that wrote it */
     double t;                     /* simulated time of the state [s] */
     long step;                    /* steps taken */
     double h;                     /* step size the run had [s] */
@@ -86,6 +95,15 @@ int clab_checkpoint_read(clab_sim *s, const char *path, clab_checkpoint_info *in
 /* The same from bytes in memory (name labels the messages). */
 int clab_checkpoint_decode(clab_sim *s, const unsigned char *data, size_t len, const char *name,
                            clab_checkpoint_info *info, clab_error *err);
+
+/* Check the file at path (signature, version, byte order, length, checksum) and read what
+ * it says without a simulation: the backend, t, step, h and the caller's bookkeeping
+ * (same_parameters is 0: nothing to compare with). For a driver that must know which of its
+ * simulations a checkpoint belongs to (the tag) before it builds that one. */
+int clab_checkpoint_peek(const char *path, clab_checkpoint_info *info, clab_error *err);
+
+/* Release what reading put into info (the values); info may be reused after. */
+void clab_checkpoint_info_free(clab_checkpoint_info *info);
 
 /* CRC-32 of the scene of w: body count and every shape, mass, inertia, fixed flag,
  * material index and name, every material and joint, the gravity (not the state). */

@@ -6,6 +6,9 @@ tests_test_validation_LDADD = $(CLAB_LDADD)
 ## contactlab run end to end: determinism, restart, signals, the runtime guard (TAP, sh)
 TESTS += tests/test_determinism.sh
 EXTRA_DIST += tests/test_determinism.sh
+## the experiments' checkpoints: --stop-after, SIGINT, SIGTERM + --restart = straight (TAP, sh)
+TESTS += tests/test_xp_restart.sh
+EXTRA_DIST += tests/test_xp_restart.sh
 
 ## memcheck on the backend tests and a short `contactlab run` of each backend:
 ## make check-valgrind (definite leaks and every memory error fail it)

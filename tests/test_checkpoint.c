@@ -13,6 +13,7 @@
  *   checkpoint whole and readable; the caller's bookkeeping reads back as written;
  * - clab_csv_resume: a series cut back to a checkpoint and continued equals the series
  *   written straight, byte for byte; a file too short or not cut at a line end is refused. */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -132,6 +133,10 @@ static void test_restart(const char *backend, const char *text, long N)
     out.nfiles = 2;
     out.bytes[0] = 123456789012LL, out.rows[0] = 42, out.bytes[1] = 7, out.rows[1] = 1;
     out.nout = 99;
+    /* the caller's running values: bit patterns a text format would lose (-0, a subnormal, nan) */
+    double values[5] = {-0.0, 4.9406564584124654e-324, 1.0 / 3.0, NAN, 1e300};
+    out.values = values;
+    out.nvalues = 5;
     int wr = clab_checkpoint_write(b.s, &out, ck, &err);
     tap_ok(wr == CLAB_OK && contacts > 0, "%s: checkpoint written at step %ld with %zu contacts in play", backend,
            N / 2, contacts);
@@ -143,6 +148,18 @@ static void test_restart(const char *backend, const char *text, long N)
                info.out.bytes[1] == 7 && info.out.rows[1] == 1 && info.out.nout == 99,
            "%s: read back into a fresh sim: step %ld, same parameters, the caller's bookkeeping as written", backend,
            info.step);
+    tap_ok(rd == CLAB_OK && info.out.nvalues == 5 && info.out.values &&
+               memcmp(info.out.values, values, sizeof values) == 0,
+           "%s: the caller's 5 running values read back bit for bit (memcmp)", backend);
+    clab_checkpoint_info_free(&info);
+    /* peek: the same without a sim */
+    clab_checkpoint_info pk;
+    int pr = clab_checkpoint_peek(ck, &pk, &err);
+    tap_ok(pr == CLAB_OK && pk.step == N / 2 && strcmp(pk.backend, backend) == 0 && strcmp(pk.out.tag, out.tag) == 0 &&
+               pk.out.nfiles == 2 && pk.out.bytes[0] == out.bytes[0] && pk.out.nvalues == 5 &&
+               memcmp(pk.out.values, values, sizeof values) == 0,
+           "%s: peek without a sim: backend, step %ld, tag, lengths and values as written", backend, pk.step);
+    clab_checkpoint_info_free(&pk);
     run_steps(&c, N - N / 2);
     tap_ok(same_state(&a, &c), "%s: %ld straight = %ld + restart + %ld: t, step, q, v of every body and the solver "
            "counters bit for bit", backend, N, N / 2, N - N / 2);
@@ -238,8 +255,11 @@ static void test_refusals(void)
     m[len / 2] ^= 0x10;
     write_all(bad, m, len);
     refused(&q, bad, CLAB_EIO, "damaged checkpoint (checksum", "one flipped bit in the payload");
+    clab_checkpoint_info pk;
+    int pr = clab_checkpoint_peek(bad, &pk, &err);
+    tap_ok(pr == CLAB_EIO && strstr(err.msg, "damaged checkpoint (checksum"), "peek refuses it too: %s", err.msg);
     memcpy(m, good, len);
-    m[8] = 2; /* version 2 (little or big endian: the low byte is the first on x86) */
+    m[8] = CLAB_CHECKPOINT_VERSION + 1; /* the next version (the low byte comes first on x86) */
     write_all(bad, m, len);
     refused(&q, bad, CLAB_EIO, "checkpoint format version", "another format version");
     memcpy(m, good, len);
