@@ -158,7 +158,7 @@ int xp_run(int argc, char **argv)
         case '?' + 256: run_help(); rc = 0; goto out;
         case 'b':
             if (strlen(optarg) >= sizeof backend) {
-                fprintf(stderr, "contactlab run: --backend '%.40s...' is too long; allowed: penalty, dvi\n", optarg);
+                xp_option_error("contactlab run: --backend '%.40s...' is too long; allowed: penalty, dvi\n", optarg);
                 bad = 1;
             }
             snprintf(backend, sizeof backend, "%s", optarg);
@@ -172,7 +172,7 @@ int xp_run(int argc, char **argv)
         case 'R': restart = optarg, result = 0; break;
         case 'O':
             if (clab_options_parse(&cli, optarg, "--opt", &err)) {
-                fprintf(stderr, "contactlab run: %s\n", err.msg);
+                xp_option_error("contactlab run: %s\n", err.msg);
                 bad = 1;
             }
             break;
@@ -181,18 +181,17 @@ int xp_run(int argc, char **argv)
             out_given |= opt == 'o';
             result = 0;
             break;
-        default: fprintf(stderr, "contactlab run: see --help\n"); goto out;
+        default: xp_option_unknown(); bad = 1; break;
         }
-        if (bad) goto out;
+        if (bad) continue; /* reported and counted: every problem of the command line is */
         if (result) {
             keep[nkeep++] = (char *)result_flag(opt);
             keep[nkeep++] = optarg;
         }
     }
-    if (optind != argc - 1) {
-        fprintf(stderr, "contactlab run: give exactly one scene file (see --help)\n");
-        goto out;
-    }
+    if (optind != argc - 1)
+        xp_option_error("contactlab run: give exactly one scene file (%d given; see --help)\n", argc - optind);
+    if (xp_option_errors("contactlab run")) goto out;
     rc = 1;
     const char *path = argv[optind];
     keep[nkeep++] = (char *)path;

@@ -16,6 +16,7 @@ typedef struct clab_option {
     char val[CLAB_OPT_LEN];
     char where[CLAB_OPT_LEN]; /* origin for messages: "scene.cfg:12" or "--opt" */
     int used;                 /* set by the getters */
+    int refused;              /* its value was refused: the getters see it as absent from then on */
 } clab_option;
 
 typedef struct clab_options {
@@ -23,6 +24,7 @@ typedef struct clab_options {
     size_t n, cap;
     char *asked;    /* keys the getters asked for, "a, b, c" (for the unknown-key message) */
     size_t asked_len, asked_cap;
+    long last_bad;  /* index of the option a getter (or clab_options_refuse) last refused, -1: none */
 } clab_options;
 
 void clab_options_init(clab_options *op);
@@ -42,6 +44,16 @@ int clab_options_double(clab_options *op, const char *key, double lo, double hi,
 int clab_options_int(clab_options *op, const char *key, long lo, long hi, long *out, clab_error *err);
 /* One of the words in choices (NULL-terminated); *out = its index. */
 int clab_options_choice(clab_options *op, const char *key, const char *const *choices, int *out, clab_error *err);
+/* A reader's own check refused key's value (its message is the reader's): record it like a
+ * getter's refusal, so a caller that reports every problem (clab_sim_create) can set the key
+ * aside and read the others. */
+void clab_options_refuse(clab_options *op, const char *key);
+/* Where key's value came from ("scene.cfg:12", "--opt"), "option" when unknown or absent. */
+const char *clab_options_where(const clab_options *op, const char *key);
+/* Set the last refused option aside (the getters then see it as absent, the unused-key check
+ * passes it over); returns 0, or -1 when there was none. */
+int clab_options_set_aside(clab_options *op);
+
 /* CLAB_EINVAL naming every key no getter has asked for (owner: "penalty backend"), and
  * the keys the getters did ask for as the allowed ones. */
 int clab_options_check_unused(const clab_options *op, const char *owner, clab_error *err);

@@ -13,6 +13,7 @@ void clab_options_init(clab_options *op)
     op->n = op->cap = 0;
     op->asked = NULL;
     op->asked_len = op->asked_cap = 0;
+    op->last_bad = -1;
 }
 
 void clab_options_free(clab_options *op)
@@ -41,16 +42,47 @@ static void note_asked(clab_options *op, const char *key)
                                       op->asked_len ? ", " : "", key);
 }
 
-static clab_option *find(const clab_options *op, const char *key)
+static clab_option *find_any(const clab_options *op, const char *key)
 {
     for (size_t i = 0; i < op->n; i++)
         if (strcmp(op->o[i].key, key) == 0) return &op->o[i];
     return NULL;
 }
 
-int clab_options_set(clab_options *op, const char *key, const char *val, const char *where)
+/* the entry of key the getters see: none once its value was refused and set aside */
+static clab_option *find(const clab_options *op, const char *key)
+{
+    clab_option *o = find_any(op, key);
+    return o && !o->refused ? o : NULL;
+}
+
+/* a getter refuses o's value: remember which (its message is in err) */
+static int refuse(clab_options *op, clab_option *o) { return op->last_bad = (long)(o - op->o), CLAB_EINVAL; }
+
+const char *clab_options_where(const clab_options *op, const char *key)
+{
+    const clab_option *o = find(op, key);
+    return o && o->where[0] ? o->where : "option";
+}
+
+void clab_options_refuse(clab_options *op, const char *key)
 {
     clab_option *o = find(op, key);
+    if (o) refuse(op, o);
+}
+
+int clab_options_set_aside(clab_options *op)
+{
+    if (op->last_bad < 0 || (size_t)op->last_bad >= op->n) return -1;
+    op->o[op->last_bad].refused = 1;
+    op->o[op->last_bad].used = 1;
+    op->last_bad = -1;
+    return 0;
+}
+
+int clab_options_set(clab_options *op, const char *key, const char *val, const char *where)
+{
+    clab_option *o = find_any(op, key);
     if (!o) {
         if (op->n == op->cap) {
             size_t cap = op->cap ? 2 * op->cap : 16;
@@ -65,6 +97,7 @@ int clab_options_set(clab_options *op, const char *key, const char *val, const c
     snprintf(o->val, sizeof o->val, "%s", val);
     snprintf(o->where, sizeof o->where, "%s", where ? where : "");
     o->used = 0;
+    o->refused = 0;
     return CLAB_OK;
 }
 
@@ -108,11 +141,16 @@ int clab_options_double(clab_options *op, const char *key, double lo, double hi,
     char *end;
     errno = 0;
     double v = strtod(o->val, &end);
-    if (end == o->val || *end != '\0' || errno == ERANGE || !isfinite(v))
-        return clab_error_set(err, CLAB_EINVAL, "%s: %s = '%s' is not a finite number", origin(o), key, o->val);
-    if (v < lo || v > hi)
-        return clab_error_set(err, CLAB_EINVAL, "%s: %s = %.10g is outside the allowed range [%.10g, %.10g]", origin(o),
-                              key, v, lo, hi);
+    if (end == o->val || *end != '\0' || errno == ERANGE || !isfinite(v)) {
+        clab_error_set(err, CLAB_EINVAL, "%s: %s = '%s' is not a finite number; allowed: [%.10g, %.10g]", origin(o), key,
+                       o->val, lo, hi);
+        return refuse(op, o);
+    }
+    if (v < lo || v > hi) {
+        clab_error_set(err, CLAB_EINVAL, "%s: %s = %.10g is outside the allowed range [%.10g, %.10g]", origin(o), key, v,
+                       lo, hi);
+        return refuse(op, o);
+    }
     *out = v;
     return CLAB_OK;
 }
@@ -126,11 +164,16 @@ int clab_options_int(clab_options *op, const char *key, long lo, long hi, long *
     char *end;
     errno = 0;
     long v = strtol(o->val, &end, 10);
-    if (end == o->val || *end != '\0' || errno == ERANGE)
-        return clab_error_set(err, CLAB_EINVAL, "%s: %s = '%s' is not an integer", origin(o), key, o->val);
-    if (v < lo || v > hi)
-        return clab_error_set(err, CLAB_EINVAL, "%s: %s = %ld is outside the allowed range [%ld, %ld]", origin(o), key, v,
-                              lo, hi);
+    if (end == o->val || *end != '\0' || errno == ERANGE) {
+        clab_error_set(err, CLAB_EINVAL, "%s: %s = '%s' is not an integer; allowed: %ld to %ld", origin(o), key, o->val,
+                       lo, hi);
+        return refuse(op, o);
+    }
+    if (v < lo || v > hi) {
+        clab_error_set(err, CLAB_EINVAL, "%s: %s = %ld is outside the allowed range [%ld, %ld]", origin(o), key, v, lo,
+                       hi);
+        return refuse(op, o);
+    }
     *out = v;
     return CLAB_OK;
 }
@@ -150,7 +193,8 @@ int clab_options_choice(clab_options *op, const char *key, const char *const *ch
         size_t len = strlen(list);
         snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "", choices[i]);
     }
-    return clab_error_set(err, CLAB_EINVAL, "%s: %s = '%s' is not one of: %s", origin(o), key, o->val, list);
+    clab_error_set(err, CLAB_EINVAL, "%s: %s = '%s' is not one of: %s", origin(o), key, o->val, list);
+    return refuse(op, o);
 }
 
 int clab_options_check_unused(const clab_options *op, const char *owner, clab_error *err)
@@ -159,8 +203,12 @@ int clab_options_check_unused(const clab_options *op, const char *owner, clab_er
     for (size_t i = 0; i < op->n; i++)
         if (!op->o[i].used) {
             if (!bad) clab_error_clear(err);
-            clab_error_append(err, CLAB_EINVAL, "%s: unknown option '%s' for the %s; allowed: %s", origin(&op->o[i]),
-                              op->o[i].key, owner, op->asked_len ? op->asked : "none");
+            if (!bad)
+                clab_error_append(err, CLAB_EINVAL, "%s: unknown option '%s' for the %s; allowed: %s", origin(&op->o[i]),
+                                  op->o[i].key, owner, op->asked_len ? op->asked : "none");
+            else /* the list once */
+                clab_error_append(err, CLAB_EINVAL, "%s: unknown option '%s' for the %s; allowed: as above",
+                                  origin(&op->o[i]), op->o[i].key, owner);
             bad = 1;
         }
     return bad ? CLAB_EINVAL : CLAB_OK;

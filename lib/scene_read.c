@@ -12,6 +12,7 @@
 
 /* room kept free at the end of the message for the closing count line */
 #define SCENE_MSG_RESERVE 96
+#define SCENE_MAX_SHOWN 20  /* problem lines shown; the rest are counted ("N more not shown") */
 
 void scene_fail(scene_ctx *c, unsigned line, const char *fmt, ...)
 {
@@ -25,7 +26,8 @@ void scene_fail(scene_ctx *c, unsigned line, const char *fmt, ...)
     /* keep whole lines: once the message is nearly full, only count */
     size_t used = strlen(c->err->msg);
     size_t need = strlen(c->file) + strlen(what) + 16;
-    if (c->nerr - c->hidden > 1 && used + need > CLAB_ERROR_LEN - SCENE_MSG_RESERVE) {
+    if (c->nerr - c->hidden > SCENE_MAX_SHOWN ||
+        (c->nerr - c->hidden > 1 && used + need > CLAB_ERROR_LEN - SCENE_MSG_RESERVE)) {
         c->hidden++;
         c->err->status = CLAB_EINVAL;
         return;

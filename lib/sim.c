@@ -3,6 +3,49 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+/* The problems of an option list, every one reported: at most CLAB_SIM_MAX_SHOWN lines, the
+ * rest counted; whole lines only, within the room of the message. */
+#define CLAB_SIM_MAX_SHOWN 20
+typedef struct problems {
+    clab_error all;
+    int n, hidden;
+} problems;
+
+static void problem(problems *p, const char *line)
+{
+    p->n++;
+    size_t used = strlen(p->all.msg), need = strlen(line) + 2;
+    if (p->n - p->hidden > CLAB_SIM_MAX_SHOWN || (used > 0 && used + need > sizeof p->all.msg - 160)) {
+        p->hidden++;
+        return;
+    }
+    clab_error_append(&p->all, CLAB_EINVAL, "%s", line);
+}
+
+/* each line of a message (the unknown-key check writes one per key) */
+static void problem_lines(problems *p, const char *msg)
+{
+    char line[CLAB_ERROR_LEN];
+    while (*msg) {
+        size_t k = strcspn(msg, "\n");
+        snprintf(line, sizeof line, "%.*s", (int)k, msg);
+        if (k) problem(p, line);
+        msg += k + (msg[k] == '\n');
+    }
+}
+
+/* a sim option through its getter: a refused value is reported and set aside */
+static void sim_option(clab_options *o, const char *key, double lo, double hi, double *out, problems *p)
+{
+    clab_error e;
+    clab_error_clear(&e);
+    if (clab_options_double(o, key, lo, hi, out, &e)) {
+        problem(p, e.msg);
+        clab_options_set_aside(o);
+    }
+}
 
 clab_sim *clab_sim_create(clab_world *w, const char *backend, double h, clab_options *opt, clab_error *err)
 {
@@ -23,7 +66,10 @@ clab_sim *clab_sim_create(clab_world *w, const char *backend, double h, clab_opt
         return NULL;
     }
     clab_sim *s = calloc(1, sizeof *s);
-    if (!s) {
+    problems *p = calloc(1, sizeof *p);
+    if (!s || !p) {
+        free(s);
+        free(p);
         clab_error_set(err, CLAB_ENOMEM, "out of memory");
         return NULL;
     }
@@ -36,15 +82,37 @@ clab_sim *clab_sim_create(clab_world *w, const char *backend, double h, clab_opt
     clab_options empty;
     clab_options_init(&empty);
     clab_options *o = opt ? opt : &empty;
+    o->last_bad = -1;
+    clab_error_clear(&p->all);
+    /* every problem of the options is reported, not the first: a value a getter refuses is
+     * set aside and the reading goes on (the sim's options, then the backend's create again
+     * until it reads them all), then the keys nobody asked for */
     double skin = -1.0; /* automatic unless given */
-    if (clab_options_double(o, "envelope", -1.0, 1e3, &s->envelope, err) ||
-        clab_options_double(o, "vmax", 0.0, 1e300, &s->vmax, err) ||
-        clab_options_double(o, "skin", 0.0, 1e3, &skin, err))
-        goto fail;
-    if (type->create(w, o, &s->self, err)) goto fail;
+    sim_option(o, "envelope", -1.0, 1e3, &s->envelope, p);
+    sim_option(o, "vmax", 0.0, 1e300, &s->vmax, p);
+    sim_option(o, "skin", 0.0, 1e3, &skin, p);
+    int rc;
+    clab_error e;
+    for (;;) {
+        clab_error_clear(&e);
+        rc = type->create(w, o, &s->self, &e);
+        if (rc == CLAB_OK) break;
+        problem_lines(p, e.msg);
+        if (rc != CLAB_EINVAL || clab_options_set_aside(o)) break; /* not an option's value: stop there */
+    }
     char owner[96];
     snprintf(owner, sizeof owner, "%s backend", type->name);
-    if (clab_options_check_unused(o, owner, err)) goto fail;
+    clab_error_clear(&e);
+    if (rc == CLAB_OK && clab_options_check_unused(o, owner, &e)) problem_lines(p, e.msg);
+    if (p->n > 0) {
+        if (p->n > 1 && p->hidden > 0)
+            clab_error_append(&p->all, CLAB_EINVAL, "%d problems with the options of the %s (%d more not shown)", p->n,
+                              owner, p->hidden);
+        else if (p->n > 1)
+            clab_error_append(&p->all, CLAB_EINVAL, "%d problems with the options of the %s", p->n, owner);
+        clab_error_set(err, rc != CLAB_OK ? rc : CLAB_EINVAL, "%s", p->all.msg);
+        goto fail;
+    }
     s->collider = clab_collider_create();
     if (!s->collider) {
         clab_error_set(err, CLAB_ENOMEM, "out of memory");
@@ -52,9 +120,11 @@ clab_sim *clab_sim_create(clab_world *w, const char *backend, double h, clab_opt
     }
     clab_collider_set_skin(s->collider, skin);
     clab_options_free(&empty);
+    free(p);
     return s;
 fail:
     clab_options_free(&empty);
+    free(p);
     clab_sim_destroy(s);
     return NULL;
 }

@@ -153,9 +153,11 @@ static int number_option(clab_options *opt, const char *key, int positive, const
     double v = 0.0;
     int rc = clab_options_double(opt, key, -DBL_MAX, DBL_MAX, &v, err);
     if (rc) return rc;
-    if (positive ? !(v > 0.0) : !(v >= 0.0))
-        return clab_error_set(err, CLAB_EINVAL, "penalty backend: %s = %g %s: the %s must be %s", key, v, unit, what,
-                              positive ? "> 0" : ">= 0");
+    if (positive ? !(v > 0.0) : !(v >= 0.0)) {
+        clab_options_refuse(opt, key); /* so every other problem is reported too (clab_sim_create) */
+        return clab_error_set(err, CLAB_EINVAL, "%s: %s = %g %s: out of range; allowed: the %s must be %s",
+                              clab_options_where(opt, key), key, v, unit, what, positive ? "> 0" : ">= 0");
+    }
     *out = v;
     return CLAB_OK;
 }

@@ -194,6 +194,14 @@ static const scene_case scenes[] = {
      8,
      {"v.cfg:1: materials[0].mu = -1", "v.cfg:2: bodies[0].radius = -0.1", "v.cfg:4: simulation.t_end = -1",
       "v.cfg: 8 problems"}},
+    {"three problems on three lines, each with its line",
+     "materials = ( { name = \"m\"; nu = 0.7; } );\n"
+     "bodies = ( " GROUND ", { name = \"ball\"; shape = \"sphere\"; radius = -0.1; mass = 1.0; } );\n"
+     "simulation = { backend = \"dvi\"; h = 0.0; t_end = 1.0; };\n",
+     3,
+     {"v.cfg:1: materials[0].nu = 0.7: out of range; allowed: -1 < nu < 0.5",
+      "v.cfg:2: bodies[1].radius = -0.1: out of range; allowed: radius > 0 [m]",
+      "v.cfg:3: simulation.h = 0: out of range; allowed: h > 0 [s]", "v.cfg: 3 problems"}},
 };
 
 /* problem lines in a scene message: "v.cfg:<line>: ..." or "v.cfg: ..." (the closing
@@ -295,6 +303,83 @@ static void test_option_case(const option_case *k)
     clab_scene_free(&sc);
 }
 
+/* the lines of a message */
+static int count_lines(const char *msg)
+{
+    int n = *msg != '\0';
+    for (const char *p = msg; *p; p++) n += *p == '\n' && p[1] != '\0';
+    return n;
+}
+
+/* 25 problems in a scene: the first 20 shown with their lines, the other 5 counted */
+static void test_scene_cap(void)
+{
+    char text[4096] = "materials = (\n";
+    for (int i = 0; i < 25; i++)
+        snprintf(text + strlen(text), sizeof text - strlen(text), "  { name = \"m%d\"; mu = -%d.0; }%s\n", i, i + 1,
+                 i < 24 ? "," : "");
+    snprintf(text + strlen(text), sizeof text - strlen(text), ");\n%s", BASE);
+    clab_scene sc;
+    clab_error err;
+    int rc = clab_scene_load_string(text, "v.cfg", &sc, &err);
+    /* material i is on line i + 2 */
+    int ok = rc == CLAB_EINVAL && count_problems(err.msg) == 20 && strstr(err.msg, "v.cfg:2: materials[0].mu = -1") &&
+             strstr(err.msg, "v.cfg:21: materials[19].mu = -20") && !strstr(err.msg, "materials[20]") &&
+             strstr(err.msg, "v.cfg: 25 problems (5 more not shown)");
+    if (!tap_ok(ok, "scene: 25 problems: the first 20 shown with their lines, '25 problems (5 more not shown)'"))
+        tap_diag("status %d, message:\n%s", rc, err.msg);
+    clab_scene_free(&sc);
+}
+
+/* an option list with several problems: every one reported, one line each, then the count */
+static void test_options_all(const char *what, const char *backend, const char *list, int nlines,
+                             const char *const *expect)
+{
+    clab_scene sc;
+    clab_error err;
+    clab_options o;
+    clab_options_init(&o);
+    clab_scene_load_string(BASE, "v.cfg", &sc, &err);
+    char buf[2048];
+    snprintf(buf, sizeof buf, "%s", list);
+    for (char *save = NULL, *kv = strtok_r(buf, " ", &save); kv; kv = strtok_r(NULL, " ", &save))
+        clab_options_parse(&o, kv, "--opt", &err);
+    clab_error_clear(&err);
+    clab_sim *s = sc.world ? clab_sim_create(sc.world, backend, backend[0] == 'p' ? 1e-5 : 1e-3, &o, &err) : NULL;
+    int ok = s == NULL && err.status == CLAB_EINVAL && count_lines(err.msg) == nlines;
+    for (int i = 0; expect[i]; i++) ok = ok && strstr(err.msg, expect[i]) != NULL;
+    if (!tap_ok(ok, "options: %s: every problem reported (%d lines)", what, nlines))
+        tap_diag("status %d, %d lines, message:\n%s", err.status, count_lines(err.msg), err.msg);
+    clab_sim_destroy(s);
+    clab_options_free(&o);
+    clab_scene_free(&sc);
+}
+
+static void test_options_every_problem(void)
+{
+    /* two values out of range and an unknown key: three problems and the count */
+    static const char *const dvi3[] = {"--opt: tol = -1 is outside the allowed range [0, 1000]",
+                                       "--opt: omega = 3 is outside the allowed range [1e-06, 1.999999]",
+                                       "--opt: unknown option 'maxiter' for the dvi backend; allowed: ",
+                                       "3 problems with the options of the dvi backend", NULL};
+    test_options_all("dvi: tol=-1 omega=3 maxiter=10", "dvi", "tol=-1 omega=3 maxiter=10", 4, dvi3);
+    /* a sim option, a word, the backend's own range check, an unknown key */
+    static const char *const pen4[] = {"--opt: vmax = -1 is outside the allowed range",
+                                       "--opt: model = 'dem' is not one of: hooke, hertz",
+                                       "--opt: kn = 0 N/m^1.5: out of range; allowed: the normal stiffness must be > 0",
+                                       "--opt: gn = -1 1/s: out of range; allowed: the normal damping rate gamma_n must be >= 0",
+                                       "--opt: unknown option 'stifness' for the penalty backend; allowed: ",
+                                       "5 problems with the options of the penalty backend", NULL};
+    test_options_all("penalty: vmax=-1 model=dem kn=0 gn=-1 stifness=1", "penalty",
+                     "vmax=-1 model=dem kn=0 gn=-1 stifness=1", 6, pen4);
+    /* 25 unknown keys: 20 shown, 5 counted */
+    char list[1024] = "";
+    for (int i = 0; i < 25; i++) snprintf(list + strlen(list), sizeof list - strlen(list), "k%02d=1 ", i);
+    static const char *const cap[] = {"unknown option 'k00'", "unknown option 'k19' for the dvi backend; allowed: as above",
+                                      "25 problems with the options of the dvi backend (5 more not shown)", NULL};
+    test_options_all("25 unknown keys: 20 shown, the rest counted", "dvi", list, 21, cap);
+}
+
 /* a command-line option without '=' names its origin and the form */
 static void test_option_form(void)
 {
@@ -322,6 +407,9 @@ int main(void)
     for (size_t i = 0; i < ns; i++) test_scene_case(&scenes[i]);
     for (size_t i = 0; i < no; i++) test_option_case(&options[i]);
     test_option_form();
-    tap_diag("%zu invalid scenes, %zu invalid option lists, 1 malformed option", ns, no);
+    test_scene_cap();
+    test_options_every_problem();
+    tap_diag("%zu invalid scenes (and one with 25 problems), %zu invalid option lists (and 3 with several problems), "
+             "1 malformed option", ns, no);
     return tap_done();
 }
