@@ -31,6 +31,15 @@ check-valgrind: $(VALGRIND_TESTS) contactlab$(EXEEXT)
 	       --checkpoint-every 50 --out valgrind/out --force --no-progress >$$log 2>&1; then r=ok; else r=FAILED; fail=1; fi; \
 	  echo "$$r: contactlab run (sphere_pile, $$b)  `grep 'ERROR SUMMARY' $$log.vg | sed 's/^==[0-9]*== //'`  `grep 'in use at exit:' $$log.vg | sed 's/^==[0-9]*== *//'`"; \
 	done; \
+	rm -rf valgrind/pile; \
+	for step in stop restart; do \
+	  log=valgrind/pile-$$step.log; \
+	  if test $$step = stop; then extra="--stop-after 150"; want=3; else extra="--restart valgrind/pile/pile.ckpt"; want=0; fi; \
+	  $(LIBTOOL) --mode=execute $(VALGRIND) $(VALGRIND_FLAGS) --log-file=$$log.vg ./contactlab$(EXEEXT) pile \
+	       --n 30 --t-end 0.01 --h-dvi 1e-4 --no-plot --no-progress --out valgrind/pile $$extra >$$log 2>&1; \
+	  if test $$? = $$want; then r=ok; else r=FAILED; fail=1; fi; \
+	  echo "$$r: contactlab pile ($$step, both methods)  `grep 'ERROR SUMMARY' $$log.vg | sed 's/^==[0-9]*== //'`  `grep 'in use at exit:' $$log.vg | sed 's/^==[0-9]*== *//'`"; \
+	done; \
 	if test $$fail = 0; then echo "valgrind memcheck: clean (logs in valgrind/)"; else echo "valgrind memcheck: FAILED (logs in valgrind/)"; fi; \
 	test $$fail = 0
 
