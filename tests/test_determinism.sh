@@ -7,7 +7,8 @@
 #   the last periodic checkpoint (--checkpoint-every) again equals the uninterrupted run;
 # - the runtime guard: an exploding run stops with a message naming the body, step and time,
 #   whole rows, and a checkpoint of the last good state that a smaller step can continue;
-# - refusals through the command: a damaged or foreign checkpoint, bad option values.
+# - refusals through the command: a damaged or foreign checkpoint, bad option values;
+# - threads: a 5,000-sphere run on 1 and 2 OpenMP threads, byte-identical, per backend.
 # The expected values are the contract of doc/reliability.md: byte-identical means cmp finds
 # no difference (tolerance 0).
 set -u
@@ -159,6 +160,42 @@ $CL run "$scenes/sphere_pile.cfg" --opt tol=-1 --out "$tmp/o" >"$tmp/r.txt" 2>&1
 rs=$?
 grep -q -- "--opt: tol = -1 is outside the allowed range \[0, 1000\]" "$tmp/r.txt"
 ok $(( rs != 1 || $? )) "--opt tol=-1 refused naming the option, value and range (exit $rs)"
+
+# threads (doc/reliability.md, section 5): the same run on 1 and on 2 OpenMP threads writes the
+# same bytes, per backend. The scene must be big enough for the threaded loops (they run on
+# one thread below 4,096 items): 5,000 overlapping spheres on a lattice over a floor, with
+# small deterministic offsets and velocities, about 15,000 contacts.
+if sed -n 's/^OPENMP_CFLAGS = //p' Makefile 2>/dev/null | grep -q .; then
+    big=$tmp/lattice.cfg
+    awk 'BEGIN {
+        print "gravity = [0.0, 0.0, -9.81];";
+        print "materials = ( { name = \"g\"; mu = 0.5; E = 1.0e7; nu = 0.3; cor = 0.5; } );";
+        print "bodies = (";
+        print "  { name = \"floor\"; shape = \"plane\"; fixed = true; material = \"g\"; },";
+        d = 0.0198; n = 0;
+        for (k = 0; k < 8; k++) for (j = 0; j < 25; j++) for (i = 0; i < 25; i++) {
+            n++;
+            jx = ((n * 7919) % 1000) * 1e-7; jy = ((n * 104729) % 1000) * 1e-7; vz = ((n * 31) % 100) * 1e-3 - 0.05;
+            printf "  { name = \"s%d\"; shape = \"sphere\"; radius = 0.01; density = 2500.0; material = \"g\"; ", n;
+            printf "position = [%.7f, %.7f, %.7f]; velocity = [0.0, 0.0, %.4f]; }%s\n", (i - 12) * d + jx, (j - 12) * d + jy,
+                0.0099 + k * d, vz, n < 5000 ? "," : "";
+        }
+        print ");";
+        print "simulation = { backend = \"penalty\"; h = 1.0e-5; t_end = 2.0e-4; output_every = 10; };";
+    }' >"$big"
+    for b in penalty dvi; do
+        if [ $b = dvi ]; then opts="--backend dvi --h 1e-3 --t-end 5e-3 --every 1 --opt max_iter=30"; else opts=""; fi
+        OMP_NUM_THREADS=1 $CL run "$big" $opts --no-progress --out "$tmp/t1-$b" >"$tmp/t1-$b.txt" 2>&1
+        r1=$?
+        OMP_NUM_THREADS=2 $CL run "$big" $opts --no-progress --out "$tmp/t2-$b" >"$tmp/t2-$b.txt" 2>&1
+        r2=$?
+        [ $r1 -eq 0 ] && [ $r2 -eq 0 ] && same "$tmp/t1-$b" "$tmp/t2-$b" lattice-$b-bodies.csv lattice-$b-steps.csv
+        ok $? "$b: 5,000 spheres ($(tail -1 "$tmp/t1-$b/lattice-$b-steps.csv" | cut -d, -f4) contacts at the end): OMP_NUM_THREADS=1 and 2 give byte-identical CSVs (cmp)"
+    done
+else
+    echo "ok $((n + 1)) # SKIP built without OpenMP: no threads to compare"
+    n=$((n + 1))
+fi
 
 echo "1..$n"
 [ $fails -eq 0 ]
