@@ -88,8 +88,14 @@ static inline int sphere_pair(const clab_hot_body *hi, const clab_hot_body *hj, 
 {
     clab_vec3 ra = clab_v3(hi->r[0], hi->r[1], hi->r[2]), rb = clab_v3(hj->r[0], hj->r[1], hj->r[2]);
     if (periodic) {
-        clab_vec3 d = clab_v3_sub(rb, ra), dm = clab_world_min_image(per, d);
-        if (dm.x != d.x || dm.y != d.y || dm.z != d.z) rb = clab_v3_add(rb, clab_v3_sub(dm, d));
+        /* clab_world_min_image, tested first for the common case of no shift at all */
+        int shift = 0;
+        for (int k = 0; k < 3; k++)
+            shift |= per->on[k] && fabs(hj->r[k] - hi->r[k]) > 0.5 * (per->hi[k] - per->lo[k]);
+        if (shift) {
+            clab_vec3 d = clab_v3_sub(rb, ra), dm = clab_world_min_image(per, d);
+            if (dm.x != d.x || dm.y != d.y || dm.z != d.z) rb = clab_v3_add(rb, clab_v3_sub(dm, d));
+        }
     }
     clab_vec3 d = clab_v3_sub(rb, ra);
     double d2 = clab_v3_dot(d, d), S = hi->R + hj->R + env;
