@@ -55,6 +55,7 @@ typedef struct penalty {
     clab_vec3 *Fc;              /* force on b, world [N] */
     unsigned char *keep;        /* the contact touches: its history is kept */
     uint32_t *blist;            /* contact indices by body b */
+    uint32_t *ca, *cb;          /* bodies a and b of each contact (compact copies) */
     size_t nforces, cap_forces;
     /* only when needed [cap_extra] */
     clab_vec3 *Mr;              /* rolling resistance couple on b, world [N m] (rolling=cdt) */
@@ -177,6 +178,8 @@ static void penalty_destroy(void *self)
     free(p->bstart);
     free(p->f_nuw);
     free(p->Fc);
+    free(p->ca);
+    free(p->cb);
     free(p->Mr);
     free(p->alist);
     free(p->keep);
@@ -255,9 +258,11 @@ static int reserve_step(penalty *p, size_t nb, size_t nc)
     p->cap_bodies = cb < cb2 ? cb : cb2; /* all grow alike; bstart has one more */
     if (p->cap_bodies > cb3) p->cap_bodies = cb3;
     if (p->cap_bodies + 1 > cb4) p->cap_bodies = cb4 - 1;
-    size_t c1 = p->cap_forces, c2 = p->cap_forces, c5 = p->cap_forces, c6 = p->cap_forces;
+    size_t c1 = p->cap_forces, c2 = p->cap_forces, c5 = p->cap_forces, c6 = p->cap_forces, c7 = p->cap_forces,
+           c8 = p->cap_forces;
     if (grow(&p->f_nuw, &c1, nc, sizeof(clab_vec3)) || grow(&p->Fc, &c2, nc, sizeof(clab_vec3)) ||
-        grow(&p->keep, &c5, nc, 1) || grow(&p->blist, &c6, nc, sizeof(uint32_t)))
+        grow(&p->keep, &c5, nc, 1) || grow(&p->blist, &c6, nc, sizeof(uint32_t)) ||
+        grow(&p->ca, &c7, nc, sizeof(uint32_t)) || grow(&p->cb, &c8, nc, sizeof(uint32_t)))
         return 1;
     if (p->law.rolling == CLAB_PENALTY_ROLL_CDT && grow(&p->Mr, &p->cap_mr, nc, sizeof(clab_vec3))) return 1;
     p->cap_forces = c1;
@@ -369,15 +374,22 @@ static int penalty_step(void *self, clab_world *w, const clab_contacts *c, doubl
 
     /* 2. every contact, independently; the history is looked up by merge when the contacts
      *    come sorted by key (clab_collide's order), each thread from its first key on */
-    int sorted = 1;
-    for (size_t i = 1; i < nc && sorted; i++) sorted = cc[i - 1].key < cc[i].key;
-#pragma omp parallel if (nc > PAR_MIN)
+    /*    (a thread whose keys stop increasing looks the rest of its range up by key); the
+     *    bodies of each contact are kept in compact arrays for step 3, and whether the
+     *    contacts run by body a */
+    int by_a = 1;
+    uint32_t *ca = p->ca, *cb = p->cb;
+#pragma omp parallel if (nc > PAR_MIN) reduction(&& : by_a)
     {
         size_t cursor = 0;
-        int started = 0;
+        int started = 0, merge = 1;
+        uint64_t last = 0;
 #pragma omp for schedule(static)
         for (size_t i = 0; i < nc; i++) {
             const clab_contact *ci = &cc[i];
+            ca[i] = (uint32_t)ci->a;
+            cb[i] = (uint32_t)ci->b;
+            if (i > 0 && cc[i - 1].a > ci->a) by_a = 0;
             if (!(-ci->phi > 0.0)) { /* inside the envelope but not touching: no force, history dropped */
                 p->keep[i] = 0;
                 p->f_nuw[i] = p->Fc[i] = zero;
@@ -387,9 +399,12 @@ static int penalty_step(void *self, clab_world *w, const clab_contacts *c, doubl
             if (!started) {
                 cursor = clab_history_lower_bound(&p->hist, ci->key);
                 started = 1;
+            } else if (ci->key <= last) {
+                merge = 0;
             }
+            last = ci->key;
             const clab_vec3 *old =
-                sorted ? clab_history_find_next(&p->hist, ci->key, &cursor) : clab_history_find(&p->hist, ci->key);
+                merge ? clab_history_find_next(&p->hist, ci->key, &cursor) : clab_history_find(&p->hist, ci->key);
             p->keep[i] = 1;
             contact_force(p, w, ci, i, old, h);
         }
@@ -399,15 +414,16 @@ static int penalty_step(void *self, clab_world *w, const clab_contacts *c, doubl
     p->nforces = nc;
 
     /* 3. the contacts of each body: as a (a run of the array when sorted by a, else a
-     *    counting sort like b's) and as b (counting sort by b, contact order kept) */
+     *    counting sort like b's) and as b (counting sort by b, contact order kept), from the
+     *    compact body arrays */
     uint32_t *afirst = p->afirst, *alast = p->alast, *bstart = p->bstart, *blist = p->blist, *alist = NULL;
-    int by_a = 1;
-    for (size_t i = 1; i < nc && by_a; i++) by_a = cc[i - 1].a <= cc[i].a;
     if (by_a) {
+#pragma omp parallel for schedule(static) if (nb > PAR_MIN)
         for (size_t i = 0; i < nb; i++) afirst[i] = alast[i] = 0;
-        for (size_t i = 0; i < nc; i++) {
-            if (i == 0 || cc[i - 1].a != cc[i].a) afirst[cc[i].a] = (uint32_t)i;
-            alast[cc[i].a] = (uint32_t)(i + 1);
+#pragma omp parallel for schedule(static) if (nc > PAR_MIN)
+        for (size_t i = 0; i < nc; i++) { /* each run's ends are written by one contact each */
+            if (i == 0 || ca[i - 1] != ca[i]) afirst[ca[i]] = (uint32_t)i;
+            if (i + 1 == nc || ca[i + 1] != ca[i]) alast[ca[i]] = (uint32_t)(i + 1);
         }
     } else {
         if (grow(&p->alist, &p->cap_alist, nc, sizeof(uint32_t)))
@@ -415,15 +431,15 @@ static int penalty_step(void *self, clab_world *w, const clab_contacts *c, doubl
         alist = p->alist;
         for (size_t i = 0; i < nb; i++) afirst[i] = 0;
         for (size_t i = 0; i < nc; i++)
-            if (cc[i].a + 1 < (int)nb) afirst[cc[i].a + 1]++;
+            if (ca[i] + 1 < nb) afirst[ca[i] + 1]++;
         for (size_t i = 1; i < nb; i++) afirst[i] += afirst[i - 1];
         for (size_t i = 0; i < nb; i++) alast[i] = afirst[i];
-        for (size_t i = 0; i < nc; i++) alist[alast[cc[i].a]++] = (uint32_t)i;
+        for (size_t i = 0; i < nc; i++) alist[alast[ca[i]]++] = (uint32_t)i;
     }
     for (size_t i = 0; i <= nb; i++) bstart[i] = 0;
-    for (size_t i = 0; i < nc; i++) bstart[cc[i].b + 1]++;
+    for (size_t i = 0; i < nc; i++) bstart[cb[i] + 1]++;
     for (size_t i = 0; i < nb; i++) bstart[i + 1] += bstart[i];
-    for (size_t i = 0; i < nc; i++) blist[bstart[cc[i].b]++] = (uint32_t)i;
+    for (size_t i = 0; i < nc; i++) blist[bstart[cb[i]]++] = (uint32_t)i;
     for (size_t i = nb; i > 0; i--) bstart[i] = bstart[i - 1];
     bstart[0] = 0;
 
