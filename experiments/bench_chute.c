@@ -23,6 +23,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bench.h"
@@ -50,6 +51,7 @@ typedef struct lammps_out {
     chute_ke ke0, ke; /* thermo at step 0 and at the last step */
     int have_ke;
     long neighbors, builds; /* "Total # of neighbors = N", "Neighbor list builds = N" (-1: absent) */
+    double cpu_use;         /* "P% CPU use with ..." / 100: the share of the loop the process was on a core */
 } lammps_out;
 
 /* ---- files ---- */
@@ -95,6 +97,15 @@ static int find_data(const bench_ctx *c, char *data, char *in, size_t n)
             "with --data\n",
             c->data_dir, data);
     return -1;
+}
+
+/* CPU seconds of this process, every thread (CLOCK_PROCESS_CPUTIME_ID): on a machine shared with
+ * other work, CPU time is closer to the code's own cost than wall time */
+static double cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 /* ---- contactlab ---- */
@@ -197,16 +208,17 @@ static int ke_full_step(clab_sim *s, chute_ke *out, clab_error *err)
 
 /* steps from a fresh copy of the imported world: wall seconds of the steps, contacts at the
  * end, and (when ke) the kinetic energy at the last full step */
-static int run_contactlab(const clab_world *w0, long steps, double *seconds, long *contacts, chute_ke *ke,
-                          clab_broadphase_stats *bs, clab_error *err)
+static int run_contactlab(const clab_world *w0, long steps, double *seconds, double *cpu, long *contacts,
+                          chute_ke *ke, clab_broadphase_stats *bs, clab_error *err)
 {
     clab_world *w = clab_world_clone(w0);
     if (!w) return clab_error_set(err, CLAB_ENOMEM, "out of memory copying the world");
     clab_sim *s = chute_sim(w, err);
     int rc = s ? CLAB_OK : CLAB_EINVAL;
-    double t0 = bench_now();
+    double t0 = bench_now(), c0 = cpu_now();
     for (long k = 0; k < steps && !rc; k++) rc = clab_sim_step(s, err);
     *seconds = bench_now() - t0;
+    *cpu = cpu_now() - c0;
     if (!rc) {
         *contacts = (long)s->contacts.n;
         clab_broadphase_stats_get(s->collider, bs);
@@ -317,6 +329,7 @@ static int lammps_parse(const char *log, long steps, lammps_out *o)
     memset(o, 0, sizeof *o);
     o->loop = -1.0;
     o->neighbors = o->builds = -1;
+    o->cpu_use = -1.0;
     char line[1024];
     int col_ke = -1, col_rot = -1, have0 = 0;
     while (fgets(line, sizeof line, f)) {
@@ -328,6 +341,11 @@ static int lammps_parse(const char *log, long steps, lammps_out *o)
             continue;
         }
         if (sscanf(line, "Total # of neighbors = %ld", &o->neighbors) == 1) continue;
+        double pct;
+        if (sscanf(line, "%lf%% CPU use with", &pct) == 1) {
+            o->cpu_use = pct / 100.0;
+            continue;
+        }
         if (sscanf(line, "Neighbor list builds = %ld", &o->builds) == 1) continue;
         char *tok[16];
         int nt = 0;
@@ -471,14 +489,14 @@ int bench_chute(const bench_ctx *c)
         for (int ti = 0; ti < c->nthreads && !status; ti++) {
             int nth = bench_set_threads(c->threads[ti]);
             /* contactlab, best of repeats */
-            double best = INFINITY;
+            double best = INFINITY, best_cpu = INFINITY;
             long contacts = -1;
             for (int r = 0; r < repeats; r++) {
-                double sec = 0.0;
+                double sec = 0.0, cpu = 0.0;
                 chute_ke ke = {0.0, 0.0};
                 int want_ke = !have_ke_cl && ti == 0 && r == 0;
                 clab_broadphase_stats bs;
-                if (run_contactlab(w0, steps, &sec, &contacts, want_ke ? &ke : NULL, &bs, &err)) {
+                if (run_contactlab(w0, steps, &sec, &cpu, &contacts, want_ke ? &ke : NULL, &bs, &err)) {
                     fprintf(stderr, "contactlab bench chute: %ld steps: %s\n", steps, err.msg);
                     status = 1;
                     break;
@@ -491,17 +509,18 @@ int bench_chute(const bench_ctx *c)
                            steps, contacts, bs.pairs, bs.rebuilds, bs.calls, bs.skin);
                 }
                 best = fmin(best, sec);
+                best_cpu = fmin(best_cpu, cpu);
             }
             if (status) break;
             char name[64], note[400];
             snprintf(name, sizeof name, "chute-%ld", steps);
-            snprintf(note, sizeof note, "contactlab penalty hooke verlet; periodic xy %s; best of %d",
-                     periodic ? "yes" : "no", repeats);
+            snprintf(note, sizeof note, "contactlab penalty hooke verlet; periodic xy %s; best of %d; CPU %.4g s",
+                     periodic ? "yes" : "no", repeats, best_cpu);
             bench_row row = {name, nth, moving, contacts, steps, best, bench_peak_rss_bytes(), note};
             bench_summary_append(c, &row);
             /* LAMMPS, best of repeats, on as many processes */
             if (!use_lammps || (c->threads[ti] > 1 && !lc.omp && !lc.mpi)) continue;
-            double lbest = INFINITY;
+            double lbest = INFINITY, lbest_cpu = INFINITY;
             lammps_out lo;
             for (int r = 0; r < repeats; r++) {
                 if (run_lammps(tmp, in, &lc, steps, c->threads[ti], periodic, &lo)) {
@@ -509,6 +528,7 @@ int bench_chute(const bench_ctx *c)
                     break;
                 }
                 lbest = fmin(lbest, lo.loop);
+                if (lo.cpu_use > 0.0) lbest_cpu = fmin(lbest_cpu, lo.loop * lo.cpu_use * c->threads[ti]);
                 if (!have_ke_lmp && lo.have_ke) {
                     lo_ke = lo;
                     have_ke_lmp = 1;
@@ -518,14 +538,19 @@ int bench_chute(const bench_ctx *c)
             }
             if (!use_lammps) break;
             snprintf(name, sizeof name, "chute-%ld-lammps", steps);
-            snprintf(note, sizeof note, "LAMMPS %s %s %d; periodic xy %s; best of %d", lc.version,
+            snprintf(note, sizeof note, "LAMMPS %s %s %d; periodic xy %s; best of %d; CPU %.4g s", lc.version,
                      c->threads[ti] == 1 ? "serial" : lc.omp ? "-sf omp" : "mpirun -np", c->threads[ti],
-                     periodic ? "yes" : "no", repeats);
+                     periodic ? "yes" : "no", repeats, lbest_cpu);
             bench_row lrow = {name, c->threads[ti], moving, -1, steps, lbest, 0.0, note};
             bench_summary_append(c, &lrow);
             printf("  ratio contactlab/LAMMPS (particle-steps per second), %ld steps, %d thread(s): %.3g  "
                    "[LAMMPS's own count, all %ld atoms: %.4g particle-steps/s]\n",
                    steps, c->threads[ti], lbest / best, info.natoms, (double)info.natoms * (double)steps / lbest);
+            /* CPU time: contactlab's process clock, LAMMPS's loop time x its "% CPU use" x processes */
+            double ps = (double)moving * (double)steps;
+            printf("  CPU time per particle-step (all threads), %ld steps, %d thread(s): contactlab %.4g ns, LAMMPS "
+                   "%.4g ns, ratio LAMMPS/contactlab %.3g\n",
+                   steps, c->threads[ti], 1e9 * best_cpu / ps, 1e9 * lbest_cpu / ps, lbest_cpu / best_cpu);
             fflush(stdout);
         }
         if (have_ke_cl && have_ke_lmp) {
