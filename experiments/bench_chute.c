@@ -157,6 +157,7 @@ static clab_sim *chute_sim(clab_world *w, clab_error *err)
     clab_options_set(&o, "cap", "lammps", NULL);       /* |F_t| <= mu |F_n| */
     clab_options_set(&o, "lever", "surface", NULL);    /* lever arms: the radii */
     clab_options_set(&o, "history_start", "zero", NULL); /* setup does not advance the history */
+    clab_options_set(&o, "history_turn", "project", NULL); /* shear -= (shear . n) n */
     const char *skin = getenv("CLAB_CHUTE_SKIN");
     clab_options_set(&o, "skin", skin ? skin : "0.1", NULL); /* neighbor 0.1 bin: the same Verlet skin */
     clab_sim *s = clab_sim_create(w, "penalty", CHUTE_H, &o, err);
@@ -342,7 +343,7 @@ static int lammps_parse(const char *log, long steps, lammps_out *o)
         }
         if (sscanf(line, "Total # of neighbors = %ld", &o->neighbors) == 1) continue;
         double pct;
-        if (sscanf(line, "%lf%% CPU use with", &pct) == 1) {
+        if (strstr(line, "% CPU use with") && sscanf(line, "%lf", &pct) == 1) {
             o->cpu_use = pct / 100.0;
             continue;
         }

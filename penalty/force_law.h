@@ -102,6 +102,13 @@ static inline clab_vec3 clab_penalty_rotate_history(clab_vec3 delta_t, clab_vec3
     return p2 > 0.0 ? clab_v3_scale(p, sqrt(len2 / p2)) : clab_v3(0.0, 0.0, 0.0);
 }
 
+/* The same turn as LAMMPS gran/hooke/history does it: the plain projection onto the tangent
+ * plane, delta_t - (delta_t . n) n, whose length shrinks by the cosine of the tilt. */
+static inline clab_vec3 clab_penalty_project_history(clab_vec3 delta_t, clab_vec3 n)
+{
+    return clab_v3_madd(delta_t, -clab_v3_dot(delta_t, n), n);
+}
+
 /* The force law of seed 002 for one contact: normal force F_n [N] (scalar, along n, on body
  * b) and tangential force F_t [N] (vector in the tangent plane, on body b) from the overlap
  * delta_n, the normal relative speed vn = (v_b - v_a) . n, the tangential relative velocity

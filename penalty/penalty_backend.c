@@ -37,6 +37,7 @@ typedef struct penalty {
     clab_penalty_integrator integrator;
     int lever_surface; /* 1: lever arms to each body's surface point P -+ Phi/2 n (LAMMPS's radii) */
     int history_zero;  /* 1: the first step's contacts start with delta_t = 0 (LAMMPS's setup) */
+    int history_project; /* 1: delta_t turned by plain projection, length not kept (LAMMPS) */
     double kn, kt, gn, gt; /* explicit overrides for every pair; < 0 = from the materials */
     /* per material pair, rebuilt when materials are added */
     clab_penalty_pair *pairs;       /* [nmat * nmat], pairs[ma * nmat + mb] */
@@ -74,6 +75,7 @@ static const char *const clamp_names[] = {"off", "on", NULL};
 static const char *const rolling_names[] = {"off", "cdt", NULL};
 static const char *const lever_names[] = {"contact", "surface", NULL};
 static const char *const history_start_names[] = {"slip", "zero", NULL};
+static const char *const history_turn_names[] = {"keep", "project", NULL};
 
 /* ---- validation ---- */
 
@@ -211,6 +213,7 @@ static int penalty_create(const clab_world *w, clab_options *opt, void **self, c
     if (!rc) rc = clab_options_choice(opt, "rolling", rolling_names, &roll, err);
     if (!rc) rc = clab_options_choice(opt, "lever", lever_names, &p->lever_surface, err);
     if (!rc) rc = clab_options_choice(opt, "history_start", history_start_names, &p->history_zero, err);
+    if (!rc) rc = clab_options_choice(opt, "history_turn", history_turn_names, &p->history_project, err);
     if (!rc) rc = number_option(opt, "kn", 1, "normal stiffness", model == CLAB_PENALTY_HOOKE ? "N/m" : "N/m^1.5",
                                 &p->kn, err);
     if (!rc) rc = number_option(opt, "kt", 1, "tangential stiffness", model == CLAB_PENALTY_HOOKE ? "N/m" : "N/m^1.5",
@@ -310,7 +313,9 @@ static inline void contact_force(penalty *p, const clab_world *w, const clab_con
 
     /* history: last step's delta_t onto the current tangent plane, plus this step's slip
      * (none at the first step with history_start=zero: the initial state has no history) */
-    clab_vec3 delta_t = old ? clab_penalty_rotate_history(*old, ci->n) : clab_v3(0.0, 0.0, 0.0);
+    clab_vec3 delta_t = !old                 ? clab_v3(0.0, 0.0, 0.0)
+                        : p->history_project ? clab_penalty_project_history(*old, ci->n)
+                                             : clab_penalty_rotate_history(*old, ci->n);
     if (!(p->history_zero && !p->started)) delta_t = clab_v3_madd(delta_t, h, vt);
 
     /* the force law of seed 002 with the Coulomb cap */
@@ -585,6 +590,7 @@ static void penalty_meta(const void *self, clab_options *m)
     put(m, "rolling", "%s", rolling_names[p->law.rolling]);
     put(m, "lever", "%s", lever_names[p->lever_surface]);
     put(m, "history_start", "%s", history_start_names[p->history_zero]);
+    put(m, "history_turn", "%s", history_turn_names[p->history_project]);
     put_override(m, "kn", p->kn);
     put_override(m, "kt", p->kt);
     put_override(m, "gn", p->gn);
@@ -604,7 +610,9 @@ static void penalty_meta(const void *self, clab_options *m)
         p->law.cap == CLAB_PENALTY_CAP_TOTAL    ? "|-k_t delta_t - c_t v_t| <= mu max(F_n, 0), delta_t rescaled (Chrono)"
         : p->law.cap == CLAB_PENALTY_CAP_LAMMPS ? "|-k_t delta_t - c_t v_t| <= mu |F_n|, delta_t rescaled (LAMMPS)"
                                                 : "k_t |delta_t| <= mu max(F_n, 0), dashpot only while sticking (LIGGGHTS)");
-    put(m, "penalty_history", "delta_t += h v_t per contact key; projected on the tangent plane, length kept");
+    put(m, "penalty_history", p->history_project
+                                  ? "delta_t += h v_t per contact key; projected on the tangent plane (LAMMPS)"
+                                  : "delta_t += h v_t per contact key; projected on the tangent plane, length kept");
     put(m, "penalty_radius", "R* = R_a R_b/(R_a + R_b); sphere R, plane infinite, box smallest half extent");
     put(m, "stable_step_s", "%.17g", p->stable_step);
     /* every material pair, after the mixing rule */
@@ -675,6 +683,9 @@ const clab_backend_type clab_backend_penalty = {
         "  history_start=slip|zero contacts present at the first step start with delta_t = h v_t like\n"
         "                          any new contact (default) or 0 (LAMMPS: the initial state has no\n"
         "                          history, its setup force does not advance it)\n"
+        "  history_turn=keep|project  delta_t turned onto the new tangent plane with its length kept\n"
+        "                          (default) or plainly projected, shrinking by the cosine of the tilt\n"
+        "                          (LAMMPS gran/hooke/history)\n"
         "  rolling=off|cdt         rolling resistance: constant directional torque mu_roll F_n (material\n"
         "                          mu_roll [m]); default off\n"
         "  kn=K, kt=K              stiffness for every pair, > 0: hooke [N/m], hertz [N/m^1.5]\n"

@@ -1,7 +1,8 @@
 /* test_penalty_lammps.c: the penalty options that run LAMMPS gran/hooke/history's law exactly
  * (doc/penalty.md, "Running LAMMPS's law"): cap=lammps (Coulomb bound mu |F_n|), lever=surface
  * (lever arms to each body's surface point, the radii), history_start=zero (no slip added at
- * the first step). Expected values are worked out by hand in the comments from the formulas of
+ * the first step), history_turn=project (the history projected onto the new tangent plane
+ * without keeping its length). Expected values are worked out by hand in the comments from the formulas of
  * force_law.h; they hold to rounding (rel 1e-12). */
 #include <math.h>
 #include <stdio.h>
@@ -126,9 +127,98 @@ static void levers(void)
         tap_ok(0, "history_start=zero: one step");
 }
 
+/* history_turn: sphere b (R = 0.5, m = 1) slides over a fixed sphere a at vx = 1, overlap 0.01,
+ * no gravity, h = 1e-2, k_t = 400, mu = 10: the normal tilts between the two steps by theta,
+ * cos theta = n1 . n2. Step 1 is the same under both options; at step 2 the turned history is
+ * |d1| t2 (keep) or |d1| cos theta t2 (project), and the slip h v_t2 added to it is the same, so
+ * F_t(keep) - F_t(project) = -k_t |d1| (1 - cos theta) t2, of length |F_t1| (1 - n1 . n2). */
+static int slide_two_steps(const char *turn, double *Ft1, clab_vec3 *n1, clab_vec3 *n2, clab_vec3 *Ft2)
+{
+    clab_world_def wd = {{0.0, 0.0, 0.0}};
+    clab_world *w = clab_world_create(&wd);
+    clab_material m = clab_default_material();
+    m.mu = 10.0;
+    clab_world_add_material(w, &m, NULL);
+    clab_body_def d = clab_default_body_def();
+    d.shape = clab_sphere(0.5);
+    d.mass = 1.0;
+    d.fixed = 1;
+    clab_world_add_body(w, &d, NULL);
+    d.fixed = 0;
+    d.r = clab_v3(0.0, 0.0, 1.0 - 0.01);
+    d.rdot = clab_v3(1.0, 0.0, 0.0);
+    clab_world_add_body(w, &d, NULL);
+    clab_options o;
+    clab_options_init(&o);
+    clab_options_set(&o, "model", "hooke", NULL);
+    clab_options_set(&o, "kn", "1000", NULL);
+    clab_options_set(&o, "kt", "400", NULL);
+    clab_options_set(&o, "gn", "0", NULL);
+    clab_options_set(&o, "gt", "0", NULL);
+    clab_options_set(&o, "history_turn", turn, NULL);
+    clab_error err;
+    clab_error_clear(&err);
+    clab_sim *s = clab_sim_create(w, "penalty", 1e-2, &o, &err);
+    int rc = s ? CLAB_OK : CLAB_EINVAL;
+    clab_vec3 f;
+    for (int step = 0; step < 2 && !rc; step++) {
+        rc = clab_sim_step(s, &err);
+        if (!rc && s->contacts.n != 1) rc = CLAB_EINVAL;
+        if (rc) break;
+        const clab_contact *c = &s->contacts.c[0];
+        clab_sim_forces(s, &f);
+        if (step == 0) {
+            *Ft1 = hypot(f.y, f.z);
+            *n1 = c->n;
+        } else {
+            *n2 = c->n;
+            *Ft2 = clab_v3_add(clab_v3_scale(c->u, f.y), clab_v3_scale(c->w, f.z));
+        }
+    }
+    if (rc) tap_diag("slide: %s", err.msg);
+    if (s) {
+        clab_options meta;
+        clab_options_init(&meta);
+        clab_sim_meta(s, &meta);
+        const char *v = clab_options_get(&meta, "history_turn");
+        if (!v || strcmp(v, turn) != 0) rc = CLAB_EINVAL;
+        clab_options_free(&meta);
+    }
+    clab_sim_destroy(s);
+    clab_options_free(&o);
+    clab_world_destroy(w);
+    return rc;
+}
+
+static void turns(void)
+{
+    double Fk1, Fp1;
+    clab_vec3 nk1, nk2, np1, np2, Fk2, Fp2;
+    int rk = slide_two_steps("keep", &Fk1, &nk1, &nk2, &Fk2), rp = slide_two_steps("project", &Fp1, &np1, &np2, &Fp2);
+    if (rk || rp) {
+        tap_ok(0, "history_turn: two steps of sliding, option in the metadata");
+        return;
+    }
+    tap_ok(Fk1 == Fp1 && Fk1 > 0.0, "history_turn: the first step is the same (|F_t| = %g)", Fk1);
+    double want = Fk1 * (1.0 - clab_v3_dot(nk1, nk2));
+    tap_ok(want > 1e-6 * Fk1, "history_turn: the normal tilts (1 - cos theta = %g)", 1.0 - clab_v3_dot(nk1, nk2));
+    /* the two runs are identical up to the turn: same n2, force difference |F_t1| (1 - cos theta) */
+    tap_rel(clab_v3_norm(clab_v3_sub(Fk2, Fp2)), want, 1e-6,
+            "history_turn=project: F_t shorter by |F_t1| (1 - n1.n2) at the second step");
+    tap_ok(clab_v3_norm(Fp2) < clab_v3_norm(Fk2), "history_turn=project: |F_t| %.12g < keep %.12g",
+           clab_v3_norm(Fp2), clab_v3_norm(Fk2));
+    /* the helper itself: plain projection */
+    clab_vec3 n = clab_v3_normalize(clab_v3(1.0, 0.0, 1.0));
+    clab_vec3 r = clab_penalty_project_history(clab_v3(2.0, 1.0, 0.0), n);
+    tap_ok(fabs(clab_v3_dot(r, n)) < 1e-15 && fabs(r.x - 1.0) < 1e-15 && fabs(r.y - 1.0) < 1e-15 &&
+               fabs(r.z + 1.0) < 1e-15,
+           "clab_penalty_project_history((2,1,0), (1,0,1)/sqrt 2) = (1, 1, -1)");
+}
+
 int main(void)
 {
     caps();
     levers();
+    turns();
     return tap_done();
 }
