@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ccp_fast.h"
 #include "cone.h"
+#include "solver_internal.h"
 
 void clab_ccp_init(clab_ccp *P) { memset(P, 0, sizeof *P); }
 
@@ -17,6 +19,12 @@ void clab_ccp_free(clab_ccp *P)
     free(P->blocks);
     free(P->p);
     free(P->compliance);
+    free(P->items);
+    free(P->minv);
+    free(P->rot);
+    free(P->inc_start);
+    free(P->inc);
+    free(P->cone);
     clab_ccp_init(P);
 }
 
@@ -30,6 +38,15 @@ static int reserve(clab_ccp *P, size_t nb, size_t n, size_t nblk)
         double *J = realloc(P->invJ, 3 * nb * sizeof *J);
         if (!J) return CLAB_ENOMEM;
         P->invJ = J;
+        double *mi = realloc(P->minv, 8 * nb * sizeof *mi);
+        if (!mi) return CLAB_ENOMEM;
+        P->minv = mi;
+        double *A = realloc(P->rot, 9 * nb * sizeof *A);
+        if (!A) return CLAB_ENOMEM;
+        P->rot = A;
+        size_t *st = realloc(P->inc_start, (nb + 1) * sizeof *st);
+        if (!st) return CLAB_ENOMEM;
+        P->inc_start = st;
         P->cap_bodies = nb;
     }
     if (n > P->cap_rows) {
@@ -50,6 +67,16 @@ static int reserve(clab_ccp *P, size_t nb, size_t n, size_t nblk)
         clab_ccp_block *b = realloc(P->blocks, cap * sizeof *b);
         if (!b) return CLAB_ENOMEM;
         P->blocks = b;
+        /* the items are rebuilt from scratch: no realloc, which would lose the alignment */
+        free(P->items);
+        P->items = aligned_alloc(64, cap * sizeof *P->items); /* 128 bytes each: a multiple of 64 */
+        if (!P->items) return CLAB_ENOMEM;
+        uint32_t *inc = realloc(P->inc, 2 * cap * sizeof *inc);
+        if (!inc) return CLAB_ENOMEM;
+        P->inc = inc;
+        double *cn = realloc(P->cone, 4 * cap * sizeof *cn);
+        if (!cn) return CLAB_ENOMEM;
+        P->cone = cn;
         P->cap_blocks = cap;
     }
     return CLAB_OK;
@@ -81,6 +108,57 @@ static double row_velocity(const clab_ccp_row *r, const clab_body *A, const clab
 {
     clab_vec3 dv = clab_v3_sub(B->rdot, A->rdot);
     return clab_v3_dot(get3(r->lin), dv) + clab_v3_dot(get3(r->ang_a), A->wbar) + clab_v3_dot(get3(r->ang_b), B->wbar);
+}
+
+/* The world-frame item of a block: directions t_0..t_2 (rows of dir; nrows of them, the rest
+ * 0) applied at body-frame points sbar_a of A and sbar_b of B (ccp.h, clab_ccp_item) */
+static void make_item(clab_ccp_item *it, const clab_body *A, const clab_body *B, int a, int b, const clab_vec3 *dir,
+                      int nrows, clab_vec3 sbar_a, clab_vec3 sbar_b)
+{
+    for (int q = 0; q < 3; q++) put3(&it->t[3 * q], q < nrows ? dir[q] : clab_v3(0.0, 0.0, 0.0));
+    put3(&it->r[0], clab_q_rotate(A->e, sbar_a));
+    put3(&it->r[3], clab_q_rotate(B->e, sbar_b));
+    it->a = a;
+    it->b = b;
+}
+
+/* per body M^-1 in the world frame (1/m and A Jbar^-1 A^T) and A; the incidence lists of the
+ * moving bodies, each in increasing block order (counting sort) */
+static void build_fast(clab_ccp *P, const clab_world *w)
+{
+    size_t nb = P->nbodies;
+    for (size_t k = 0; k < nb; k++) {
+        const clab_body *B = &w->bodies[k];
+        clab_mat33 A = clab_q_to_A(B->e);
+        double *R = &P->rot[9 * k], *m = &P->minv[8 * k];
+        for (int i = 0; i < 3; i++)
+            for (int j = 0; j < 3; j++) R[3 * i + j] = A.a[i][j];
+        const double *iJ = &P->invJ[3 * k];
+        /* (A diag(iJ) A^T)_ij = sum_c A_ic iJ_c A_jc */
+        static const int ij[6][2] = {{0, 0}, {0, 1}, {0, 2}, {1, 1}, {1, 2}, {2, 2}};
+        m[0] = P->invm[k];
+        for (int e = 0; e < 6; e++) {
+            int i = ij[e][0], j = ij[e][1];
+            m[1 + e] = R[3 * i] * iJ[0] * R[3 * j] + R[3 * i + 1] * iJ[1] * R[3 * j + 1] + R[3 * i + 2] * iJ[2] * R[3 * j + 2];
+        }
+        m[7] = 0.0;
+    }
+    size_t *st = P->inc_start;
+    for (size_t k = 0; k <= nb; k++) st[k] = 0;
+    for (size_t i = 0; i < P->nblocks; i++) {
+        const clab_ccp_item *it = &P->items[i];
+        if (!w->bodies[it->a].fixed) st[it->a + 1]++;
+        if (!w->bodies[it->b].fixed) st[it->b + 1]++;
+    }
+    for (size_t k = 0; k < nb; k++) st[k + 1] += st[k];
+    /* fill: st[k] walks forward, then is shifted back */
+    for (size_t i = 0; i < P->nblocks; i++) {
+        const clab_ccp_item *it = &P->items[i];
+        if (!w->bodies[it->a].fixed) P->inc[st[it->a]++] = (uint32_t)(2 * i);
+        if (!w->bodies[it->b].fixed) P->inc[st[it->b]++] = (uint32_t)(2 * i + 1);
+    }
+    for (size_t k = nb; k > 0; k--) st[k] = st[k - 1];
+    st[0] = 0;
 }
 
 int clab_ccp_build(clab_ccp *P, const clab_world *w, const clab_contacts *c, double h, double recovery_speed,
@@ -122,6 +200,7 @@ int clab_ccp_build(clab_ccp *P, const clab_world *w, const clab_contacts *c, dou
             make_row(row, A, B, ct->a, ct->b, dir[r], ct->sa, ct->sb);
             P->p[3 * i + r] = row_velocity(row, A, B);
         }
+        make_item(&P->items[i], A, B, ct->a, ct->b, dir, 3, ct->sa, ct->sb);
         /* stabilization term Phi/h of Eq. (5d), capped from below (seed 000, Sect. 3) */
         double phi_h = ct->phi / h;
         if (phi_h < -recovery_speed) phi_h = -recovery_speed;
@@ -149,6 +228,7 @@ int clab_ccp_build(clab_ccp *P, const clab_world *w, const clab_contacts *c, dou
                 make_row(&P->rows[k], A, B, J->a, J->b, axis[r], J->sa, J->sb);
                 P->p[k] = clab_v3_get(delta, r) / h + row_velocity(&P->rows[k], A, B);
             }
+            make_item(&P->items[nk + j], A, B, J->a, J->b, axis, 3, J->sa, J->sb);
         } else { /* distance: g = |delta| - length along t = delta/|delta| */
             double len = clab_v3_norm(delta);
             if (!(len > 1e-12 * J->length))
@@ -156,103 +236,207 @@ int clab_ccp_build(clab_ccp *P, const clab_world *w, const clab_contacts *c, dou
                                       "dvi: distance joint %zu (%s, %s): attachment points coincide, no direction", j,
                                       w->names[J->a], w->names[J->b]);
             bl->size = 1;
-            make_row(&P->rows[k], A, B, J->a, J->b, clab_v3_scale(delta, 1.0 / len), J->sa, J->sb);
+            clab_vec3 t = clab_v3_scale(delta, 1.0 / len);
+            make_row(&P->rows[k], A, B, J->a, J->b, t, J->sa, J->sb);
+            make_item(&P->items[nk + j], A, B, J->a, J->b, &t, 1, J->sa, J->sb);
             P->p[k] = (len - J->length) / h + row_velocity(&P->rows[k], A, B);
             k++;
         }
     }
     for (size_t q = 0; q < n; q++) P->compliance[q] = 0.0;
+    build_fast(P, w);
     clab_ccp_update_blocks(P);
     return CLAB_OK;
 }
 
-/* N_kl for rows k, l: (row_k of P^T) M^-1 (row_l of P^T)^T */
-static double n_entry(const clab_ccp *P, const clab_ccp_row *rk, const clab_ccp_row *rl)
+/* N_kk of one block from its item (m rows): for each body, 1/m t_q . t_s + c_q . I^-1 c_s with
+ * c_q = r x t_q and I^-1 the world inverse inertia (body a enters with -t and -c: the same) */
+static void item_block(const clab_ccp *P, const clab_ccp_item *it, int m, double *Nii)
 {
-    double s = 0.0;
-    const double *lk = rk->lin, *ll = rl->lin;
-    double lin = lk[0] * ll[0] + lk[1] * ll[1] + lk[2] * ll[2];
-    /* body a of row k against both bodies of row l, then body b of row k */
-    int bodies_k[2] = {rk->a, rk->b}, bodies_l[2] = {rl->a, rl->b};
-    const double *angk[2] = {rk->ang_a, rk->ang_b}, *angl[2] = {rl->ang_a, rl->ang_b};
-    double sgn[2] = {-1.0, 1.0};
-    for (int x = 0; x < 2; x++)
-        for (int y = 0; y < 2; y++) {
-            int body = bodies_k[x];
-            if (body != bodies_l[y]) continue;
-            const double *iJ = &P->invJ[3 * body];
-            s += sgn[x] * sgn[y] * P->invm[body] * lin;
-            s += angk[x][0] * iJ[0] * angl[y][0] + angk[x][1] * iJ[1] * angl[y][1] + angk[x][2] * iJ[2] * angl[y][2];
+    for (int q = 0; q < m * m; q++) Nii[q] = 0.0;
+    for (int side = 0; side < 2; side++) {
+        const double *M = &P->minv[8 * (size_t)(side ? it->b : it->a)], *r = it->r + 3 * side;
+        double c[3][3], Ic[3][3];
+        for (int q = 0; q < m; q++) {
+            const double *t = &it->t[3 * q];
+            c[q][0] = r[1] * t[2] - r[2] * t[1];
+            c[q][1] = r[2] * t[0] - r[0] * t[2];
+            c[q][2] = r[0] * t[1] - r[1] * t[0];
+            Ic[q][0] = M[1] * c[q][0] + M[2] * c[q][1] + M[3] * c[q][2];
+            Ic[q][1] = M[2] * c[q][0] + M[4] * c[q][1] + M[5] * c[q][2];
+            Ic[q][2] = M[3] * c[q][0] + M[5] * c[q][1] + M[6] * c[q][2];
         }
-    return s;
+        for (int q = 0; q < m; q++)
+            for (int s = 0; s < m; s++) {
+                const double *tq = &it->t[3 * q], *ts = &it->t[3 * s];
+                Nii[q * m + s] += M[0] * (tq[0] * ts[0] + tq[1] * ts[1] + tq[2] * ts[2]) + c[q][0] * Ic[s][0] +
+                                  c[q][1] * Ic[s][1] + c[q][2] * Ic[s][2];
+            }
+    }
 }
 
 void clab_ccp_update_blocks(clab_ccp *P)
 {
-    for (size_t i = 0; i < P->nblocks; i++) {
+    const size_t nblk = P->nblocks;
+    int comp = 0;
+    for (size_t k = 0; k < P->n; k++)
+        if (P->compliance[k] != 0.0) comp = 1;
+    P->has_compliance = comp;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static, CLAB_CCP_CHUNK) if (nblk >= CLAB_CCP_PAR_CHUNKS * CLAB_CCP_CHUNK)
+#endif
+    for (size_t i = 0; i < nblk; i++) {
         clab_ccp_block *bl = &P->blocks[i];
         int m = bl->size;
+        item_block(P, &P->items[i], m, bl->Nii);
         double tr = 0.0;
-        for (int r = 0; r < m; r++)
-            for (int s = 0; s < m; s++) {
-                double v = n_entry(P, &P->rows[bl->first + r], &P->rows[bl->first + s]);
-                if (r == s) v += P->compliance[bl->first + r];
-                bl->Nii[r * m + s] = v;
-                if (r == s) tr += v;
-            }
+        for (int r = 0; r < m; r++) {
+            bl->Nii[r * m + r] += P->compliance[bl->first + (size_t)r];
+            tr += bl->Nii[r * m + r];
+        }
         bl->t_res = tr > 0.0 ? m / tr : 0.0;
+        if (i < P->ncontacts) {
+            double *cn = &P->cone[4 * i];
+            cn[0] = bl->mu;
+            cn[1] = bl->t_res;
+            cn[2] = clab_sym3_max_eigenvalue(bl->Nii);
+            cn[3] = 0.0;
+        }
     }
 }
 
-void clab_ccp_minv_P(const clab_ccp *P, const double *nu, double *u)
+/* Eq. (9)'s M^-1 P nu, body by body over its incidence list (see ccp_fast.h): force
+ * F = sum_q t_q nu_q of each block, +F on b and -F on a, torque r x (+-F) */
+void clab_ccp_body_pass(const clab_ccp *P, const double *nu, double *u, int body_frame)
 {
-    for (size_t q = 0; q < 6 * P->nbodies; q++) u[q] = 0.0;
-    /* accumulate P nu per body (force impulse, body-frame torque impulse) */
-    for (size_t k = 0; k < P->n; k++) {
-        const clab_ccp_row *r = &P->rows[k];
-        double x = nu[k];
-        if (x == 0.0) continue;
-        double *ua = &u[6 * r->a], *ub = &u[6 * r->b];
-        for (int j = 0; j < 3; j++) {
-            ua[j] -= r->lin[j] * x;
-            ua[3 + j] += r->ang_a[j] * x;
-            ub[j] += r->lin[j] * x;
-            ub[3 + j] += r->ang_b[j] * x;
+    const size_t nb = P->nbodies, nk = P->ncontacts;
+    const clab_ccp_item *items = P->items;
+    const size_t *st = P->inc_start;
+    const uint32_t *inc = P->inc;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) if (nb >= CLAB_CCP_PAR_BODIES)
+#endif
+    for (size_t k = 0; k < nb; k++) {
+        double F0 = 0.0, F1 = 0.0, F2 = 0.0, T0 = 0.0, T1 = 0.0, T2 = 0.0;
+        for (size_t j = st[k]; j < st[k + 1]; j++) {
+            const uint32_t code = inc[j];
+            const size_t i = code >> 1;
+            const clab_ccp_item *it = &items[i];
+            double g0, g1, g2;
+            if (i < nk) {
+                const double *x = nu + 3 * i;
+                g0 = x[0], g1 = x[1], g2 = x[2];
+            } else { /* a joint: 1 or 3 rows */
+                const clab_ccp_block *bl = &P->blocks[i];
+                g0 = nu[bl->first];
+                g1 = bl->size == 3 ? nu[bl->first + 1] : 0.0;
+                g2 = bl->size == 3 ? nu[bl->first + 2] : 0.0;
+            }
+            /* +F on b (side 1), -F on a (side 0) */
+            const double sg = (double)(2 * (int)(code & 1u) - 1);
+            const double *t = it->t, *r = it->r + 3 * (code & 1u);
+            double f0 = sg * (t[0] * g0 + t[3] * g1 + t[6] * g2);
+            double f1 = sg * (t[1] * g0 + t[4] * g1 + t[7] * g2);
+            double f2 = sg * (t[2] * g0 + t[5] * g1 + t[8] * g2);
+            F0 += f0, F1 += f1, F2 += f2;
+            T0 += r[1] * f2 - r[2] * f1;
+            T1 += r[2] * f0 - r[0] * f2;
+            T2 += r[0] * f1 - r[1] * f0;
         }
-    }
-    /* then M^-1 per body */
-    for (size_t b = 0; b < P->nbodies; b++) {
-        double *ub = &u[6 * b];
-        const double *iJ = &P->invJ[3 * b];
-        for (int j = 0; j < 3; j++) {
-            ub[j] *= P->invm[b];
-            ub[3 + j] *= iJ[j];
+        const double *m = &P->minv[8 * k];
+        double *uk = &u[6 * k];
+        uk[0] = m[0] * F0, uk[1] = m[0] * F1, uk[2] = m[0] * F2;
+        if (body_frame) { /* wbar change: Jbar^-1 A^T T */
+            const double *R = &P->rot[9 * k], *iJ = &P->invJ[3 * k];
+            uk[3] = iJ[0] * (R[0] * T0 + R[3] * T1 + R[6] * T2);
+            uk[4] = iJ[1] * (R[1] * T0 + R[4] * T1 + R[7] * T2);
+            uk[5] = iJ[2] * (R[2] * T0 + R[5] * T1 + R[8] * T2);
+        } else { /* world angular velocity change: A Jbar^-1 A^T T */
+            uk[3] = m[1] * T0 + m[2] * T1 + m[3] * T2;
+            uk[4] = m[2] * T0 + m[4] * T1 + m[5] * T2;
+            uk[5] = m[3] * T0 + m[5] * T1 + m[6] * T2;
         }
     }
 }
 
+void clab_ccp_gather_joints(const clab_ccp *P, const double *u, const double *nu, double *out)
+{
+    for (size_t i = P->ncontacts; i < P->nblocks; i++) {
+        const clab_ccp_block *bl = &P->blocks[i];
+        double v[3], o[3];
+        clab_ccp_item_vrel(&P->items[i], u, v);
+        clab_ccp_item_rows(&P->items[i], v, o);
+        for (int q = 0; q < bl->size; q++) {
+            size_t k = bl->first + (size_t)q;
+            out[k] = o[q] + (nu ? P->compliance[k] * nu[k] : 0.0);
+        }
+    }
+}
+
+void clab_ccp_minv_P(const clab_ccp *P, const double *nu, double *u) { clab_ccp_body_pass(P, nu, u, 1); }
+
+void clab_ccp_gather(const clab_ccp *P, const double *u, const double *nu, int add_p, double *out)
+{
+    const size_t nk = P->ncontacts, nch = clab_ccp_nchunks(nk);
+    const int comp = nu && P->has_compliance;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) if (nch >= CLAB_CCP_PAR_CHUNKS)
+#endif
+    for (size_t c = 0; c < nch; c++) {
+        size_t end = (c + 1) * CLAB_CCP_CHUNK < nk ? (c + 1) * CLAB_CCP_CHUNK : nk;
+        for (size_t i = c * CLAB_CCP_CHUNK; i < end; i++) {
+            double v[3], o[3];
+            clab_ccp_item_vrel(&P->items[i], u, v);
+            clab_ccp_item_rows(&P->items[i], v, o);
+            for (int q = 0; q < 3; q++) {
+                size_t k = 3 * i + (size_t)q;
+                out[k] = o[q] + (comp ? P->compliance[k] * nu[k] : 0.0) + (add_p ? P->p[k] : 0.0);
+            }
+        }
+    }
+    clab_ccp_gather_joints(P, u, nu, out);
+    if (add_p)
+        for (size_t k = 3 * nk; k < P->n; k++) out[k] += P->p[k];
+}
+
+/* P^T u for the bodies' (rdot, wbar): wbar turned to the world (omega = A wbar) per block */
 void clab_ccp_Pt(const clab_ccp *P, const double *u, const double *nu, double *out)
 {
-    for (size_t k = 0; k < P->n; k++) {
-        const clab_ccp_row *r = &P->rows[k];
-        const double *ua = &u[6 * r->a], *ub = &u[6 * r->b];
-        double s = 0.0;
-        for (int j = 0; j < 3; j++)
-            s += r->lin[j] * (ub[j] - ua[j]) + r->ang_a[j] * ua[3 + j] + r->ang_b[j] * ub[3 + j];
-        out[k] = s + (nu ? P->compliance[k] * nu[k] : 0.0);
+    for (size_t i = 0; i < P->nblocks; i++) {
+        const clab_ccp_item *it = &P->items[i];
+        double uw[12], v[3], o[3];
+        const int body[2] = {it->a, it->b};
+        for (int s = 0; s < 2; s++) {
+            const double *ub = &u[6 * (size_t)body[s]], *R = &P->rot[9 * (size_t)body[s]];
+            double *x = &uw[6 * s];
+            x[0] = ub[0], x[1] = ub[1], x[2] = ub[2];
+            x[3] = R[0] * ub[3] + R[1] * ub[4] + R[2] * ub[5];
+            x[4] = R[3] * ub[3] + R[4] * ub[4] + R[5] * ub[5];
+            x[5] = R[6] * ub[3] + R[7] * ub[4] + R[8] * ub[5];
+        }
+        /* the item with bodies 0 and 1 of uw */
+        clab_ccp_item loc = *it;
+        loc.a = 0, loc.b = 1;
+        clab_ccp_item_vrel(&loc, uw, v);
+        clab_ccp_item_rows(it, v, o);
+        const clab_ccp_block *bl = &P->blocks[i];
+        for (int q = 0; q < bl->size; q++) {
+            size_t k = bl->first + (size_t)q;
+            out[k] = o[q] + (nu ? P->compliance[k] * nu[k] : 0.0);
+        }
     }
 }
 
 void clab_ccp_apply_N(const clab_ccp *P, const double *nu, double *u, double *out)
 {
-    clab_ccp_minv_P(P, nu, u);
-    clab_ccp_Pt(P, u, nu, out);
+    clab_ccp_body_pass(P, nu, u, 0);
+    clab_ccp_gather(P, u, nu, 0, out);
 }
 
 void clab_ccp_d(const clab_ccp *P, const double *nu, double *u, double *d)
 {
-    clab_ccp_apply_N(P, nu, u, d);
-    for (size_t k = 0; k < P->n; k++) d[k] += P->p[k];
+    clab_ccp_body_pass(P, nu, u, 0);
+    clab_ccp_gather(P, u, nu, 1, d);
 }
 
 double clab_ccp_objective(const clab_ccp *P, const double *nu, const double *d)

@@ -29,6 +29,7 @@
 #define CLAB_CCP_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "clab_contact.h"
 #include "clab_error.h"
@@ -57,6 +58,22 @@ typedef struct clab_ccp_block {
     double t_res; /* residual scale size / trace(Nii) [kg]: see residual.c */
 } clab_ccp_block;
 
+/* One block (contact or joint) of P in the world frame, for the fast matrix-free products
+ * (128 bytes, two cache lines). With omega = A wbar the world angular velocity and
+ * r = A sbar the contact (attachment) point from a body's centre in the world frame, row q of
+ * the block gives
+ *     (P^T v)_q = t_q . (rdot_b + omega_b x r_b - rdot_a - omega_a x r_a),
+ * the same number as the row form above (ang_b . wbar_b = (sbar_b x A_b^T t) . wbar_b =
+ * t . (omega_b x r_b)); and P nu puts the world impulse F = sum_q t_q nu_q on b (torque
+ * r_b x F) and -F on a (torque -r_a x F). */
+typedef struct clab_ccp_item {
+    double t[9];    /* row directions t_0, t_1, t_2, world (n, u, w of a contact; the axes of a
+                       spherical joint; a distance joint has t_1 = t_2 = 0) */
+    double r[6];    /* r_a = A_a sbar_a (0..2) and r_b = A_b sbar_b (3..5): the point from
+                       the centres of a and b, world [m] */
+    int32_t a, b;   /* bodies */
+} clab_ccp_item;
+
 typedef struct clab_ccp {
     size_t nbodies;      /* bodies of the world */
     size_t ncontacts;    /* N_K: cone blocks 0 .. NK-1, rows 0 .. 3 NK - 1 */
@@ -71,6 +88,17 @@ typedef struct clab_ccp {
     double *p;           /* [n] the vector p of Eq. (10) [m/s]; may be changed between solves */
     double *compliance;  /* [n] diagonal added to N, 0 = rigid [1/kg]; see clab_ccp_update_blocks */
     size_t cap_bodies, cap_rows, cap_blocks; /* allocated lengths */
+    /* the same P in the world frame for the fast products (ccp.c), built with the rows */
+    clab_ccp_item *items; /* [nblocks] one per block, 64-byte aligned */
+    double *minv;         /* [8 nbodies] per body 1/m, then the world inverse inertia
+                             A Jbar^-1 A^T (xx, xy, xz, yy, yz, zz), 0; all 0 for fixed bodies */
+    double *rot;          /* [9 nbodies] A(e) of each body, row major */
+    size_t *inc_start;    /* [nbodies + 1] body k's incidences are inc[inc_start[k] .. inc_start[k+1]) */
+    uint32_t *inc;        /* [2 nblocks] 2 block + side (0: body a, 1: body b), blocks increasing;
+                             moving bodies only (fixed bodies get no velocity) */
+    double *cone;         /* [4 ncontacts] per contact mu_i, t_res, lambda_max(N_ii) [1/kg], 0
+                             (compact copy of the blocks for the solvers' loops) */
+    int has_compliance;   /* some compliance[k] != 0 (set by clab_ccp_update_blocks) */
 } clab_ccp;
 
 /* Empty problem (no allocation). */
@@ -87,14 +115,17 @@ void clab_ccp_free(clab_ccp *P);
 int clab_ccp_build(clab_ccp *P, const clab_world *w, const clab_contacts *c, double h, double recovery_speed,
                    clab_error *err);
 
-/* Recompute the diagonal blocks Nii and residual scales (after changing compliance). */
+/* Recompute the diagonal blocks Nii and residual scales (after changing compliance; the
+ * fast products notice a nonzero compliance here, so this call is required). */
 void clab_ccp_update_blocks(clab_ccp *P);
 
 /* u = M^-1 P nu, per body [6 nbodies]: (rdot change [m/s], wbar change [rad/s]) of Eq. (9). */
 void clab_ccp_minv_P(const clab_ccp *P, const double *nu, double *u);
 /* out = P^T u + compliance .* nu (nu may be NULL: no compliance term) [m/s]. */
 void clab_ccp_Pt(const clab_ccp *P, const double *u, const double *nu, double *out);
-/* out = N nu = P^T M^-1 P nu + compliance .* nu, matrix-free; u is scratch [6 nbodies]. */
+/* out = N nu = P^T M^-1 P nu + compliance .* nu, matrix-free; u is scratch [6 nbodies] (it
+ * receives M^-1 P nu in the world frame: rdot change, world angular velocity change).
+ * Parallel with OpenMP and deterministic: the same bytes for any number of threads. */
 void clab_ccp_apply_N(const clab_ccp *P, const double *nu, double *u, double *out);
 /* d = N nu + p: the composite velocities d_i, b_j of Eq. (10), the gradient of Eq. (11). */
 void clab_ccp_d(const clab_ccp *P, const double *nu, double *u, double *d);

@@ -68,6 +68,17 @@ double clab_sym3_max_eigenvalue(const double A[9])
     return q + 2.0 * p * cos(phi);
 }
 
+/* the error for a singular diagonal block i */
+static int singular(const clab_ccp *P, size_t i, clab_error *err)
+{
+    const clab_ccp_block *bl = &P->blocks[i];
+    return clab_error_set(err, CLAB_ENUMERIC,
+                          "dvi: singular diagonal block of N for %s %zu (rows %zu..%zu): no body can move",
+                          bl->kind == CLAB_CCP_CONE ? "contact" : "joint",
+                          bl->kind == CLAB_CCP_CONE ? i : i - P->ncontacts, bl->first,
+                          bl->first + (size_t)bl->size - 1);
+}
+
 /* inverse of a symmetric 3x3 by cofactors; returns 0 when singular */
 static int sym3_inverse(const double A[9], double X[9])
 {
@@ -88,26 +99,42 @@ static int sym3_inverse(const double A[9], double X[9])
     return 1;
 }
 
+/* lambda_max and inverse of block i into fi; CLAB_ENUMERIC when singular */
+static int block_factor(const clab_ccp *P, size_t i, double *fi, clab_error *err)
+{
+    const clab_ccp_block *bl = &P->blocks[i];
+    int ok;
+    if (bl->size == 1) {
+        fi[0] = bl->Nii[0];
+        ok = bl->Nii[0] > 0.0;
+        fi[1] = ok ? 1.0 / bl->Nii[0] : 0.0;
+    } else {
+        /* contacts: lambda_max kept by clab_ccp_update_blocks */
+        fi[0] = i < P->ncontacts ? P->cone[4 * i + 2] : clab_sym3_max_eigenvalue(bl->Nii);
+        ok = sym3_inverse(bl->Nii, fi + 1);
+    }
+    if (!ok || !(fi[0] > 0.0) || !isfinite(fi[0])) return singular(P, i, err);
+    return CLAB_OK;
+}
+
 int clab_ccp_block_factors(const clab_ccp *P, double *f, clab_error *err)
 {
     for (size_t i = 0; i < P->nblocks; i++) {
-        const clab_ccp_block *bl = &P->blocks[i];
-        double *fi = &f[CLAB_BLOCK_FACTORS * i];
-        int ok;
-        if (bl->size == 1) {
-            fi[0] = bl->Nii[0];
-            ok = bl->Nii[0] > 0.0;
-            fi[1] = ok ? 1.0 / bl->Nii[0] : 0.0;
-        } else {
-            fi[0] = clab_sym3_max_eigenvalue(bl->Nii);
-            ok = sym3_inverse(bl->Nii, fi + 1);
-        }
-        if (!ok || !(fi[0] > 0.0) || !isfinite(fi[0]))
-            return clab_error_set(err, CLAB_ENUMERIC,
-                                  "dvi: singular diagonal block of N for %s %zu (rows %zu..%zu): no body can move",
-                                  bl->kind == CLAB_CCP_CONE ? "contact" : "joint",
-                                  bl->kind == CLAB_CCP_CONE ? i : i - P->ncontacts, bl->first,
-                                  bl->first + (size_t)bl->size - 1);
+        int rc = block_factor(P, i, &f[CLAB_BLOCK_FACTORS * i], err);
+        if (rc) return rc;
+    }
+    return CLAB_OK;
+}
+
+int clab_ccp_joint_factors(const clab_ccp *P, double *f, clab_error *err)
+{
+    for (size_t i = 0; i < P->ncontacts; i++) {
+        double l = P->cone[4 * i + 2];
+        if (!(l > 0.0) || !isfinite(l)) return singular(P, i, err);
+    }
+    for (size_t i = P->ncontacts; i < P->nblocks; i++) {
+        int rc = block_factor(P, i, &f[CLAB_BLOCK_FACTORS * (i - P->ncontacts)], err);
+        if (rc) return rc;
     }
     return CLAB_OK;
 }
@@ -142,7 +169,9 @@ int clab_ccp_finish(const char *solver, const clab_ccp_options *o, clab_ccp_resu
 double clab_ccp_lipschitz_guess(const clab_ccp *P, const double *x, double *a, double *b, double *u)
 {
     double floor = 0.0;
-    for (size_t i = 0; i < P->nblocks; i++) {
+    for (size_t i = 0; i < P->ncontacts; i++)
+        if (P->cone[4 * i + 2] > floor) floor = P->cone[4 * i + 2];
+    for (size_t i = P->ncontacts; i < P->nblocks; i++) {
         const clab_ccp_block *bl = &P->blocks[i];
         double l = bl->size == 1 ? bl->Nii[0] : clab_sym3_max_eigenvalue(bl->Nii);
         if (l > floor) floor = l;

@@ -17,13 +17,123 @@
  * For the quadratic f the backtracking test is exactly (x - y).N(x - y) <= L |x - y|^2, which
  * is what we evaluate (free of cancellation). N y is formed from N x_{k+1} and N x_k by
  * linearity, so an iteration costs one product with N (plus one per backtrack). The best
- * iterate is returned, as in the paper. */
+ * iterate is returned, as in the paper.
+ *
+ * An iteration is three passes over memory (ccp_fast.h): the body pass u = M^-1 P x_{k+1};
+ * the gather pass N x_{k+1} = P^T u with the sums of the backtracking and restart tests; and
+ * one update pass forming y, N y, the residual of x_{k+1} and already the next
+ * Proj_C(y - t (N y + p)). Iterates live in four buffers (nu and three scratch) and change
+ * roles by pointer, so keeping the best iterate copies nothing. Parallel and deterministic. */
 #include <math.h>
 #include <string.h>
 
+#include "ccp_fast.h"
 #include "solver_internal.h"
 
 #define MAX_BACKTRACK 60
+
+/* xn = Proj_C(y - t (Ny + p)) */
+static void step(const clab_ccp *P, double t, const double *y, const double *Ny, double *xn)
+{
+    const size_t nk = P->ncontacts, nch = clab_ccp_nchunks(nk);
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) if (nch >= CLAB_CCP_PAR_CHUNKS)
+#endif
+    for (size_t c = 0; c < nch; c++) {
+        size_t lo, hi;
+        clab_ccp_chunk(c, nk, &lo, &hi);
+        for (size_t k = 3 * lo; k < 3 * hi; k += 3) {
+            for (int q = 0; q < 3; q++) xn[k + q] = y[k + q] - t * (Ny[k + q] + P->p[k + q]);
+            clab_ccp_cone_project(P->cone[4 * (k / 3)], &xn[k]);
+        }
+    }
+    for (size_t k = 3 * nk; k < P->n; k++) xn[k] = y[k] - t * (Ny[k] + P->p[k]);
+}
+
+/* Nxn = P^T u + compliance xn (u = M^-1 P xn) and the sums s[0] = (xn - y).(Nxn - Ny),
+ * s[1] = |xn - y|^2, s[2] = (Ny + p).(xn - x) */
+static void gather(const clab_ccp *P, const double *u, const double *xn, const double *y, const double *Ny,
+                   const double *x, double *Nxn, double *part, double s[3])
+{
+    const size_t nk = P->ncontacts, nch = clab_ccp_nchunks(nk);
+    const int comp = P->has_compliance;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) if (nch >= CLAB_CCP_PAR_CHUNKS)
+#endif
+    for (size_t c = 0; c < nch; c++) {
+        size_t lo, hi;
+        clab_ccp_chunk(c, nk, &lo, &hi);
+        double dNd = 0.0, dd = 0.0, gdx = 0.0;
+        for (size_t i = lo; i < hi; i++) {
+            double v[3], o[3];
+            clab_ccp_item_vrel(&P->items[i], u, v);
+            clab_ccp_item_rows(&P->items[i], v, o);
+            for (int q = 0; q < 3; q++) {
+                size_t k = 3 * i + (size_t)q;
+                double Nk = o[q] + (comp ? P->compliance[k] * xn[k] : 0.0), e = xn[k] - y[k];
+                Nxn[k] = Nk;
+                dNd += e * (Nk - Ny[k]);
+                dd += e * e;
+                gdx += (Ny[k] + P->p[k]) * (xn[k] - x[k]);
+            }
+        }
+        part[3 * c] = dNd, part[3 * c + 1] = dd, part[3 * c + 2] = gdx;
+    }
+    s[0] = s[1] = s[2] = 0.0;
+    for (size_t c = 0; c < nch; c++) s[0] += part[3 * c], s[1] += part[3 * c + 1], s[2] += part[3 * c + 2];
+    clab_ccp_gather_joints(P, u, xn, Nxn);
+    for (size_t k = 3 * nk; k < P->n; k++) {
+        double e = xn[k] - y[k];
+        s[0] += e * (Nxn[k] - Ny[k]);
+        s[1] += e * e;
+        s[2] += (Ny[k] + P->p[k]) * (xn[k] - x[k]);
+    }
+}
+
+/* y = xn + beta (xn - x), Ny = Nxn + beta (Nxn - Nx), the residual of xn (returned) with
+ * d = Nxn + p, and the next step from y with t into next */
+static double update(const clab_ccp *P, double beta, double t, const double *xn, const double *x, const double *Nxn,
+                     const double *Nx, double *y, double *Ny, double *next, double *part)
+{
+    const size_t nk = P->ncontacts, nch = clab_ccp_nchunks(nk);
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) if (nch >= CLAB_CCP_PAR_CHUNKS)
+#endif
+    for (size_t c = 0; c < nch; c++) {
+        size_t lo, hi;
+        clab_ccp_chunk(c, nk, &lo, &hi);
+        double e2max = 0.0;
+        for (size_t i = lo; i < hi; i++) {
+            const size_t k = 3 * i;
+            const double *cn = &P->cone[4 * i];
+            double g[3];
+            for (int q = 0; q < 3; q++) {
+                y[k + q] = xn[k + q] + beta * (xn[k + q] - x[k + q]);
+                Ny[k + q] = Nxn[k + q] + beta * (Nxn[k + q] - Nx[k + q]);
+                g[q] = Nxn[k + q] + P->p[k + q];
+                next[k + q] = y[k + q] - t * (Ny[k + q] + P->p[k + q]);
+            }
+            e2max = clab_ccp_max_nan(e2max, clab_ccp_cone_res2(cn[0], cn[1], &xn[k], g));
+            clab_ccp_cone_project(cn[0], &next[k]);
+        }
+        part[c] = e2max;
+    }
+    double e2 = 0.0;
+    for (size_t c = 0; c < nch; c++) e2 = clab_ccp_max_nan(e2, part[c]);
+    for (size_t i = nk; i < P->nblocks; i++) { /* joints: r_j = |b_j| */
+        const clab_ccp_block *bl = &P->blocks[i];
+        double s2 = 0.0;
+        for (size_t k = bl->first; k < bl->first + (size_t)bl->size; k++) {
+            y[k] = xn[k] + beta * (xn[k] - x[k]);
+            Ny[k] = Nxn[k] + beta * (Nxn[k] - Nx[k]);
+            next[k] = y[k] - t * (Ny[k] + P->p[k]);
+            double g = Nxn[k] + P->p[k];
+            s2 += g * g;
+        }
+        e2 = clab_ccp_max_nan(e2, s2);
+    }
+    return sqrt(e2);
+}
 
 static int solve(const clab_ccp *P, const clab_ccp_options *o, double *nu, clab_ccp_work *W, clab_ccp_result *res,
                  clab_error *err)
@@ -31,71 +141,57 @@ static int solve(const clab_ccp *P, const clab_ccp_options *o, double *nu, clab_
     if (clab_ccp_begin(o, W, res, err)) return err ? err->status : CLAB_ENOMEM;
     if (P->n == 0) return clab_ccp_finish("apgd", o, res, 0.0, err); /* nothing to solve */
     size_t n = P->n;
-    double *x = nu;                            /* x_k */
-    double *xn = clab_ccp_work_get(W, 0, n);   /* x_{k+1} */
-    double *y = clab_ccp_work_get(W, 1, n);
-    double *Nx = clab_ccp_work_get(W, 2, n);
-    double *Nxn = clab_ccp_work_get(W, 3, n);
-    double *Ny = clab_ccp_work_get(W, 4, n);
-    double *best = clab_ccp_work_get(W, 5, n);
-    double *d = clab_ccp_work_get(W, 6, n);
+    /* x-type buffers: nu and three scratch; N-type: two; y, Ny, u, chunk sums */
+    double *X[4] = {nu, clab_ccp_work_get(W, 0, n), clab_ccp_work_get(W, 1, n), clab_ccp_work_get(W, 2, n)};
+    double *Nx = clab_ccp_work_get(W, 3, n), *Nxn = clab_ccp_work_get(W, 4, n);
+    double *y = clab_ccp_work_get(W, 5, n), *Ny = clab_ccp_work_get(W, 6, n);
     double *u = clab_ccp_work_get(W, 7, 6 * P->nbodies);
-    if (!xn || !y || !Nx || !Nxn || !Ny || !best || !d || !u)
+    double *part = clab_ccp_work_get(W, 8, 3 * clab_ccp_nchunks(P->ncontacts) + 3);
+    if (!X[1] || !X[2] || !X[3] || !Nx || !Nxn || !y || !Ny || !u || !part)
         return clab_error_set(err, CLAB_ENOMEM, "dvi: out of memory in the apgd solver");
 
+    double *x = X[0], *best = X[0], *xn = X[1];
     clab_ccp_project(P, x);
     clab_ccp_apply_N(P, x, u, Nx);
-    for (size_t k = 0; k < n; k++) d[k] = Nx[k] + P->p[k];
-    if (o->desaxce_p0) clab_desaxce_all(P, o->desaxce_p0, d); /* exact friction, inner */
-    double r = clab_ccp_residual(P, x, d), r_best = r;
-    memcpy(best, x, n * sizeof *x);
+    for (size_t k = 0; k < n; k++) Nxn[k] = Nx[k] + P->p[k]; /* d of x_0 (Nxn as scratch) */
+    double r = clab_ccp_residual(P, x, Nxn), r_best = r;
     if (r <= o->tol) return clab_ccp_finish("apgd", o, res, r, err);
 
     double L = clab_ccp_lipschitz_guess(P, x, xn, Nxn, u);
     double theta = 1.0;
     memcpy(y, x, n * sizeof *x);
     memcpy(Ny, Nx, n * sizeof *x);
+    step(P, 1.0 / L, y, Ny, xn);
     while (res->iterations < o->max_iter) {
-        /* projected gradient step from y with backtracking on L */
+        /* N x_{k+1} with the backtracking test on L; a failed test redoes the step */
+        double s[3];
         for (int bt = 0;; bt++) {
-            double t = 1.0 / L;
-            for (size_t k = 0; k < n; k++) xn[k] = y[k] - t * (Ny[k] + P->p[k]);
-            clab_ccp_project(P, xn);
-            clab_ccp_apply_N(P, xn, u, Nxn);
-            double dNd = 0.0, dd = 0.0;
-            for (size_t k = 0; k < n; k++) {
-                double e = xn[k] - y[k];
-                dNd += e * (Nxn[k] - Ny[k]);
-                dd += e * e;
-            }
-            if (dNd <= L * dd || bt == MAX_BACKTRACK || !isfinite(dNd)) break;
+            clab_ccp_body_pass(P, xn, u, 0);
+            gather(P, u, xn, y, Ny, x, Nxn, part, s);
+            if (s[0] <= L * s[1] || bt == MAX_BACKTRACK || !isfinite(s[0])) break;
             L *= 2.0;
+            step(P, 1.0 / L, y, Ny, xn);
         }
         /* Nesterov momentum, with the restart test on g(y).(x_{k+1} - x_k) */
         double theta_n = 0.5 * (-theta * theta + theta * sqrt(theta * theta + 4.0));
         double beta = theta * (1.0 - theta) / (theta * theta + theta_n);
-        double gdx = 0.0;
-        for (size_t k = 0; k < n; k++) gdx += (Ny[k] + P->p[k]) * (xn[k] - x[k]);
-        if (gdx > 0.0) beta = 0.0, theta_n = 1.0;
-        for (size_t k = 0; k < n; k++) {
-            y[k] = xn[k] + beta * (xn[k] - x[k]);
-            Ny[k] = Nxn[k] + beta * (Nxn[k] - Nx[k]);
-            x[k] = xn[k];
-            Nx[k] = Nxn[k];
-            d[k] = Nxn[k] + P->p[k];
-        }
+        if (s[2] > 0.0) beta = 0.0, theta_n = 1.0;
         theta = theta_n;
         L *= 0.9;
-        if (o->desaxce_p0) clab_desaxce_all(P, o->desaxce_p0, d); /* exact friction, inner */
-        r = clab_ccp_residual(P, x, d);
+        /* the next step goes to a buffer that is neither x_{k+1} nor the best iterate */
+        double *next = NULL;
+        for (int b = 0; b < 4 && !next; b++)
+            if (X[b] != xn && X[b] != best) next = X[b];
+        r = update(P, beta, 1.0 / L, xn, x, Nxn, Nx, y, Ny, next, part);
+        double *t = Nx;
+        x = xn, Nx = Nxn, Nxn = t, xn = next;
         clab_ccp_record(W, res, r);
-        if (r < r_best) {
-            r_best = r;
-            memcpy(best, x, n * sizeof *x);
-        }
+        if (r < r_best) r_best = r, best = x;
         if (r <= o->tol || !isfinite(r)) break;
     }
-    if (isfinite(r)) memcpy(nu, best, n * sizeof *nu);
+    /* the best iterate (a non-finite run returns its last one) */
+    double *out = isfinite(r) ? best : x;
+    if (out != nu) memcpy(nu, out, n * sizeof *nu);
     return clab_ccp_finish("apgd", o, res, isfinite(r) ? r_best : r, err);
 }
 

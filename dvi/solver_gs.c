@@ -14,6 +14,7 @@
  * descent, convergent for the convex QP. One sweep costs about one product with N. */
 #include <math.h>
 
+#include "ccp_fast.h"
 #include "cone.h"
 #include "solver_internal.h"
 
@@ -27,37 +28,37 @@ static inline void mul3(const double A[9], const double x[3], double y[3])
     y[2] = A[6] * x[0] + A[7] * x[1] + A[8] * x[2];
 }
 
-/* u_a, u_b += M^-1 (P column block) dx for the rows of one block (shared bodies a, b) */
-static void add_velocity(const clab_ccp *P, const clab_ccp_block *bl, const double *dx, double *u)
+/* u_a, u_b += M^-1 (P column block) dx for the rows of one block (world frame, ccp_fast.h):
+ * F = sum_q t_q dx_q, +F and torque r_b x F on b, -F and -r_a x F on a */
+static void add_velocity(const clab_ccp *P, size_t i, int m, const double *dx, double *u)
 {
-    const clab_ccp_row *r0 = &P->rows[bl->first];
-    int a = r0->a, b = r0->b;
-    double *ua = &u[6 * a], *ub = &u[6 * b];
-    const double *iJa = &P->invJ[3 * a], *iJb = &P->invJ[3 * b];
-    double ma = P->invm[a], mb = P->invm[b];
-    for (int k = 0; k < bl->size; k++) {
-        const clab_ccp_row *r = &P->rows[bl->first + (size_t)k];
-        double x = dx[k];
-        for (int j = 0; j < 3; j++) {
-            ua[j] -= ma * r->lin[j] * x;
-            ua[3 + j] += iJa[j] * r->ang_a[j] * x;
-            ub[j] += mb * r->lin[j] * x;
-            ub[3 + j] += iJb[j] * r->ang_b[j] * x;
-        }
+    const clab_ccp_item *it = &P->items[i];
+    const double *t = it->t;
+    double F[3];
+    for (int c = 0; c < 3; c++) F[c] = t[c] * dx[0] + (m == 3 ? t[3 + c] * dx[1] + t[6 + c] * dx[2] : 0.0);
+    for (int side = 0; side < 2; side++) {
+        const size_t body = (size_t)(side ? it->b : it->a);
+        const double *M = &P->minv[8 * body], *r = it->r + 3 * side, sg = side ? 1.0 : -1.0;
+        double *ub = &u[6 * body];
+        double T0 = sg * (r[1] * F[2] - r[2] * F[1]), T1 = sg * (r[2] * F[0] - r[0] * F[2]),
+               T2 = sg * (r[0] * F[1] - r[1] * F[0]);
+        ub[0] += sg * M[0] * F[0], ub[1] += sg * M[0] * F[1], ub[2] += sg * M[0] * F[2];
+        ub[3] += M[1] * T0 + M[2] * T1 + M[3] * T2;
+        ub[4] += M[2] * T0 + M[4] * T1 + M[5] * T2;
+        ub[5] += M[3] * T0 + M[5] * T1 + M[6] * T2;
     }
 }
 
-/* d_k = P_k^T u + compliance nu_k + p_k for the rows of one block */
-static void block_d(const clab_ccp *P, const clab_ccp_block *bl, const double *u, const double *nu, double *g)
+/* d_k = P_k^T u + compliance nu_k + p_k for the rows of one block (u world) */
+static void block_d(const clab_ccp *P, size_t i, const clab_ccp_block *bl, const double *u, const double *nu,
+                    double *g)
 {
+    double v[3], o[3];
+    clab_ccp_item_vrel(&P->items[i], u, v);
+    clab_ccp_item_rows(&P->items[i], v, o);
     for (int k = 0; k < bl->size; k++) {
         size_t q = bl->first + (size_t)k;
-        const clab_ccp_row *r = &P->rows[q];
-        const double *ua = &u[6 * r->a], *ub = &u[6 * r->b];
-        double s = P->p[q] + P->compliance[q] * nu[q];
-        for (int j = 0; j < 3; j++)
-            s += r->lin[j] * (ub[j] - ua[j]) + r->ang_a[j] * ua[3 + j] + r->ang_b[j] * ub[3 + j];
-        g[k] = s;
+        g[k] = o[k] + P->p[q] + P->compliance[q] * nu[q];
     }
 }
 
@@ -76,10 +77,8 @@ static int solve(const clab_ccp *P, const clab_ccp_options *o, double *nu, clab_
     double omega = o->omega;
 
     clab_ccp_project(P, nu);
-    clab_ccp_minv_P(P, nu, u);
-    clab_ccp_Pt(P, u, nu, d);
-    for (size_t k = 0; k < n; k++) d[k] += P->p[k];
-    if (o->desaxce_p0) clab_desaxce_all(P, o->desaxce_p0, d); /* exact friction, inner */
+    clab_ccp_body_pass(P, nu, u, 0); /* u = M^-1 P nu, world frame */
+    clab_ccp_gather(P, u, nu, 1, d);
     double r = clab_ccp_residual(P, nu, d);
     while (r > o->tol && res->iterations < o->max_iter && isfinite(r)) {
         /* one sweep over the blocks, in order */
@@ -89,8 +88,7 @@ static int solve(const clab_ccp *P, const clab_ccp_options *o, double *nu, clab_
             double *x = &nu[bl->first];
             double g[3], xn[3], dx[3];
             int m = bl->size;
-            block_d(P, bl, u, nu, g);
-            if (o->desaxce_p0) clab_desaxce_block(P, o->desaxce_p0, i, g); /* exact friction, inner */
+            block_d(P, i, bl, u, nu, g);
             if (bl->kind == CLAB_CCP_CONE) {
                 /* local problem in x: r = d_k - N_kk nu_k */
                 double Nx[3], rl[3];
@@ -115,13 +113,11 @@ static int solve(const clab_ccp *P, const clab_ccp_options *o, double *nu, clab_
                 moved |= dx[k] != 0.0;
                 x[k] = xn[k];
             }
-            if (moved) add_velocity(P, bl, dx, u);
+            if (moved) add_velocity(P, i, m, dx, u);
         }
         /* u drifts by round-off under the incremental updates: rebuild it now and then */
-        if ((res->iterations + 1) % REFRESH == 0) clab_ccp_minv_P(P, nu, u);
-        clab_ccp_Pt(P, u, nu, d);
-        for (size_t k = 0; k < n; k++) d[k] += P->p[k];
-        if (o->desaxce_p0) clab_desaxce_all(P, o->desaxce_p0, d); /* exact friction, inner */
+        if ((res->iterations + 1) % REFRESH == 0) clab_ccp_body_pass(P, nu, u, 0);
+        clab_ccp_gather(P, u, nu, 1, d);
         r = clab_ccp_residual(P, nu, d);
         clab_ccp_record(W, res, r);
     }

@@ -11,6 +11,10 @@
 /* Fill f[CLAB_BLOCK_FACTORS * nblocks]; CLAB_ENUMERIC (err set) when a block is singular. */
 int clab_ccp_block_factors(const clab_ccp *P, double *f, clab_error *err);
 
+/* The same for the joint blocks only, f[CLAB_BLOCK_FACTORS * (i - ncontacts)] for block i;
+ * the contacts' lambda_max (kept in P->cone) is only checked to be positive and finite. */
+int clab_ccp_joint_factors(const clab_ccp *P, double *f, clab_error *err);
+
 /* Largest eigenvalue of a symmetric 3x3 matrix (row major). */
 double clab_sym3_max_eigenvalue(const double A[9]);
 

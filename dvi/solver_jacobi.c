@@ -7,56 +7,100 @@
  * so a fixed point is a solution of the CCP with the Euclidean projection) and N_kk^-1 for a
  * free block (any metric is exact there). One product with N per iteration. Convergence needs
  * omega below 2 / lambda_max(B N), which grows with the number of contacts per body: the
- * default omega = 0.3 suits granular packings; if the history grows, lower omega. */
+ * default omega = 0.3 suits granular packings; if the history grows, lower omega.
+ *
+ * An iteration is two passes over memory (ccp_fast.h): the body pass u = M^-1 P nu, then one
+ * pass over the contacts that forms d_i = (P^T u)_i + p_i, the residual of block i and the
+ * next iterate nu_i' = Proj(nu_i - omega B_i d_i) into a second buffer (the iterate whose
+ * residual met tol is the one returned). Parallel and deterministic (ccp_fast.h). */
 #include <math.h>
+#include <string.h>
 
-#include "cone.h"
+#include "ccp_fast.h"
 #include "solver_internal.h"
+
+/* d of the iterate x, its residual (returned) and the next iterate xn; u = M^-1 P x already */
+static double sweep(const clab_ccp *P, double omega, const double *fj, const double *x, const double *u, double *xn,
+                    double *part)
+{
+    const size_t nk = P->ncontacts, nch = clab_ccp_nchunks(nk);
+    const int comp = P->has_compliance;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) if (nch >= CLAB_CCP_PAR_CHUNKS)
+#endif
+    for (size_t c = 0; c < nch; c++) {
+        size_t lo, hi;
+        clab_ccp_chunk(c, nk, &lo, &hi);
+        double e2max = 0.0;
+        for (size_t i = lo; i < hi; i++) {
+            const double *cn = &P->cone[4 * i], *xi = &x[3 * i], *pi = &P->p[3 * i];
+            double v[3], g[3];
+            clab_ccp_item_vrel(&P->items[i], u, v);
+            clab_ccp_item_rows(&P->items[i], v, g);
+            g[0] += pi[0], g[1] += pi[1], g[2] += pi[2];
+            if (comp) {
+                const double *ci = &P->compliance[3 * i];
+                g[0] += ci[0] * xi[0], g[1] += ci[1] * xi[1], g[2] += ci[2] * xi[2];
+            }
+            e2max = clab_ccp_max_nan(e2max, clab_ccp_cone_res2(cn[0], cn[1], xi, g));
+            double eta = omega / cn[2], *y = &xn[3 * i];
+            y[0] = xi[0] - eta * g[0], y[1] = xi[1] - eta * g[1], y[2] = xi[2] - eta * g[2];
+            clab_ccp_cone_project(cn[0], y);
+        }
+        part[c] = e2max;
+    }
+    double e2 = 0.0;
+    for (size_t c = 0; c < nch; c++) e2 = clab_ccp_max_nan(e2, part[c]);
+    /* joints (free blocks): r_j = |b_j|, step -omega N_jj^-1 b_j */
+    for (size_t i = nk; i < P->nblocks; i++) {
+        const clab_ccp_block *bl = &P->blocks[i];
+        const double *fi = &fj[CLAB_BLOCK_FACTORS * (i - nk)];
+        const clab_ccp_item *it = &P->items[i];
+        double v[3], o[3], g[3], s2 = 0.0;
+        int m = bl->size;
+        clab_ccp_item_vrel(it, u, v);
+        clab_ccp_item_rows(it, v, o);
+        for (int a = 0; a < m; a++) {
+            size_t k = bl->first + (size_t)a;
+            g[a] = o[a] + P->compliance[k] * x[k] + P->p[k];
+            s2 += g[a] * g[a];
+        }
+        e2 = clab_ccp_max_nan(e2, s2);
+        for (int a = 0; a < m; a++) {
+            double s = 0.0;
+            for (int b = 0; b < m; b++) s += fi[1 + a * m + b] * g[b];
+            xn[bl->first + (size_t)a] = x[bl->first + (size_t)a] - omega * s;
+        }
+    }
+    return sqrt(e2);
+}
 
 static int solve(const clab_ccp *P, const clab_ccp_options *o, double *nu, clab_ccp_work *W, clab_ccp_result *res,
                  clab_error *err)
 {
     if (clab_ccp_begin(o, W, res, err)) return err ? err->status : CLAB_ENOMEM;
     if (P->n == 0) return clab_ccp_finish("jacobi", o, res, 0.0, err); /* nothing to solve */
-    size_t n = P->n;
-    double *d = clab_ccp_work_get(W, 0, n);
+    size_t n = P->n, nk = P->ncontacts, nj = P->nblocks - nk;
+    double *xb = clab_ccp_work_get(W, 0, n);
     double *u = clab_ccp_work_get(W, 1, 6 * P->nbodies);
-    double *f = clab_ccp_work_get(W, 2, CLAB_BLOCK_FACTORS * P->nblocks);
-    if (!d || !u || !f) return clab_error_set(err, CLAB_ENOMEM, "dvi: out of memory in the jacobi solver");
-    int rc = clab_ccp_block_factors(P, f, err);
+    double *fj = clab_ccp_work_get(W, 2, CLAB_BLOCK_FACTORS * (nj + 1));
+    double *part = clab_ccp_work_get(W, 3, clab_ccp_nchunks(nk) + 1);
+    if (!xb || !u || !fj || !part) return clab_error_set(err, CLAB_ENOMEM, "dvi: out of memory in the jacobi solver");
+    int rc = clab_ccp_joint_factors(P, fj, err);
     if (rc) return rc;
 
-    clab_ccp_project(P, nu);
-    clab_ccp_d(P, nu, u, d);
-    if (o->desaxce_p0) clab_desaxce_all(P, o->desaxce_p0, d); /* exact friction, inner */
-    double r = clab_ccp_residual(P, nu, d);
+    double *x = nu, *xn = xb;
+    clab_ccp_project(P, x);
+    clab_ccp_body_pass(P, x, u, 0);
+    double r = sweep(P, o->omega, fj, x, u, xn, part);
     while (r > o->tol && res->iterations < o->max_iter && isfinite(r)) {
-        /* one Jacobi sweep: every block from the same d */
-        for (size_t i = 0; i < P->nblocks; i++) {
-            const clab_ccp_block *bl = &P->blocks[i];
-            const double *fi = &f[CLAB_BLOCK_FACTORS * i];
-            double *x = &nu[bl->first];
-            const double *g = &d[bl->first];
-            if (bl->kind == CLAB_CCP_CONE) {
-                double eta = o->omega / fi[0];
-                x[0] -= eta * g[0];
-                x[1] -= eta * g[1];
-                x[2] -= eta * g[2];
-                clab_cone_project(bl->mu, x);
-            } else {
-                int m = bl->size;
-                for (int a = 0; a < m; a++) {
-                    double s = 0.0;
-                    for (int b = 0; b < m; b++) s += fi[1 + a * m + b] * g[b];
-                    x[a] -= o->omega * s;
-                }
-            }
-        }
-        clab_ccp_d(P, nu, u, d);
-        if (o->desaxce_p0) clab_desaxce_all(P, o->desaxce_p0, d); /* exact friction, inner */
-        r = clab_ccp_residual(P, nu, d);
+        double *t = x; /* the next iterate was formed by the sweep */
+        x = xn, xn = t;
+        clab_ccp_body_pass(P, x, u, 0);
+        r = sweep(P, o->omega, fj, x, u, xn, part);
         clab_ccp_record(W, res, r);
     }
+    if (x != nu) memcpy(nu, x, n * sizeof *nu);
     return clab_ccp_finish("jacobi", o, res, r, err);
 }
 

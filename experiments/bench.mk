@@ -7,7 +7,8 @@ contactlab_SOURCES += \
 	experiments/bench.h \
 	experiments/bench.c \
 	experiments/bench_chute.c \
-	experiments/bench_pile.c
+	experiments/bench_pile.c \
+	experiments/bench_dvi_pile.c
 BENCH_ARGS =
 bench: contactlab$(EXEEXT)
 	./contactlab$(EXEEXT) bench --out bench-out $(BENCH_ARGS)

@@ -1,0 +1,96 @@
+/* ccp_fast.h: the kernels of the fast matrix-free products with N = P^T M^-1 P (ccp.c), for
+ * the solvers that fuse them with their own vector updates (not installed).
+ *
+ * A product is two passes over memory, both parallel with OpenMP and race-free:
+ *   1. body pass, u = M^-1 P nu: each moving body sums the impulses of its own contacts and
+ *      joints (its incidence list, in increasing block order) into a force and a torque, then
+ *      applies 1/m and the world inverse inertia; no two threads write the same body, and the
+ *      order of each sum does not depend on the thread count;
+ *   2. gather pass, (P^T u)_i = t_q . (v_b + omega_b x r_b - v_a - omega_a x r_a) for each
+ *      block i, reading u.
+ * u holds per body (v, omega) in the world frame, 6 doubles. Loops over contacts run in
+ * chunks of CLAB_CCP_CHUNK contacts; reductions (sums, maxima) are formed per chunk and the
+ * chunk results combined in chunk order, so every result is the same to the last bit for
+ * any number of threads. */
+#ifndef CLAB_CCP_FAST_H
+#define CLAB_CCP_FAST_H
+
+#include <math.h>
+
+#include "ccp.h"
+
+#define CLAB_CCP_CHUNK 512     /* contacts per chunk of the parallel loops and reductions */
+#define CLAB_CCP_PAR_CHUNKS 8  /* loops of fewer chunks run on one thread (fork costs more) */
+#define CLAB_CCP_PAR_BODIES 4096 /* likewise bodies for the body pass */
+
+static inline size_t clab_ccp_nchunks(size_t ncontacts) { return (ncontacts + CLAB_CCP_CHUNK - 1) / CLAB_CCP_CHUNK; }
+
+/* u = M^-1 P nu in the world frame (body pass); body_frame = 1 gives the angular part as the
+ * body-frame wbar change instead (the public clab_ccp_minv_P). */
+void clab_ccp_body_pass(const clab_ccp *P, const double *nu, double *u, int body_frame);
+
+/* (P^T u) for the joint rows (serial, after the contacts); out indexed like nu; nu may be
+ * NULL (no compliance term) */
+void clab_ccp_gather_joints(const clab_ccp *P, const double *u, const double *nu, double *out);
+
+/* out = P^T u (+ compliance .* nu when nu is given) (+ p when add_p), u in the world frame;
+ * contacts in parallel chunks, then the joints */
+void clab_ccp_gather(const clab_ccp *P, const double *u, const double *nu, int add_p, double *out);
+
+/* contacts [*lo, *hi) of chunk c */
+static inline void clab_ccp_chunk(size_t c, size_t ncontacts, size_t *lo, size_t *hi)
+{
+    *lo = c * CLAB_CCP_CHUNK;
+    *hi = (c + 1) * CLAB_CCP_CHUNK < ncontacts ? (c + 1) * CLAB_CCP_CHUNK : ncontacts;
+}
+
+/* max that lets a NaN through (as residual.c does) */
+static inline double clab_ccp_max_nan(double r, double e) { return e <= r ? r : e; }
+
+/* relative velocity at block it: v_b + omega_b x r_b - v_a - omega_a x r_a (u world) */
+static inline void clab_ccp_item_vrel(const clab_ccp_item *it, const double *u, double v[3])
+{
+    const double *ua = u + 6 * (size_t)it->a, *ub = u + 6 * (size_t)it->b;
+    const double *ra = it->r, *rb = it->r + 3;
+    v[0] = (ub[0] + ub[4] * rb[2] - ub[5] * rb[1]) - (ua[0] + ua[4] * ra[2] - ua[5] * ra[1]);
+    v[1] = (ub[1] + ub[5] * rb[0] - ub[3] * rb[2]) - (ua[1] + ua[5] * ra[0] - ua[3] * ra[2]);
+    v[2] = (ub[2] + ub[3] * rb[1] - ub[4] * rb[0]) - (ua[2] + ua[3] * ra[1] - ua[4] * ra[0]);
+}
+
+/* the three rows of a contact: out_q = t_q . v */
+static inline void clab_ccp_item_rows(const clab_ccp_item *it, const double v[3], double out[3])
+{
+    const double *t = it->t;
+    out[0] = t[0] * v[0] + t[1] * v[1] + t[2] * v[2];
+    out[1] = t[3] * v[0] + t[4] * v[1] + t[5] * v[2];
+    out[2] = t[6] * v[0] + t[7] * v[1] + t[8] * v[2];
+}
+
+/* Euclidean projection onto K = {mu x_n >= |x_T|} (the same operations as clab_cone_project
+ * of cone.c, inline for the solvers' loops) */
+static inline void clab_ccp_cone_project(double mu, double x[3])
+{
+    double xn = x[0];
+    double s = sqrt(x[1] * x[1] + x[2] * x[2]);
+    if (xn >= 0.0 && s <= mu * xn) return;
+    if (mu * s <= -xn) {
+        x[0] = x[1] = x[2] = 0.0;
+        return;
+    }
+    double a = (xn + mu * s) / (1.0 + mu * mu);
+    x[0] = a;
+    x[1] *= mu * a / s;
+    x[2] *= mu * a / s;
+}
+
+/* squared residual of one contact block (residual.c): |x - Proj_K(x - t g)|^2 / t^2 */
+static inline double clab_ccp_cone_res2(double mu, double t, const double x[3], const double g[3])
+{
+    if (!(t > 0.0)) return g[0] * g[0] + g[1] * g[1] + g[2] * g[2];
+    double y[3] = {x[0] - t * g[0], x[1] - t * g[1], x[2] - t * g[2]};
+    clab_ccp_cone_project(mu, y);
+    double e0 = (x[0] - y[0]) / t, e1 = (x[1] - y[1]) / t, e2 = (x[2] - y[2]) / t;
+    return e0 * e0 + e1 * e1 + e2 * e2;
+}
+
+#endif
