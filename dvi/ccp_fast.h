@@ -29,6 +29,13 @@ static inline size_t clab_ccp_nchunks(size_t ncontacts) { return (ncontacts + CL
  * body-frame wbar change instead (the public clab_ccp_minv_P). */
 void clab_ccp_body_pass(const clab_ccp *P, const double *nu, double *u, int body_frame);
 
+/* F_i = sum_q t_q x_q, the world impulse of every block (3 per block); the joints only */
+void clab_ccp_forces(const clab_ccp *P, const double *x, double *F);
+void clab_ccp_joint_forces(const clab_ccp *P, const double *x, double *F);
+/* u = M^-1 P nu (world) from the blocks' impulses F of nu: the same bits as the body pass
+ * from nu, with less work (the solvers form F where they form nu) */
+void clab_ccp_body_pass_F(const clab_ccp *P, const double *F, double *u);
+
 /* (P^T u) for the joint rows (serial, after the contacts); out indexed like nu; nu may be
  * NULL (no compliance term) */
 void clab_ccp_gather_joints(const clab_ccp *P, const double *u, const double *nu, double *out);
@@ -57,6 +64,15 @@ static inline void clab_ccp_item_vrel(const clab_ccp_item *it, const double *u, 
     v[2] = (ub[2] + ub[3] * rb[1] - ub[4] * rb[0]) - (ua[2] + ua[3] * ra[1] - ua[4] * ra[0]);
 }
 
+/* the world impulse of a block: F = t_0 x_0 + t_1 x_1 + t_2 x_2 */
+static inline void clab_ccp_item_force(const clab_ccp_item *it, const double x[3], double F[3])
+{
+    const double *t = it->t;
+    F[0] = t[0] * x[0] + t[3] * x[1] + t[6] * x[2];
+    F[1] = t[1] * x[0] + t[4] * x[1] + t[7] * x[2];
+    F[2] = t[2] * x[0] + t[5] * x[1] + t[8] * x[2];
+}
+
 /* the three rows of a contact: out_q = t_q . v */
 static inline void clab_ccp_item_rows(const clab_ccp_item *it, const double v[3], double out[3])
 {
@@ -83,13 +99,15 @@ static inline void clab_ccp_cone_project(double mu, double x[3])
     x[2] *= mu * a / s;
 }
 
-/* squared residual of one contact block (residual.c): |x - Proj_K(x - t g)|^2 / t^2 */
-static inline double clab_ccp_cone_res2(double mu, double t, const double x[3], const double g[3])
+/* squared residual of one contact block (residual.c): |x - Proj_K(x - t g)|^2 / t^2, with
+ * cn the contact's P->cone entry (mu, t, lambda_max, 1/t) */
+static inline double clab_ccp_cone_res2(const double cn[4], const double x[3], const double g[3])
 {
+    const double t = cn[1], it = cn[3];
     if (!(t > 0.0)) return g[0] * g[0] + g[1] * g[1] + g[2] * g[2];
     double y[3] = {x[0] - t * g[0], x[1] - t * g[1], x[2] - t * g[2]};
-    clab_ccp_cone_project(mu, y);
-    double e0 = (x[0] - y[0]) / t, e1 = (x[1] - y[1]) / t, e2 = (x[2] - y[2]) / t;
+    clab_ccp_cone_project(cn[0], y);
+    double e0 = (x[0] - y[0]) * it, e1 = (x[1] - y[1]) * it, e2 = (x[2] - y[2]) * it;
     return e0 * e0 + e1 * e1 + e2 * e2;
 }
 

@@ -23,4 +23,4 @@ pkginclude_HEADERS += \
 	dvi/regularize.h \
 	dvi/friction_exact.h
 
-noinst_HEADERS += dvi/solver_internal.h
+noinst_HEADERS += dvi/solver_internal.h dvi/ccp_fast.h

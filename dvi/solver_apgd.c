@@ -32,8 +32,8 @@
 
 #define MAX_BACKTRACK 60
 
-/* xn = Proj_C(y - t (Ny + p)) */
-static void step(const clab_ccp *P, double t, const double *y, const double *Ny, double *xn)
+/* xn = Proj_C(y - t (Ny + p)) and its blocks' impulses F */
+static void step(const clab_ccp *P, double t, const double *y, const double *Ny, double *xn, double *F)
 {
     const size_t nk = P->ncontacts, nch = clab_ccp_nchunks(nk);
 #ifdef _OPENMP
@@ -45,9 +45,11 @@ static void step(const clab_ccp *P, double t, const double *y, const double *Ny,
         for (size_t k = 3 * lo; k < 3 * hi; k += 3) {
             for (int q = 0; q < 3; q++) xn[k + q] = y[k + q] - t * (Ny[k + q] + P->p[k + q]);
             clab_ccp_cone_project(P->cone[4 * (k / 3)], &xn[k]);
+            clab_ccp_item_force(&P->items[k / 3], &xn[k], &F[k]);
         }
     }
     for (size_t k = 3 * nk; k < P->n; k++) xn[k] = y[k] - t * (Ny[k] + P->p[k]);
+    clab_ccp_joint_forces(P, xn, F);
 }
 
 /* Nxn = P^T u + compliance xn (u = M^-1 P xn) and the sums s[0] = (xn - y).(Nxn - Ny),
@@ -91,9 +93,9 @@ static void gather(const clab_ccp *P, const double *u, const double *xn, const d
 }
 
 /* y = xn + beta (xn - x), Ny = Nxn + beta (Nxn - Nx), the residual of xn (returned) with
- * d = Nxn + p, and the next step from y with t into next */
+ * d = Nxn + p, and the next step from y with t into next, with its impulses F */
 static double update(const clab_ccp *P, double beta, double t, const double *xn, const double *x, const double *Nxn,
-                     const double *Nx, double *y, double *Ny, double *next, double *part)
+                     const double *Nx, double *y, double *Ny, double *next, double *F, double *part)
 {
     const size_t nk = P->ncontacts, nch = clab_ccp_nchunks(nk);
 #ifdef _OPENMP
@@ -113,8 +115,9 @@ static double update(const clab_ccp *P, double beta, double t, const double *xn,
                 g[q] = Nxn[k + q] + P->p[k + q];
                 next[k + q] = y[k + q] - t * (Ny[k + q] + P->p[k + q]);
             }
-            e2max = clab_ccp_max_nan(e2max, clab_ccp_cone_res2(cn[0], cn[1], &xn[k], g));
+            e2max = clab_ccp_max_nan(e2max, clab_ccp_cone_res2(cn, &xn[k], g));
             clab_ccp_cone_project(cn[0], &next[k]);
+            clab_ccp_item_force(&P->items[i], &next[k], &F[k]);
         }
         part[c] = e2max;
     }
@@ -132,6 +135,7 @@ static double update(const clab_ccp *P, double beta, double t, const double *xn,
         }
         e2 = clab_ccp_max_nan(e2, s2);
     }
+    clab_ccp_joint_forces(P, next, F);
     return sqrt(e2);
 }
 
@@ -147,7 +151,8 @@ static int solve(const clab_ccp *P, const clab_ccp_options *o, double *nu, clab_
     double *y = clab_ccp_work_get(W, 5, n), *Ny = clab_ccp_work_get(W, 6, n);
     double *u = clab_ccp_work_get(W, 7, 6 * P->nbodies);
     double *part = clab_ccp_work_get(W, 8, 3 * clab_ccp_nchunks(P->ncontacts) + 3);
-    if (!X[1] || !X[2] || !X[3] || !Nx || !Nxn || !y || !Ny || !u || !part)
+    double *F = clab_ccp_work_get(W, 9, 3 * P->nblocks);
+    if (!X[1] || !X[2] || !X[3] || !Nx || !Nxn || !y || !Ny || !u || !part || !F)
         return clab_error_set(err, CLAB_ENOMEM, "dvi: out of memory in the apgd solver");
 
     double *x = X[0], *best = X[0], *xn = X[1];
@@ -161,16 +166,16 @@ static int solve(const clab_ccp *P, const clab_ccp_options *o, double *nu, clab_
     double theta = 1.0;
     memcpy(y, x, n * sizeof *x);
     memcpy(Ny, Nx, n * sizeof *x);
-    step(P, 1.0 / L, y, Ny, xn);
+    step(P, 1.0 / L, y, Ny, xn, F);
     while (res->iterations < o->max_iter) {
         /* N x_{k+1} with the backtracking test on L; a failed test redoes the step */
         double s[3];
         for (int bt = 0;; bt++) {
-            clab_ccp_body_pass(P, xn, u, 0);
+            clab_ccp_body_pass_F(P, F, u);
             gather(P, u, xn, y, Ny, x, Nxn, part, s);
             if (s[0] <= L * s[1] || bt == MAX_BACKTRACK || !isfinite(s[0])) break;
             L *= 2.0;
-            step(P, 1.0 / L, y, Ny, xn);
+            step(P, 1.0 / L, y, Ny, xn, F);
         }
         /* Nesterov momentum, with the restart test on g(y).(x_{k+1} - x_k) */
         double theta_n = 0.5 * (-theta * theta + theta * sqrt(theta * theta + 4.0));
@@ -182,7 +187,7 @@ static int solve(const clab_ccp *P, const clab_ccp_options *o, double *nu, clab_
         double *next = NULL;
         for (int b = 0; b < 4 && !next; b++)
             if (X[b] != xn && X[b] != best) next = X[b];
-        r = update(P, beta, 1.0 / L, xn, x, Nxn, Nx, y, Ny, next, part);
+        r = update(P, beta, 1.0 / L, xn, x, Nxn, Nx, y, Ny, next, F, part);
         double *t = Nx;
         x = xn, Nx = Nxn, Nxn = t, xn = next;
         clab_ccp_record(W, res, r);

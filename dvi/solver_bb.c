@@ -32,9 +32,9 @@
 #define NSUM 4
 
 /* from x and Nx (d = Nx + p): the objective and residual of x, and the direction
- * s = Proj_C(x - alpha d) - x with g.s, s.s: out[0..3] as NSUM */
-static void direction(const clab_ccp *P, double alpha, const double *x, const double *Nx, double *s, double *part,
-                      double out[NSUM])
+ * s = Proj_C(x - alpha d) - x with g.s, s.s and its blocks' impulses F: out[0..3] as NSUM */
+static void direction(const clab_ccp *P, double alpha, const double *x, const double *Nx, double *s, double *F,
+                      double *part, double out[NSUM])
 {
     const size_t nk = P->ncontacts, nch = clab_ccp_nchunks(nk);
 #ifdef _OPENMP
@@ -53,7 +53,7 @@ static void direction(const clab_ccp *P, double alpha, const double *x, const do
                 xdp += x[k + q] * (g[q] + P->p[k + q]);
                 z[q] = x[k + q] - alpha * g[q];
             }
-            e2max = clab_ccp_max_nan(e2max, clab_ccp_cone_res2(cn[0], cn[1], &x[k], g));
+            e2max = clab_ccp_max_nan(e2max, clab_ccp_cone_res2(cn, &x[k], g));
             clab_ccp_cone_project(cn[0], z);
             for (int q = 0; q < 3; q++) {
                 double sq = z[q] - x[k + q];
@@ -61,6 +61,7 @@ static void direction(const clab_ccp *P, double alpha, const double *x, const do
                 gs += g[q] * sq;
                 ss += sq * sq;
             }
+            clab_ccp_item_force(&P->items[i], &s[k], &F[k]);
         }
         double *pc = &part[NSUM * c];
         pc[0] = gs, pc[1] = ss, pc[2] = xdp, pc[3] = e2max;
@@ -84,6 +85,7 @@ static void direction(const clab_ccp *P, double alpha, const double *x, const do
         }
         out[3] = clab_ccp_max_nan(out[3], s2);
     }
+    clab_ccp_joint_forces(P, s, F);
 }
 
 /* Ns = P^T u + compliance s (u = M^-1 P s); returns s.N s */
@@ -148,7 +150,8 @@ static int solve(const clab_ccp *P, const clab_ccp_options *o, double *nu, clab_
     double *Ns = clab_ccp_work_get(W, 4, n);
     double *u = clab_ccp_work_get(W, 5, 6 * P->nbodies);
     double *part = clab_ccp_work_get(W, 6, NSUM * clab_ccp_nchunks(n) + NSUM);
-    if (!X[1] || !X[2] || !Nx || !s || !Ns || !u || !part)
+    double *F = clab_ccp_work_get(W, 7, 3 * P->nblocks);
+    if (!X[1] || !X[2] || !Nx || !s || !Ns || !u || !part || !F)
         return clab_error_set(err, CLAB_ENOMEM, "dvi: out of memory in the bb solver");
 
     double *x = X[0], *best = X[0];
@@ -161,13 +164,13 @@ static int solve(const clab_ccp *P, const clab_ccp_options *o, double *nu, clab_
     double L = clab_ccp_lipschitz_guess(P, x, s, Ns, u);
     double alpha = 1.0 / L, alpha_min = 1e-10 / L, alpha_max = 1e10 / L;
     double sum[NSUM];
-    direction(P, alpha, x, Nx, s, part, sum);
+    direction(P, alpha, x, Nx, s, F, part, sum);
     double f = 0.5 * sum[2];
     double fhist[MEMORY];
     for (int j = 0; j < MEMORY; j++) fhist[j] = f;
     while (res->iterations < o->max_iter) {
         double gs = sum[0], ss = sum[1];
-        clab_ccp_body_pass(P, s, u, 0);
+        clab_ccp_body_pass_F(P, F, u);
         double sNs = gather(P, u, s, Ns, part);
         /* non-monotone line search on lambda (exact quadratic model of f) */
         double fmax = fhist[0];
@@ -189,7 +192,7 @@ static int solve(const clab_ccp *P, const clab_ccp_options *o, double *nu, clab_
         alpha = sNs > 0.0 ? ss / sNs : alpha_max;
         alpha = alpha < alpha_min ? alpha_min : (alpha > alpha_max ? alpha_max : alpha);
         /* objective and residual of x_{k+1}, and the next direction */
-        direction(P, alpha, x, Nx, s, part, sum);
+        direction(P, alpha, x, Nx, s, F, part, sum);
         f = 0.5 * sum[2];
         for (int j = MEMORY - 1; j > 0; j--) fhist[j] = fhist[j - 1];
         fhist[0] = f;

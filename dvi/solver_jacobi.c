@@ -12,16 +12,17 @@
  * An iteration is two passes over memory (ccp_fast.h): the body pass u = M^-1 P nu, then one
  * pass over the contacts that forms d_i = (P^T u)_i + p_i, the residual of block i and the
  * next iterate nu_i' = Proj(nu_i - omega B_i d_i) into a second buffer (the iterate whose
- * residual met tol is the one returned). Parallel and deterministic (ccp_fast.h). */
+ * residual met tol is the one returned) with its impulse F_i for the next body pass. Parallel and deterministic (ccp_fast.h). */
 #include <math.h>
 #include <string.h>
 
 #include "ccp_fast.h"
 #include "solver_internal.h"
 
-/* d of the iterate x, its residual (returned) and the next iterate xn; u = M^-1 P x already */
+/* d of the iterate x, its residual (returned), the next iterate xn and its blocks' impulses F;
+ * u = M^-1 P x already */
 static double sweep(const clab_ccp *P, double omega, const double *fj, const double *x, const double *u, double *xn,
-                    double *part)
+                    double *F, double *part)
 {
     const size_t nk = P->ncontacts, nch = clab_ccp_nchunks(nk);
     const int comp = P->has_compliance;
@@ -42,10 +43,11 @@ static double sweep(const clab_ccp *P, double omega, const double *fj, const dou
                 const double *ci = &P->compliance[3 * i];
                 g[0] += ci[0] * xi[0], g[1] += ci[1] * xi[1], g[2] += ci[2] * xi[2];
             }
-            e2max = clab_ccp_max_nan(e2max, clab_ccp_cone_res2(cn[0], cn[1], xi, g));
+            e2max = clab_ccp_max_nan(e2max, clab_ccp_cone_res2(cn, xi, g));
             double eta = omega / cn[2], *y = &xn[3 * i];
             y[0] = xi[0] - eta * g[0], y[1] = xi[1] - eta * g[1], y[2] = xi[2] - eta * g[2];
             clab_ccp_cone_project(cn[0], y);
+            clab_ccp_item_force(&P->items[i], y, &F[3 * i]);
         }
         part[c] = e2max;
     }
@@ -72,6 +74,7 @@ static double sweep(const clab_ccp *P, double omega, const double *fj, const dou
             xn[bl->first + (size_t)a] = x[bl->first + (size_t)a] - omega * s;
         }
     }
+    clab_ccp_joint_forces(P, xn, F);
     return sqrt(e2);
 }
 
@@ -85,19 +88,20 @@ static int solve(const clab_ccp *P, const clab_ccp_options *o, double *nu, clab_
     double *u = clab_ccp_work_get(W, 1, 6 * P->nbodies);
     double *fj = clab_ccp_work_get(W, 2, CLAB_BLOCK_FACTORS * (nj + 1));
     double *part = clab_ccp_work_get(W, 3, clab_ccp_nchunks(nk) + 1);
-    if (!xb || !u || !fj || !part) return clab_error_set(err, CLAB_ENOMEM, "dvi: out of memory in the jacobi solver");
+    double *F = clab_ccp_work_get(W, 4, 3 * P->nblocks);
+    if (!xb || !u || !fj || !part || !F) return clab_error_set(err, CLAB_ENOMEM, "dvi: out of memory in the jacobi solver");
     int rc = clab_ccp_joint_factors(P, fj, err);
     if (rc) return rc;
 
     double *x = nu, *xn = xb;
     clab_ccp_project(P, x);
     clab_ccp_body_pass(P, x, u, 0);
-    double r = sweep(P, o->omega, fj, x, u, xn, part);
+    double r = sweep(P, o->omega, fj, x, u, xn, F, part);
     while (r > o->tol && res->iterations < o->max_iter && isfinite(r)) {
         double *t = x; /* the next iterate was formed by the sweep */
         x = xn, xn = t;
-        clab_ccp_body_pass(P, x, u, 0);
-        r = sweep(P, o->omega, fj, x, u, xn, part);
+        clab_ccp_body_pass_F(P, F, u);
+        r = sweep(P, o->omega, fj, x, u, xn, F, part);
         clab_ccp_record(W, res, r);
     }
     if (x != nu) memcpy(nu, x, n * sizeof *nu);
