@@ -94,8 +94,8 @@ static void gather(const clab_ccp *P, const double *u, const double *xn, const d
 
 /* y = xn + beta (xn - x), Ny = Nxn + beta (Nxn - Nx), the residual of xn (returned) with
  * d = Nxn + p, and the next step from y with t into next, with its impulses F */
-static double update(const clab_ccp *P, double beta, double t, const double *xn, const double *x, const double *Nxn,
-                     const double *Nx, double *y, double *Ny, double *next, double *F, double *part)
+static double update(const clab_ccp *P, const double *p0, double beta, double t, const double *xn, const double *x,
+                     const double *Nxn, const double *Nx, double *y, double *Ny, double *next, double *F, double *part)
 {
     const size_t nk = P->ncontacts, nch = clab_ccp_nchunks(nk);
 #ifdef _OPENMP
@@ -113,8 +113,9 @@ static double update(const clab_ccp *P, double beta, double t, const double *xn,
                 y[k + q] = xn[k + q] + beta * (xn[k + q] - x[k + q]);
                 Ny[k + q] = Nxn[k + q] + beta * (Nxn[k + q] - Nx[k + q]);
                 g[q] = Nxn[k + q] + P->p[k + q];
-                next[k + q] = y[k + q] - t * (Ny[k + q] + P->p[k + q]);
             }
+            if (p0) clab_desaxce_block(P, p0, i, g); /* exact friction, inner: moves p_n and g_n */
+            for (int q = 0; q < 3; q++) next[k + q] = y[k + q] - t * (Ny[k + q] + P->p[k + q]);
             e2max = clab_ccp_max_nan(e2max, clab_ccp_cone_res2(cn, &xn[k], g));
             clab_ccp_cone_project(cn[0], &next[k]);
             clab_ccp_item_force(&P->items[i], &next[k], &F[k]);
@@ -159,6 +160,7 @@ static int solve(const clab_ccp *P, const clab_ccp_options *o, double *nu, clab_
     clab_ccp_project(P, x);
     clab_ccp_apply_N(P, x, u, Nx);
     for (size_t k = 0; k < n; k++) Nxn[k] = Nx[k] + P->p[k]; /* d of x_0 (Nxn as scratch) */
+    if (o->desaxce_p0) clab_desaxce_all(P, o->desaxce_p0, Nxn); /* exact friction, inner */
     double r = clab_ccp_residual(P, x, Nxn), r_best = r;
     if (r <= o->tol) return clab_ccp_finish("apgd", o, res, r, err);
 
@@ -187,7 +189,7 @@ static int solve(const clab_ccp *P, const clab_ccp_options *o, double *nu, clab_
         double *next = NULL;
         for (int b = 0; b < 4 && !next; b++)
             if (X[b] != xn && X[b] != best) next = X[b];
-        r = update(P, beta, 1.0 / L, xn, x, Nxn, Nx, y, Ny, next, F, part);
+        r = update(P, o->desaxce_p0, beta, 1.0 / L, xn, x, Nxn, Nx, y, Ny, next, F, part);
         double *t = Nx;
         x = xn, Nx = Nxn, Nxn = t, xn = next;
         clab_ccp_record(W, res, r);

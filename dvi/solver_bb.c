@@ -33,7 +33,7 @@
 
 /* from x and Nx (d = Nx + p): the objective and residual of x, and the direction
  * s = Proj_C(x - alpha d) - x with g.s, s.s and its blocks' impulses F: out[0..3] as NSUM */
-static void direction(const clab_ccp *P, double alpha, const double *x, const double *Nx, double *s, double *F,
+static void direction(const clab_ccp *P, const double *p0, double alpha, const double *x, const double *Nx, double *s, double *F,
                       double *part, double out[NSUM])
 {
     const size_t nk = P->ncontacts, nch = clab_ccp_nchunks(nk);
@@ -48,8 +48,9 @@ static void direction(const clab_ccp *P, double alpha, const double *x, const do
             const size_t k = 3 * i;
             const double *cn = &P->cone[4 * i];
             double g[3], z[3];
+            for (int q = 0; q < 3; q++) g[q] = Nx[k + q] + P->p[k + q];
+            if (p0) clab_desaxce_block(P, p0, i, g); /* exact friction, inner: moves p_n and g_n */
             for (int q = 0; q < 3; q++) {
-                g[q] = Nx[k + q] + P->p[k + q];
                 xdp += x[k + q] * (g[q] + P->p[k + q]);
                 z[q] = x[k + q] - alpha * g[q];
             }
@@ -158,13 +159,14 @@ static int solve(const clab_ccp *P, const clab_ccp_options *o, double *nu, clab_
     clab_ccp_project(P, x);
     clab_ccp_apply_N(P, x, u, Nx);
     for (size_t k = 0; k < n; k++) Ns[k] = Nx[k] + P->p[k]; /* d of x_0 (Ns as scratch) */
+    if (o->desaxce_p0) clab_desaxce_all(P, o->desaxce_p0, Ns); /* exact friction, inner */
     double r = clab_ccp_residual(P, x, Ns), r_best = r;
     if (r <= o->tol) return clab_ccp_finish("bb", o, res, r, err);
 
     double L = clab_ccp_lipschitz_guess(P, x, s, Ns, u);
     double alpha = 1.0 / L, alpha_min = 1e-10 / L, alpha_max = 1e10 / L;
     double sum[NSUM];
-    direction(P, alpha, x, Nx, s, F, part, sum);
+    direction(P, o->desaxce_p0, alpha, x, Nx, s, F, part, sum);
     double f = 0.5 * sum[2];
     double fhist[MEMORY];
     for (int j = 0; j < MEMORY; j++) fhist[j] = f;
@@ -192,7 +194,7 @@ static int solve(const clab_ccp *P, const clab_ccp_options *o, double *nu, clab_
         alpha = sNs > 0.0 ? ss / sNs : alpha_max;
         alpha = alpha < alpha_min ? alpha_min : (alpha > alpha_max ? alpha_max : alpha);
         /* objective and residual of x_{k+1}, and the next direction */
-        direction(P, alpha, x, Nx, s, F, part, sum);
+        direction(P, o->desaxce_p0, alpha, x, Nx, s, F, part, sum);
         f = 0.5 * sum[2];
         for (int j = MEMORY - 1; j > 0; j--) fhist[j] = fhist[j - 1];
         fhist[0] = f;

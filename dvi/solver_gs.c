@@ -79,6 +79,7 @@ static int solve(const clab_ccp *P, const clab_ccp_options *o, double *nu, clab_
     clab_ccp_project(P, nu);
     clab_ccp_body_pass(P, nu, u, 0); /* u = M^-1 P nu, world frame */
     clab_ccp_gather(P, u, nu, 1, d);
+    if (o->desaxce_p0) clab_desaxce_all(P, o->desaxce_p0, d); /* exact friction, inner */
     double r = clab_ccp_residual(P, nu, d);
     while (r > o->tol && res->iterations < o->max_iter && isfinite(r)) {
         /* one sweep over the blocks, in order */
@@ -89,6 +90,7 @@ static int solve(const clab_ccp *P, const clab_ccp_options *o, double *nu, clab_
             double g[3], xn[3], dx[3];
             int m = bl->size;
             block_d(P, i, bl, u, nu, g);
+            if (o->desaxce_p0) clab_desaxce_block(P, o->desaxce_p0, i, g); /* exact friction, inner */
             if (bl->kind == CLAB_CCP_CONE) {
                 /* local problem in x: r = d_k - N_kk nu_k */
                 double Nx[3], rl[3];
@@ -118,6 +120,7 @@ static int solve(const clab_ccp *P, const clab_ccp_options *o, double *nu, clab_
         /* u drifts by round-off under the incremental updates: rebuild it now and then */
         if ((res->iterations + 1) % REFRESH == 0) clab_ccp_body_pass(P, nu, u, 0);
         clab_ccp_gather(P, u, nu, 1, d);
+        if (o->desaxce_p0) clab_desaxce_all(P, o->desaxce_p0, d); /* exact friction, inner */
         r = clab_ccp_residual(P, nu, d);
         clab_ccp_record(W, res, r);
     }

@@ -21,8 +21,8 @@
 
 /* d of the iterate x, its residual (returned), the next iterate xn and its blocks' impulses F;
  * u = M^-1 P x already */
-static double sweep(const clab_ccp *P, double omega, const double *fj, const double *x, const double *u, double *xn,
-                    double *F, double *part)
+static double sweep(const clab_ccp *P, double omega, const double *p0, const double *fj, const double *x, const double *u,
+                    double *xn, double *F, double *part)
 {
     const size_t nk = P->ncontacts, nch = clab_ccp_nchunks(nk);
     const int comp = P->has_compliance;
@@ -43,6 +43,7 @@ static double sweep(const clab_ccp *P, double omega, const double *fj, const dou
                 const double *ci = &P->compliance[3 * i];
                 g[0] += ci[0] * xi[0], g[1] += ci[1] * xi[1], g[2] += ci[2] * xi[2];
             }
+            if (p0) clab_desaxce_block(P, p0, i, g); /* exact friction, inner: moves p_n and g_n */
             e2max = clab_ccp_max_nan(e2max, clab_ccp_cone_res2(cn, xi, g));
             double eta = omega / cn[2], *y = &xn[3 * i];
             y[0] = xi[0] - eta * g[0], y[1] = xi[1] - eta * g[1], y[2] = xi[2] - eta * g[2];
@@ -96,12 +97,12 @@ static int solve(const clab_ccp *P, const clab_ccp_options *o, double *nu, clab_
     double *x = nu, *xn = xb;
     clab_ccp_project(P, x);
     clab_ccp_body_pass(P, x, u, 0);
-    double r = sweep(P, o->omega, fj, x, u, xn, F, part);
+    double r = sweep(P, o->omega, o->desaxce_p0, fj, x, u, xn, F, part);
     while (r > o->tol && res->iterations < o->max_iter && isfinite(r)) {
         double *t = x; /* the next iterate was formed by the sweep */
         x = xn, xn = t;
         clab_ccp_body_pass_F(P, F, u);
-        r = sweep(P, o->omega, fj, x, u, xn, F, part);
+        r = sweep(P, o->omega, o->desaxce_p0, fj, x, u, xn, F, part);
         clab_ccp_record(W, res, r);
     }
     if (x != nu) memcpy(nu, x, n * sizeof *nu);
