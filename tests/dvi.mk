@@ -16,3 +16,6 @@ tests_bench_dvi_pile_LDADD = $(CLAB_LDADD)
 ## the regularized DVI of seed 001 (dvi/regularize.c)
 clab_tests += tests/test_dvi_regularized
 tests_test_dvi_regularized_LDADD = $(CLAB_LDADD)
+## the fast products and the solvers give the same bytes for any number of OpenMP threads
+clab_tests += tests/test_ccp_threads
+tests_test_ccp_threads_LDADD = $(CLAB_LDADD)
