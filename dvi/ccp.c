@@ -131,6 +131,9 @@ static void make_item(clab_ccp_item *it, const clab_body *A, const clab_body *B,
 static void build_fast(clab_ccp *P, const clab_world *w)
 {
     size_t nb = P->nbodies;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) if (nb >= CLAB_CCP_PAR_BODIES)
+#endif
     for (size_t k = 0; k < nb; k++) {
         const clab_body *B = &w->bodies[k];
         clab_mat33 A = clab_q_to_A(B->e);
@@ -194,7 +197,10 @@ int clab_ccp_build(clab_ccp *P, const clab_world *w, const clab_contacts *c, dou
         put3(&P->invJ[3 * k], clab_body_invinertia(B));
     }
 
-    /* contacts: D_i rows (n, u, w) and p_i = d_{i,0} + D_i^T v* */
+    /* contacts: D_i rows (n, u, w) and p_i = d_{i,0} + D_i^T v* (independent: in parallel) */
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static, CLAB_CCP_CHUNK) if (nk >= CLAB_CCP_PAR_CHUNKS * CLAB_CCP_CHUNK)
+#endif
     for (size_t i = 0; i < nk; i++) {
         const clab_contact *ct = &c->c[i];
         const clab_body *A = &w->bodies[ct->a], *B = &w->bodies[ct->b];

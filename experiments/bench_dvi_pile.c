@@ -1,20 +1,26 @@
 /* bench_dvi_pile.c: `contactlab bench dvi-pile`: the DVI solvers on a settled dense pile.
  *
- * For N = 8,000 and 32,000 spheres (--quick: 1,000 and 4,000) the pile of pile_scene.h
- * (R = 0.01 m +- 10 %, 2500 kg/m^3, mu = 0.5, frictionless walls, box width from N) is built
- * as a deposit (each sphere dropped at the lowest of 256 random spots: dense at once, every
- * sphere touching its support but not in equilibrium) and settled by the DVI backend itself
- * (apgd, tol 1e-4 m/s, at most 100 iterations a step, h = 2 ms) for SETTLE_T seconds or until
- * every sphere is slower than 1 cm/s. Then, on that pile:
+ * The pile is the one of `bench pile` (penalty), built the same way so both backends run the
+ * same particles: a face-centred cubic lattice of spheres of radius R = 0.01 m (2500 kg/m^3,
+ * mu = 0.5), nearest neighbours 2R apart with horizontal jitter of +-1e-4 R (12 neighbours
+ * touching within about 1e-6 m: a crystal, about 6 contacts a sphere), nx x nx cells across,
+ * periodic in x and y with period nx a, NZ = 20 cells (40 layers) high on a floor z = 0:
+ * N = 80 nx^2 = 8,000 and 32,000 spheres (--quick: 2,000 and 4,500). Dense at once, so no
+ * long settling run: SETTLE steps of the DVI backend itself (apgd, tol 1e-4 m/s, at most
+ * SETTLE_MAXIT iterations a step, h = 2 ms) let gravity load the contact network, and the
+ * settled state is kept in the output folder (dvi-pile-<N>-settled.ckpt) for later runs.
+ * Then, on that pile:
  *
  *   1. the next step's CCP (Eq. (10) of seed 000, after the kick to v*), every solver started
  *      from the settling run's last impulses matched by contact key (warm, as the backend
- *      does), run to 1e-6 m/s or CONV_ITER iterations: the iterations at which the residual
- *      (the natural map of residual.c, m/s) first falls below 1e-4 and 1e-6 ("-" = not within
- *      the limit). Solvers are deterministic for any thread count, so this runs once;
+ *      does) and from zero (cold), run to 1e-6 m/s or CONV_ITER iterations: the iterations at
+ *      which the residual (the natural map of residual.c, m/s) first falls below 1e-4 and
+ *      1e-6 ("-" = not within the limit). Solvers give the same bytes for any thread count,
+ *      so this runs once;
  *   2. for each thread count of --threads and each solver: TIME_ITER iterations with tol = 0
- *      (always exactly TIME_ITER iterations), best of 3: seconds per iteration and ns per
- *      (contact x iteration);
+ *      (always exactly TIME_ITER iterations) from the warm start, best of 3: seconds per
+ *      iteration and ns per (contact x iteration), wall clock, and for one thread also CPU
+ *      time (the machine may be shared: the 1-minute load average is printed beside);
  *   3. for each thread count and each solver: STEPS full backend steps (collision, CCP build,
  *      solve to tol 1e-4 m/s, the pile experiments' default, update), warm-started from the
  *      settled state: seconds per step.
@@ -23,10 +29,12 @@
  * steps of 3 and the other figures in the note. */
 #include "config.h"
 
+#include <gsl/gsl_rng.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "bench.h"
 #include "ccp_solver.h"
@@ -35,12 +43,12 @@
 #include "pile_scene.h"
 #include "warmstart.h"
 
-#define SETTLE_T 1.0      /* longest settling run [s] */
-#define SETTLE_VMAX 0.005 /* damping stops when every sphere is slower [m/s] */
-#define SETTLE_DAMP 0.9   /* velocity factor after each damped settling step */
-#define SETTLE_PLAIN 5    /* undamped steps at the end of settling */
-#define SETTLE_MAXIT "200" /* iteration limit of the settling steps */
+#define SETTLE 10         /* settling steps */
 #define SETTLE_H 2e-3     /* settling and benchmark step [s] */
+#define SETTLE_MAXIT "300" /* iteration limit of the settling steps */
+#define FIRST 1           /* the floor is body 0 */
+#define NZ 20             /* fcc cells in height (40 layers) */
+#define RADIUS 0.01       /* sphere radius R [m] */
 #define CONV_ITER 1000    /* iteration limit of the convergence runs */
 #define TIME_ITER 100     /* iterations of a timing run */
 #define STEPS 3           /* timed backend steps per (solver, threads) */
@@ -49,8 +57,51 @@
 static double max_speed(const clab_world *w)
 {
     double v = 0.0;
-    for (size_t k = XP_PILE_FIRST; k < w->nbodies; k++) v = fmax(v, clab_v3_norm(w->bodies[k].rdot));
+    for (size_t k = FIRST; k < w->nbodies; k++) v = fmax(v, clab_v3_norm(w->bodies[k].rdot));
     return v;
+}
+
+/* the fcc lattice pile with nx x nx x NZ cells (80 nx^2 spheres), periodic in x and y */
+static clab_world *lattice_pile(int nx, unsigned long seed, clab_error *err)
+{
+    const double R = RADIUS, a = 2.0 * sqrt(2.0) * R; /* cell edge: neighbours 2R apart */
+    static const double basis[4][3] = {{0, 0, 0}, {0.5, 0.5, 0}, {0.5, 0, 0.5}, {0, 0.5, 0.5}};
+    clab_world *w = clab_world_create(NULL);
+    if (!w) return NULL;
+    clab_material m = clab_default_material();
+    snprintf(m.name, sizeof m.name, "grain");
+    m.mu = 0.5;
+    if (clab_world_add_material(w, &m, err) < 0 || clab_world_set_periodic(w, 0, 0.0, nx * a, err) ||
+        clab_world_set_periodic(w, 1, 0.0, nx * a, err))
+        goto fail;
+    clab_body_def d = clab_default_body_def();
+    d.shape = clab_plane();
+    d.fixed = 1;
+    d.material = 1;
+    snprintf(d.name, sizeof d.name, "floor");
+    if (clab_world_add_body(w, &d, err) < 0) goto fail;
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, seed);
+    d = clab_default_body_def();
+    d.density = 2500.0;
+    d.material = 1;
+    d.shape = clab_sphere(R);
+    for (int k = 0; k < NZ; k++)
+        for (int j = 0; j < nx; j++)
+            for (int i = 0; i < nx; i++)
+                for (int b = 0; b < 4; b++) {
+                    double jx = 1e-4 * R * (2.0 * gsl_rng_uniform(r) - 1.0), jy = 1e-4 * R * (2.0 * gsl_rng_uniform(r) - 1.0);
+                    d.r = clab_v3((i + basis[b][0]) * a + jx, (j + basis[b][1]) * a + jy, R + (k + basis[b][2]) * a);
+                    if (clab_world_add_body(w, &d, err) < 0) {
+                        gsl_rng_free(r);
+                        goto fail;
+                    }
+                }
+    gsl_rng_free(r);
+    return w;
+fail:
+    clab_world_destroy(w);
+    return NULL;
 }
 
 /* a DVI simulation of w with the given solver and tolerance */
@@ -81,28 +132,44 @@ static void fmt_iter(char *buf, size_t len, long it)
 }
 
 typedef struct solver_figures {
-    long it4, it6;        /* iterations to 1e-4, 1e-6 m/s (0: not within CONV_ITER) */
-    double res_end;       /* residual after the convergence run [m/s] */
+    long it4[2], it6[2];  /* iterations to 1e-4, 1e-6 m/s, warm and cold (0: not within CONV_ITER) */
+    double res_end[2];    /* residual after the convergence run [m/s] */
 } solver_figures;
 
-static int run_size(const bench_ctx *c, int N)
+/* CPU seconds of the process (for one thread: the cost, whatever else the machine runs) */
+static double cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* the 1-minute load average */
+static double load1(void)
+{
+    double l = 0.0;
+    FILE *f = fopen("/proc/loadavg", "r");
+    if (f) {
+        if (fscanf(f, "%lf", &l) != 1) l = 0.0;
+        fclose(f);
+    }
+    return l;
+}
+
+static int run_size(const bench_ctx *c, int nx)
 {
     clab_error err;
+    const int N = 4 * nx * nx * NZ;
     int maxthreads = 1;
     for (int t = 0; t < c->nthreads; t++) maxthreads = c->threads[t] > maxthreads ? c->threads[t] : maxthreads;
 
-    /* the pile: deposit, then settled by DVI */
-    xp_pile_def d = xp_pile_default();
-    d.n = N;
-    d.packing = XP_PILE_DEPOSIT;
-    xp_pile_info info;
+    /* the pile: lattice, then settled by DVI (or read from an earlier run's checkpoint) */
     double t0 = bench_now();
-    clab_world *w = xp_pile_build(&d, &info, &err);
+    clab_world *w = lattice_pile(nx, 1, &err);
     if (!w) {
         fprintf(stderr, "dvi-pile: %s\n", err.msg);
         return 1;
     }
-    double t_build = bench_now() - t0;
     bench_set_threads(maxthreads);
     clab_sim *s = dvi_sim(w, "apgd", "1e-4", SETTLE_MAXIT, &err);
     if (!s) {
@@ -110,59 +177,41 @@ static int run_size(const bench_ctx *c, int N)
         clab_world_destroy(w);
         return 1;
     }
-    /* a settled pile from an earlier run (same N, same scene) is reused */
     char ckpt[1200];
     snprintf(ckpt, sizeof ckpt, "%s/dvi-pile-%d-settled.ckpt", c->out, N);
-    t0 = bench_now();
-    long nsettle = 0, ndamped = 0;
-    double vmax = INFINITY;
     clab_checkpoint_info ci;
     int cached = clab_checkpoint_read(s, ckpt, &ci, &err) == CLAB_OK;
+    long hits = 0, iters = 0;
     if (!cached) {
-        /* damped: after each step v *= SETTLE_DAMP (both rdot and wbar) removes the rolling and
-         * rattling a rigid pile otherwise keeps for seconds; then a few plain steps */
-        for (int plain = 0; w->t < SETTLE_T - 1e-9 && plain < SETTLE_PLAIN;) {
+        for (int k = 0; k < SETTLE; k++) {
             if (clab_sim_step(s, &err)) {
                 fprintf(stderr, "dvi-pile: settling: %s\n", err.msg);
                 clab_sim_destroy(s);
                 clab_world_destroy(w);
                 return 1;
             }
-            nsettle++;
-            vmax = max_speed(w);
-            int damped = vmax >= SETTLE_VMAX || w->t < 0.05;
-            if (damped && !plain) {
-                ndamped++;
-                for (size_t k = XP_PILE_FIRST; k < w->nbodies; k++) {
-                    w->bodies[k].rdot = clab_v3_scale(w->bodies[k].rdot, SETTLE_DAMP);
-                    w->bodies[k].wbar = clab_v3_scale(w->bodies[k].wbar, SETTLE_DAMP);
-                }
-            } else {
-                plain++;
-            }
-            if (nsettle % 25 == 0)
-                fprintf(stderr, "  settling N = %d: t = %.3f s, %zu contacts, max speed %.3g m/s, %.1f s wall\n", N,
-                        w->t, s->contacts.n, vmax, bench_now() - t0);
+            clab_solver_stats st;
+            s->type->stats(s->self, &st);
+            fprintf(stderr, "  settling N = %d: step %d, %zu contacts, %ld iterations (residual %.3g m/s), max speed "
+                            "%.3g m/s, %.1f s\n", N, k + 1, s->contacts.n, st.iterations, st.residual, max_speed(w),
+                    bench_now() - t0);
+            hits = st.maxiter_hits, iters = st.total_iterations;
         }
         clab_checkpoint_output out;
         memset(&out, 0, sizeof out);
         snprintf(out.tag, sizeof out.tag, "bench dvi-pile settled %d", N);
-        if (clab_checkpoint_write(s, &out, ckpt, &err)) fprintf(stderr, "dvi-pile: (not cached) %s\n", err.msg);
+        if (clab_checkpoint_write(s, &out, ckpt, &err)) fprintf(stderr, "dvi-pile: (not kept) %s\n", err.msg);
     }
-    vmax = max_speed(w);
-    double t_settle = bench_now() - t0;
-    clab_solver_stats st;
-    s->type->stats(s->self, &st);
+    double t_settle = bench_now() - t0, vmax = max_speed(w);
     if (cached)
-        printf("pile of %d spheres: deposit (box %.3f m wide), settled state read from %s (t = %.3f s): max speed "
-               "%.3g m/s\n", N, info.width, ckpt, w->t, vmax);
+        printf("pile of %d spheres (fcc lattice %d x %d x %d cells, periodic in x and y): settled state read from %s "
+               "(t = %.3f s), max speed %.3g m/s\n", N, nx, nx, NZ, ckpt, w->t, vmax);
     else
-        printf("pile of %d spheres: deposit built in %.1f s (box %.3f m wide), settled by DVI (apgd, tol 1e-4 m/s, <= "
-               "%s iterations a step, h = %g s, %d threads), velocities damped by %g after each of the first %ld steps, "
-               "then %d plain steps: t = %.3f s, %.1f s wall; max speed %.3g m/s, %zu contacts (%.2f per sphere), %ld "
-               "iteration-limit hits; kept in %s\n",
-               N, t_build, info.width, SETTLE_MAXIT, SETTLE_H, maxthreads, SETTLE_DAMP, ndamped, SETTLE_PLAIN, w->t,
-               t_settle, vmax, s->contacts.n, (double)s->contacts.n / N, st.maxiter_hits, ckpt);
+        printf("pile of %d spheres (fcc lattice %d x %d x %d cells, periodic in x and y): built and settled by %d DVI "
+               "steps (apgd, tol 1e-4 m/s, <= %s iterations, h = %g s, %d threads; %ld iterations, %ld limit hits) in "
+               "%.1f s: max speed %.3g m/s, %zu contacts (%.2f a sphere); kept in %s\n",
+               N, nx, nx, NZ, SETTLE, SETTLE_MAXIT, SETTLE_H, maxthreads, iters, hits, t_settle, vmax, s->contacts.n,
+               (double)s->contacts.n / N, ckpt);
 
     /* the settled state: bodies, and the backend's warm-start impulses (checkpoint format) */
     clab_world *w0 = clab_world_clone(w);
@@ -213,28 +262,30 @@ static int run_size(const bench_ctx *c, int N)
     int nsolvers = 0;
     while (solvers[nsolvers]) nsolvers++;
     solver_figures fig[8];
-    printf("%-7s %9s %9s %12s   (warm start, limit %d iterations, %d threads)\n", "solver", "it_1e-4", "it_1e-6",
+    printf("%-7s %-5s %9s %9s %12s   (limit %d iterations, %d threads)\n", "solver", "start", "it_1e-4", "it_1e-6",
            "residual", CONV_ITER, maxthreads);
-    for (int k = 0; k < nsolvers; k++) {
-        clab_ccp_options so = clab_ccp_default_options(solvers[k]);
-        so.tol = 1e-6;
-        so.max_iter = CONV_ITER;
-        memcpy(nu, warm, P.n * sizeof *nu);
-        clab_ccp_result res;
-        solvers[k]->solve(&P, &so, nu, &W, &res, &err);
-        fig[k].it4 = first_below(&res, 1e-4);
-        fig[k].it6 = first_below(&res, 1e-6);
-        fig[k].res_end = res.residual;
-        char a[24], b[24];
-        fmt_iter(a, sizeof a, fig[k].it4);
-        fmt_iter(b, sizeof b, fig[k].it6);
-        printf("%-7s %9s %9s %12.3g\n", solvers[k]->name, a, b, res.residual);
-        fflush(stdout);
-    }
+    for (int k = 0; k < nsolvers; k++)
+        for (int start = 0; start < 2; start++) { /* 0 warm, 1 cold */
+            clab_ccp_options so = clab_ccp_default_options(solvers[k]);
+            so.tol = 1e-6;
+            so.max_iter = CONV_ITER;
+            if (start) memset(nu, 0, P.n * sizeof *nu);
+            else memcpy(nu, warm, P.n * sizeof *nu);
+            clab_ccp_result res;
+            solvers[k]->solve(&P, &so, nu, &W, &res, &err);
+            fig[k].it4[start] = first_below(&res, 1e-4);
+            fig[k].it6[start] = first_below(&res, 1e-6);
+            fig[k].res_end[start] = res.residual;
+            char a[24], b[24];
+            fmt_iter(a, sizeof a, fig[k].it4[start]);
+            fmt_iter(b, sizeof b, fig[k].it6[start]);
+            printf("%-7s %-5s %9s %9s %12.3g\n", solvers[k]->name, start ? "cold" : "warm", a, b, res.residual);
+            fflush(stdout);
+        }
 
     /* 2. cost per iteration, and 3. seconds per backend step, per thread count */
-    printf("%-7s %7s %12s %14s %12s   (best of 3; load: see uptime)\n", "solver", "threads", "s_per_iter",
-           "ns_per_c_iter", "s_per_step");
+    printf("%-7s %7s %12s %14s %14s %12s %6s   (best of 3; CPU: one thread only)\n", "solver", "threads",
+           "s_per_iter", "ns_per_c_iter", "cpu_ns_c_iter", "s_per_step", "load");
     int status = 0;
     for (int ti = 0; ti < c->nthreads; ti++) {
         int threads = bench_set_threads(c->threads[ti]);
@@ -242,15 +293,17 @@ static int run_size(const bench_ctx *c, int N)
             clab_ccp_options so = clab_ccp_default_options(solvers[k]);
             so.tol = 0.0;
             so.max_iter = TIME_ITER;
-            double best = INFINITY;
+            double best = INFINITY, best_cpu = INFINITY;
             for (int rep = 0; rep < 3; rep++) {
                 memcpy(nu, warm, P.n * sizeof *nu);
                 clab_ccp_result res;
-                double t1 = bench_now();
+                double t1 = bench_now(), c1 = cpu_now();
                 solvers[k]->solve(&P, &so, nu, &W, &res, &err);
-                double dt = (bench_now() - t1) / (double)(res.iterations > 0 ? res.iterations : 1);
-                best = fmin(best, dt);
+                double its = (double)(res.iterations > 0 ? res.iterations : 1);
+                best = fmin(best, (bench_now() - t1) / its);
+                best_cpu = fmin(best_cpu, (cpu_now() - c1) / its);
             }
+            double load = load1();
             /* full steps from the settled state, warm-started from its impulses */
             clab_world_destroy(w);
             w = clab_world_clone(w0);
@@ -274,16 +327,22 @@ static int run_size(const bench_ctx *c, int N)
             }
             clab_solver_stats sst;
             sk->type->stats(sk->self, &sst);
-            printf("%-7s %7d %12.4g %14.1f %12.4g\n", solvers[k]->name, threads, best,
-                   1e9 * best / (double)P.ncontacts, best_step);
-            char name[64], note[256], a[24], b[24];
+            char cpu[32] = "-";
+            if (threads == 1) snprintf(cpu, sizeof cpu, "%.1f", 1e9 * best_cpu / (double)P.ncontacts);
+            printf("%-7s %7d %12.4g %14.1f %14s %12.4g %6.2f\n", solvers[k]->name, threads, best,
+                   1e9 * best / (double)P.ncontacts, cpu, best_step, load);
+            char name[64], note[400], it[4][24];
             snprintf(name, sizeof name, "dvi-pile-%d-%s", N, solvers[k]->name);
-            fmt_iter(a, sizeof a, fig[k].it4);
-            fmt_iter(b, sizeof b, fig[k].it6);
+            fmt_iter(it[0], sizeof it[0], fig[k].it4[0]);
+            fmt_iter(it[1], sizeof it[1], fig[k].it6[0]);
+            fmt_iter(it[2], sizeof it[2], fig[k].it4[1]);
+            fmt_iter(it[3], sizeof it[3], fig[k].it6[1]);
             snprintf(note, sizeof note,
-                     "s_per_iter=%.4g ns_per_contact_iter=%.1f it_1e-4=%s it_1e-6=%s (warm; limit %d) "
-                     "step_tol=%s iterations_last_step=%ld",
-                     best, 1e9 * best / (double)P.ncontacts, a, b, CONV_ITER, XP_PILE_DVI_TOL, sst.iterations);
+                     "s_per_iter=%.4g ns_per_contact_iter=%.1f cpu_ns_per_contact_iter=%s warm_it_1e-4=%s "
+                     "warm_it_1e-6=%s cold_it_1e-4=%s cold_it_1e-6=%s (limit %d) step_tol=%s best_s_per_step=%.4g "
+                     "iterations_last_step=%ld load=%.2f",
+                     best, 1e9 * best / (double)P.ncontacts, cpu, it[0], it[1], it[2], it[3], CONV_ITER,
+                     XP_PILE_DVI_TOL, best_step, sst.iterations, load);
             bench_row row = {name, threads, (long)N, (long)sk->contacts.n, STEPS, t_steps, bench_peak_rss_bytes(), note};
             if (bench_summary_append(c, &row)) status = 1;
             clab_sim_destroy(sk);
@@ -304,7 +363,7 @@ static int run_size(const bench_ctx *c, int N)
 
 int bench_dvi_pile(const bench_ctx *c)
 {
-    const int full[2] = {8000, 32000}, quick[2] = {1000, 4000};
+    const int full[2] = {10, 20}, quick[2] = {5, 7}; /* nx: 80 nx^2 spheres */
     int status = 0;
     for (int k = 0; k < 2; k++)
         if (run_size(c, c->quick ? quick[k] : full[k])) status = 1;
