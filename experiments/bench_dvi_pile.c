@@ -369,3 +369,60 @@ int bench_dvi_pile(const bench_ctx *c)
         if (run_size(c, c->quick ? quick[k] : full[k])) status = 1;
     return status;
 }
+
+/* `bench dvi-pile-1m`: the same lattice pile with 112 x 112 x 20 cells (1,003,520 spheres),
+ * STEPS_1M backend steps from the lattice (cold: no warm start on the first step; apgd, tol
+ * 1e-4 m/s, at most 50 iterations a step), with the largest thread count of --threads:
+ * seconds per step and the peak resident set (bytes per body and per contact). */
+#define NX_1M 112
+#define STEPS_1M 3
+int bench_dvi_pile_1m(const bench_ctx *c)
+{
+    clab_error err;
+    int threads = 1;
+    for (int t = 0; t < c->nthreads; t++) threads = c->threads[t] > threads ? c->threads[t] : threads;
+    threads = bench_set_threads(threads);
+    const int nx = c->quick ? 20 : NX_1M, N = 4 * nx * nx * NZ;
+    double rss0 = bench_rss_bytes(), t0 = bench_now();
+    clab_world *w = lattice_pile(nx, 1, &err);
+    clab_sim *s = w ? dvi_sim(w, "apgd", "1e-4", "50", &err) : NULL;
+    if (!s) {
+        fprintf(stderr, "dvi-pile-1m: %s\n", err.msg);
+        clab_world_destroy(w);
+        return 1;
+    }
+    printf("pile of %d spheres (fcc lattice %d x %d x %d cells, periodic in x and y) built in %.1f s; %d DVI steps "
+           "(apgd, tol 1e-4 m/s, <= 50 iterations, h = %g s, first step cold), %d threads\n",
+           N, nx, nx, NZ, bench_now() - t0, STEPS_1M, SETTLE_H, threads);
+    double t_steps = 0.0;
+    int status = 0;
+    for (int k = 0; k < STEPS_1M; k++) {
+        double t1 = bench_now(), c1 = cpu_now();
+        if (clab_sim_step(s, &err)) {
+            fprintf(stderr, "dvi-pile-1m: %s\n", err.msg);
+            status = 1;
+            break;
+        }
+        double dt = bench_now() - t1;
+        t_steps += dt;
+        clab_solver_stats st;
+        s->type->stats(s->self, &st);
+        printf("  step %d: %.2f s wall, %.2f s CPU, %zu contacts, %ld iterations, residual %.3g m/s, resident %.2f GB "
+               "(load %.2f)\n", k + 1, dt, cpu_now() - c1, s->contacts.n, st.iterations, st.residual,
+               bench_rss_bytes() / 1e9, load1());
+        fflush(stdout);
+    }
+    double peak = bench_peak_rss_bytes(), used = peak - rss0;
+    size_t nc = s->contacts.n;
+    printf("  peak resident %.2f GB: %.0f bytes per sphere, %.0f bytes per contact (all of it charged to contacts "
+           "beyond the bodies' own %zu bytes)\n", peak / 1e9, used / N, nc ? used / (double)nc : 0.0,
+           sizeof(clab_body) + CLAB_NAME_LEN);
+    char note[200];
+    snprintf(note, sizeof note, "dvi apgd tol=1e-4 max_iter=50 first step cold; bytes_per_body=%.0f load=%.2f",
+             used / N, load1());
+    bench_row row = {"dvi-pile-1m", threads, (long)N, (long)nc, STEPS_1M, t_steps, peak, note};
+    if (bench_summary_append(c, &row)) status = 1;
+    clab_sim_destroy(s);
+    clab_world_destroy(w);
+    return status;
+}
