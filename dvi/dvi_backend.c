@@ -323,9 +323,11 @@ const clab_backend_type clab_backend_dvi = {
     "                            s_i = mu_i |v_T,i| around the CCP (non-convex; doc/dvi.md)\n"
     "  exact_update=outer|inner  exact: refresh s after each CCP solve, or also inside the\n"
     "                            solver iterations (default outer)\n"
-    "  exact_tol=X               exact: fixed point when max |change of s| <= X [m/s] (default 1e-6)\n"
+    "  exact_tol=X               exact: fixed point when max |change of s| <= X [m/s] (default\n"
+    "                            1e-6), or when the exact-Coulomb residual <= tol\n"
     "  exact_max_outer=N         exact: CCP solves per step at most (default 100); a step that\n"
     "                            stops there keeps its last iterate and is counted\n"
+    "  exact_omega=X             exact: under-relaxation of the s update, in (0, 1] (default 1)\n"
     "  envelope=X                delta_K: contacts with Phi < delta_K enter the CCP [m] (default 0.002)\n"
     CLAB_DVI_REG_HELP,
     0.002,

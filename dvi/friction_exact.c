@@ -19,6 +19,7 @@ void clab_exact_init(clab_friction_exact *x)
     x->update = CLAB_EXACT_OUTER;
     x->tol = 1e-6;
     x->max_outer = 100;
+    x->omega = 1.0;
 }
 
 void clab_exact_free(clab_friction_exact *x)
@@ -46,7 +47,8 @@ int clab_exact_options(clab_friction_exact *x, clab_options *opt, clab_error *er
     if (clab_options_choice(opt, "friction", friction_names, &x->friction, err) ||
         clab_options_choice(opt, "exact_update", update_names, &x->update, err) ||
         clab_options_double(opt, "exact_tol", 0.0, 1e3, &x->tol, err) ||
-        clab_options_int(opt, "exact_max_outer", 1, 1000000, &x->max_outer, err))
+        clab_options_int(opt, "exact_max_outer", 1, 1000000, &x->max_outer, err) ||
+        clab_options_double(opt, "exact_omega", 1e-3, 1.0, &x->omega, err))
         return CLAB_EINVAL;
     return CLAB_OK;
 }
@@ -148,22 +150,30 @@ int clab_exact_solve(clab_friction_exact *x, clab_ccp *P, const clab_ccp_solver_
             break;
         }
         if (rc == CLAB_EMAXITER && err) *err = e;
-        /* s^{k} = mu |d_T| of the new impulses against the shift they were solved with */
+        /* s^k = mu |d_T| of the new impulses against the shift they were solved with, and the
+         * exact residual of (E) with d unshifted (d_T does not depend on the shift) */
         clab_ccp_d(P, nu, x->u, x->d);
         double change = 0.0;
         for (size_t i = 0; i < P->ncontacts; i++) {
             const clab_ccp_block *bl = &P->blocks[i];
-            double s_new = shift_of(bl->mu, &x->d[bl->first]);
-            double dc = fabs(s_new - (P->p[bl->first] - x->p0[bl->first]));
+            double shift = P->p[bl->first] - x->p0[bl->first];
+            x->d[bl->first] -= shift;
+            double dc = fabs(shift_of(bl->mu, &x->d[bl->first]) - shift);
             if (!(dc <= change)) change = dc; /* NaN propagates */
         }
         x->change = change;
-        x->converged = change <= x->tol;
+        x->residual = clab_ccp_residual_exact(P, nu, x->d);
+        /* a solution of (E): s has stopped changing, or nu already solves (E) to the solver's
+         * tolerance (with exact_update=inner the returned iterate, e.g. APGD's and BB's best
+         * one, need not be the one the last shift was taken from) */
+        x->converged = change <= x->tol || x->residual <= o->tol;
         if (x->converged || k == x->max_outer || !isfinite(change)) break;
-        /* not there: shift by the new s and solve again from these impulses */
+        /* not there: shift by the new s (under-relaxed by omega) and solve again from these
+         * impulses */
         for (size_t i = 0; i < P->ncontacts; i++) {
             const clab_ccp_block *bl = &P->blocks[i];
-            P->p[bl->first] = x->p0[bl->first] + shift_of(bl->mu, &x->d[bl->first]);
+            double s_old = P->p[bl->first] - x->p0[bl->first];
+            P->p[bl->first] = x->p0[bl->first] + s_old + x->omega * (shift_of(bl->mu, &x->d[bl->first]) - s_old);
         }
     }
     res->history = x->history;
@@ -171,10 +181,6 @@ int clab_exact_solve(clab_friction_exact *x, clab_ccp *P, const clab_ccp_solver_
     if (rc && rc != CLAB_EMAXITER) return rc;
     if (!x->converged) x->failures++;
     x->total_outer += x->outer;
-    /* the exact residual of (E): d with the unshifted p */
-    clab_ccp_apply_N(P, nu, x->u, x->d);
-    for (size_t q = 0; q < n; q++) x->d[q] += x->p0[q];
-    x->residual = clab_ccp_residual_exact(P, nu, x->d);
     return rc;
 }
 
@@ -197,6 +203,8 @@ void clab_exact_meta(const clab_friction_exact *x, clab_options *m)
     clab_options_set(m, "dvi_exact_tol_m_s", v, NULL);
     snprintf(v, sizeof v, "%ld", x->max_outer);
     clab_options_set(m, "dvi_exact_max_outer", v, NULL);
+    snprintf(v, sizeof v, "%.17g", x->omega);
+    clab_options_set(m, "dvi_exact_omega", v, NULL);
     /* values stay under CLAB_OPT_LEN (128) characters */
     clab_options_set(m, "dvi_method", "seed 000 Eq. (5), exact Coulomb: De Saxce fixed point, p_{i,n} + mu_i |v_T,i| in the CCP of Eq. (10)",
                      NULL);

@@ -19,7 +19,10 @@
  * Solution: an outer fixed point on s around any CCP solver,
  *     s^0 = mu |d_T(nu^0)|  (nu^0 = the warm-start guess, projected onto C),
  *     nu^{k+1} = CCP solution with p = p0 + [s^k, 0, 0] per contact, started from nu^k,
- *     s^{k+1}  = mu |d_T(nu^{k+1})|,   stop when max_i |s^{k+1}_i - s^k_i| <= exact_tol.
+ *     s^{k+1}  = mu |d_T(nu^{k+1})|   (or, under-relaxed, s^k + omega (mu |d_T| - s^k)),
+ *                                      stop when max_i |s^{k+1}_i - s^k_i| <= exact_tol
+ *                                      or nu^{k+1} solves (E) to the solver's tol
+ *                                      (clab_ccp_residual_exact <= tol).
  * (The tangential part of d does not depend on s, so s^{k+1} reads directly off the shifted
  * solution.) exact_update=inner also refreshes s inside the solver iterations: the Gauss-
  * Seidel solver before each contact's local solve and after each sweep, the others after
@@ -49,8 +52,10 @@ typedef struct clab_friction_exact {
     /* options */
     int friction;       /* CLAB_FRICTION_RELAXED (seed 000, default) or CLAB_FRICTION_EXACT */
     int update;         /* CLAB_EXACT_OUTER (default) or CLAB_EXACT_INNER */
-    double tol;         /* exact_tol: fixed point reached when max_i |Delta s_i| <= tol [m/s] */
+    double tol;         /* exact_tol: fixed point reached when max_i |Delta s_i| <= tol [m/s]
+                           (or when the exact residual is below the solver's tol) */
     long max_outer;     /* exact_max_outer: CCP solves per step at most */
+    double omega;       /* exact_omega: s <- s + omega (mu |d_T| - s), in (0, 1] (1: plain) */
     /* scratch, reused from step to step */
     double *p0;         /* [n] the unshifted p of Eq. (10) [m/s] */
     double *d;          /* [n] composite velocities */
@@ -61,7 +66,7 @@ typedef struct clab_friction_exact {
     long outer;         /* CCP solves (outer iterations) */
     double change;      /* max_i |Delta s_i| at the last outer iteration [m/s] */
     double residual;    /* exact-Coulomb residual of (E), clab_ccp_residual_exact [m/s] */
-    int converged;      /* change <= tol */
+    int converged;      /* change <= tol, or residual <= the solver's tol */
     /* totals over the run */
     long total_outer;   /* outer iterations summed over steps */
     long failures;      /* steps whose fixed point did not converge within max_outer */
@@ -71,7 +76,8 @@ void clab_exact_init(clab_friction_exact *x);
 void clab_exact_free(clab_friction_exact *x);
 
 /* Read the options friction=relaxed|exact, exact_update=outer|inner, exact_tol=X [m/s],
- * exact_max_outer=N (marking them used); CLAB_EINVAL with a message on a bad value. */
+ * exact_max_outer=N, exact_omega=X (marking them used); CLAB_EINVAL with a message on a bad
+ * value. */
 int clab_exact_options(clab_friction_exact *x, clab_options *opt, clab_error *err);
 
 /* Solve (E) for the problem P (its p unshifted on entry; on exit p holds p0 + the shift of
