@@ -430,12 +430,14 @@ int xp_bowling(int argc, char **argv)
     int methods = (1 << NMETHODS) - 1; /* bowl_methods: all by default */
     while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
         if (opt == 'm') { /* this experiment's own method list */
-            if ((methods = bowl_parse_methods(optarg)) < 0) goto out;
+            int m = bowl_parse_methods(optarg);
+            if (m < 0) xp_option_unknown(); /* reported; counted with the others */
+            else methods = m;
             continue;
         }
+        /* every problem of the command line is reported (xp_option_errors below) */
         int r = xp_common_option(&o.c, opt, optarg);
-        if (r < 0) goto out;
-        if (r > 0) continue;
+        if (r != 0) continue;
         int bad = 0;
         switch (opt) {
         case '?' + 256: bowl_help(); rc = 0; goto out;
@@ -450,14 +452,12 @@ int xp_bowling(int argc, char **argv)
         case 1008: bad = xp_parse_double("slip-tol", optarg, 1e-9, 0.5, &o.slip_tol); break;
         case 1009: bad = xp_parse_double("settle", optarg, 0.0, 100.0, &o.settle); break;
         case 1010: bad = xp_parse_double("k-reg", optarg, 1e-3, 1e15, &o.k_reg); break;
-        default: fprintf(stderr, "contactlab bowling: see --help\n"); goto out;
+        default: xp_option_unknown(); break;
         }
-        if (bad) goto out;
+        (void)bad; /* reported and counted: go on with the next option */
     }
-    if (optind < argc) {
-        fprintf(stderr, "contactlab bowling: unexpected argument '%s' (see --help)\n", argv[optind]);
-        goto out;
-    }
+    for (int i = optind; i < argc; i++) xp_option_error("contactlab bowling: unexpected argument '%s'\n", argv[i]);
+    if (xp_option_errors("contactlab bowling")) goto out;
     if (o.c.h > 0.0) {
         o.hpen = o.c.h;
         o.hdvi[0] = o.c.h;

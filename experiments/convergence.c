@@ -468,14 +468,14 @@ int xp_convergence(int argc, char **argv)
     double x;
     optind = 1;
     while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+        /* every problem of the command line is reported (xp_option_errors below) */
         int r = xp_common_option(&o.c, opt, optarg);
         if (r == 0) r = xp_pile_option(&o.def, opt, optarg);
-        if (r < 0) goto out;
-        if (r > 0) continue;
+        if (r != 0) continue;
         int bad = 0;
         switch (opt) {
         case '?' + 256: conv_help(); rc = 0; goto out;
-        case 1000: bad = xp_parse_double("n", optarg, 1, 1e7, &x); o.def.n = (int)x; break;
+        case 1000: if (!(bad = xp_parse_double("n", optarg, 1, 1e7, &x))) o.def.n = (int)x; break;
         case 1001: bad = xp_parse_double("t-settle", optarg, 0, 1e6, &o.t_settle); break;
         case 1002: {
             char buf[256];
@@ -484,22 +484,21 @@ int xp_convergence(int argc, char **argv)
             for (char *sv = NULL, *t = strtok_r(buf, ",", &sv); t; t = strtok_r(NULL, ",", &sv)) {
                 const clab_ccp_solver_type *S = clab_ccp_solver_lookup(t);
                 if (!S) {
-                    fprintf(stderr, "contactlab convergence: --solvers: unknown solver '%s' (apgd, gs, jacobi, bb)\n", t);
-                    goto out;
+                    xp_option_error("contactlab convergence: --solvers: unknown solver '%s' (apgd, gs, jacobi, bb)\n", t);
+                    bad = 1;
+                    continue;
                 }
                 if (o.nsolvers == MAXS) {
-                    fprintf(stderr, "contactlab convergence: --solvers takes at most %d names\n", MAXS);
-                    goto out;
+                    xp_option_error("contactlab convergence: --solvers takes at most %d names\n", MAXS);
+                    bad = 1;
+                    break;
                 }
                 o.solvers[o.nsolvers++] = S;
             }
-            if (o.nsolvers == 0) {
-                fprintf(stderr, "contactlab convergence: --solvers needs at least one name\n");
-                goto out;
-            }
+            if (o.nsolvers == 0 && !bad) xp_option_error("contactlab convergence: --solvers needs at least one name\n");
             break;
         }
-        case 1003: bad = xp_parse_double("max-iter", optarg, 1, 1e8, &x); o.max_iter = (long)x; break;
+        case 1003: if (!(bad = xp_parse_double("max-iter", optarg, 1, 1e8, &x))) o.max_iter = (long)x; break;
         case 1004: bad = xp_parse_double("tol", optarg, 0, 1e3, &o.tol); break;
         case 1005: bad = xp_parse_double("omega-jacobi", optarg, 1e-6, 2.0 - 1e-6, &o.omega_jacobi); break;
         case 1006: bad = xp_parse_double("omega-gs", optarg, 1e-6, 2.0 - 1e-6, &o.omega_gs); break;
@@ -512,18 +511,15 @@ int xp_convergence(int argc, char **argv)
             if (strcmp(optarg, "euler") == 0) o.reg_scheme = CLAB_DVI_REG_EULER;
             else if (strcmp(optarg, "spook") == 0) o.reg_scheme = CLAB_DVI_REG_SPOOK;
             else {
-                fprintf(stderr, "contactlab convergence: --reg-scheme '%s' is not one of: euler, spook\n", optarg);
-                goto out;
+                xp_option_error("contactlab convergence: --reg-scheme '%s' is not one of: euler, spook\n", optarg);
             }
             break;
-        default: fprintf(stderr, "contactlab convergence: see --help\n"); goto out;
+        default: xp_option_unknown(); break;
         }
-        if (bad) goto out;
+        (void)bad; /* reported and counted: go on with the next option */
     }
-    if (optind < argc) {
-        fprintf(stderr, "contactlab convergence: unexpected argument '%s' (see --help)\n", argv[optind]);
-        goto out;
-    }
+    for (int i = optind; i < argc; i++) xp_option_error("contactlab convergence: unexpected argument '%s'\n", argv[i]);
+    if (xp_option_errors("contactlab convergence")) goto out;
     if (o.t_settle <= 0.0) o.t_settle = o.c.t_end > 0.0 ? o.c.t_end : 0.3;
     if (xp_mkdir_p(o.c.out)) {
         fprintf(stderr, "contactlab convergence: cannot create the output folder %s\n", o.c.out);

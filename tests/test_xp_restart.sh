@@ -11,7 +11,8 @@
 #   resumed run equals the uninterrupted one;
 # - drop, incline and chain (sweeps over cases) stopped and restarted = straight;
 # - refusals: a restart with other options, a checkpoint of another command, experiments
-#   without checkpoints given --restart.
+#   without checkpoints given --restart;
+# - every problem of a command line reported (pile, run), 20 at most and a count.
 # Tolerance 0: cmp must find no difference.
 set -u
 top_srcdir=${top_srcdir:-.}
@@ -150,6 +151,27 @@ for x in bowling convergence scaling; do
     grep -q "contactlab $x: --restart: this experiment has no checkpoints" "$tmp/r.txt"
     ok $((rs != 2 || $?)) "$x: --restart refused with the reason (exit $rs)"
 done
+
+# every problem of a command line is reported, not the first (exit 2)
+$CL pile --n 0 --h-dvi -1 --packing dense --bogus extra >"$tmp/r.txt" 2>&1
+rs=$?
+grep -q -- "--n 0 is outside the allowed range \[1, 10000000\]" "$tmp/r.txt" &&
+    grep -q -- "--h-dvi -1 is outside the allowed range" "$tmp/r.txt" &&
+    grep -q -- "--packing 'dense' is not one of: loose, deposit" "$tmp/r.txt" &&
+    grep -q -- "unrecognized option '--bogus'" "$tmp/r.txt" && grep -q "unexpected argument 'extra'" "$tmp/r.txt"
+ok $((rs != 2 || $?)) "pile: five command-line problems, all five reported (exit $rs)"
+$CL run --h 0 --every 2.5 --opt tol >"$tmp/r.txt" 2>&1
+rs=$?
+grep -q -- "--h 0 is outside" "$tmp/r.txt" && grep -q -- "--every '2.5' is not an integer" "$tmp/r.txt" &&
+    grep -q -- "--opt: option 'tol' must have the form key=value" "$tmp/r.txt" &&
+    grep -q "give exactly one scene file (0 given" "$tmp/r.txt"
+ok $((rs != 2 || $?)) "run: four command-line problems, all four reported (exit $rs)"
+args=""
+for i in $(seq 1 25); do args="$args --h-dvi -$i"; done
+$CL pile $args >"$tmp/r.txt" 2>&1
+rs=$?
+[ "$(grep -c -- '--h-dvi -[0-9]* is outside' "$tmp/r.txt")" -eq 20 ] && grep -q "and 5 more problems" "$tmp/r.txt"
+ok $((rs != 2 || $?)) "pile: 25 bad values: 20 shown, 'and 5 more problems' (exit $rs)"
 
 echo "1..$n"
 [ $fails -eq 0 ]
