@@ -627,35 +627,42 @@ nomem:
  * bounds do not turn), so its current box grown by margin/2 lies inside its box of the build
  * while d <= skin/2, and every pair the broad phase would report now is in the kept list. */
 
-/* the largest motion d of a body since the last build, INFINITY when something else changed */
+/* the largest motion d of a body since the last build, INFINITY when something else changed
+ * (a parallel max: the same for any thread count) */
 static double max_motion(const clab_collider *cd, const clab_world *w)
 {
-    double d2max = 0.0, dmax = 0.0;
+    double dmax = 0.0;
+    int changed = 0;
     const clab_periodic *per = &w->periodic;
-    int periodic = per->on[0] || per->on[1] || per->on[2];
-    for (size_t i = 0; i < w->nbodies; i++) {
+    const int periodic = per->on[0] || per->on[1] || per->on[2];
+    const long n = (long)w->nbodies;
+#pragma omp parallel for schedule(static) reduction(max : dmax) reduction(| : changed) if (n > 4096)
+    for (long i = 0; i < n; i++) {
         const clab_body *b = &w->bodies[i];
         unsigned char kind = (unsigned char)(2 * b->shape.type + (b->fixed != 0));
-        if (kind != cd->ref_kind[i] || clab_shape_bound_radius(&b->shape) != cd->ref_R[i]) return INFINITY;
+        if (kind != cd->ref_kind[i] || clab_shape_bound_radius(&b->shape) != cd->ref_R[i]) {
+            changed = 1;
+            continue;
+        }
         clab_vec3 d = clab_v3(b->r.x - cd->ref_r[3 * i], b->r.y - cd->ref_r[3 * i + 1], b->r.z - cd->ref_r[3 * i + 2]);
         if (periodic) d = clab_world_min_image(per, d);
-        double d2 = clab_v3_norm2(d);
+        double d2 = clab_v3_norm2(d), dm;
         if (b->shape.type == CLAB_SHAPE_SPHERE) {
-            if (!(d2 <= d2max)) d2max = d2; /* NaN lands here too and forces a rebuild */
-            continue;
+            dm = sqrt(d2);
+        } else {
+            const clab_quat *e0 = &cd->ref_e[i];
+            if (b->shape.type == CLAB_SHAPE_PLANE) {
+                if (d2 != 0.0 || b->e.e0 != e0->e0 || b->e.e1 != e0->e1 || b->e.e2 != e0->e2 || b->e.e3 != e0->e3)
+                    changed = 1;
+                continue;
+            }
+            double c = b->e.e0 * e0->e0 + b->e.e1 * e0->e1 + b->e.e2 * e0->e2 + b->e.e3 * e0->e3;
+            double s2 = 1.0 - c * c;
+            dm = sqrt(d2) + 2.0 * cd->ref_R[i] * sqrt(s2 > 0.0 ? s2 : 0.0);
         }
-        const clab_quat *e0 = &cd->ref_e[i];
-        if (b->shape.type == CLAB_SHAPE_PLANE) {
-            if (d2 != 0.0 || b->e.e0 != e0->e0 || b->e.e1 != e0->e1 || b->e.e2 != e0->e2 || b->e.e3 != e0->e3)
-                return INFINITY;
-            continue;
-        }
-        double c = b->e.e0 * e0->e0 + b->e.e1 * e0->e1 + b->e.e2 * e0->e2 + b->e.e3 * e0->e3;
-        double s2 = 1.0 - c * c;
-        double dm = sqrt(d2) + 2.0 * cd->ref_R[i] * sqrt(s2 > 0.0 ? s2 : 0.0);
-        if (!(dm <= dmax)) dmax = dm;
+        if (!(dm <= dmax)) dmax = isnan(dm) ? INFINITY : dm; /* a NaN forces a rebuild (which reports it) */
     }
-    return fmax(sqrt(d2max), dmax);
+    return changed ? INFINITY : dmax;
 }
 
 /* remember the state of a build; returns the skin for it (automatic: a fraction of the median

@@ -309,7 +309,9 @@ void clab_world_wrap(clab_world *w)
 {
     const clab_periodic *p = &w->periodic;
     if (!(p->on[0] || p->on[1] || p->on[2])) return;
-    for (size_t i = 0; i < w->nbodies; i++) {
+    const long n = (long)w->nbodies;
+#pragma omp parallel for schedule(static) if (n > 4096)
+    for (long i = 0; i < n; i++) {
         clab_body *b = &w->bodies[i];
         if (b->fixed) continue;
         double *r[3] = {&b->r.x, &b->r.y, &b->r.z};
