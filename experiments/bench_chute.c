@@ -392,7 +392,12 @@ static int run_lammps(const char *tmp, const char *in, const lammps_caps *lc, lo
     char *lmp1[] = {"lmp", "-in", input, "-log", "none", "-nocite", NULL};
     char *lmpomp[] = {"lmp", "-sf", "omp", "-pk", "omp", np, "-in", input, "-log", "none", "-nocite", NULL};
     char *lmpmpi[] = {"mpirun", "-np", np, "lmp", "-in", input, "-log", "none", "-nocite", NULL};
-    char *const *argv = nproc == 1 ? lmp1 : lc->omp ? lmpomp : lmpmpi;
+    /* with OMP_WAIT_POLICY=passive contactlab's idle threads sleep; Open MPI's ranks then yield too */
+    char *lmpmpi_yield[] = {"mpirun", "--mca", "mpi_yield_when_idle", "1", "-np", np, "lmp", "-in", input,
+                            "-log", "none", "-nocite", NULL};
+    const char *wp = getenv("OMP_WAIT_POLICY");
+    int passive = wp && (strcmp(wp, "passive") == 0 || strcmp(wp, "PASSIVE") == 0);
+    char *const *argv = nproc == 1 ? lmp1 : lc->omp ? lmpomp : passive ? lmpmpi_yield : lmpmpi;
     int st = run_in(tmp, argv, log);
     if (st != 0 || lammps_parse(log, steps, o)) {
         fprintf(stderr, "contactlab bench chute: LAMMPS run failed (exit %d); its output: %s\n", st, log);
@@ -450,6 +455,9 @@ int bench_chute(const bench_ctx *c)
     printf("  %s: %ld atoms (%ld moving, %ld fixed), box %g..%g x %g..%g x %g..%g, read in %.3g s\n", data,
            info.natoms, moving, info.nfixed, info.lo[0], info.hi[0], info.lo[1], info.hi[1], info.lo[2], info.hi[2],
            bench_now() - t0);
+    const char *wp = getenv("OMP_WAIT_POLICY");
+    printf("  OMP_WAIT_POLICY: %s%s\n", wp ? wp : "unset (the runtime's default: idle threads spin)",
+           wp ? "" : "; on a machine shared with other work, OMP_WAIT_POLICY=passive avoids spinning threads");
     printf("  periodic in x and y: %s\n", periodic ? "yes"
                                                    : "NO (CLAB_CHUTE_SLAB: both codes run a slab with free x and y "
                                                      "edges, LAMMPS with boundary s s fs)");
@@ -515,8 +523,10 @@ int bench_chute(const bench_ctx *c)
             if (status) break;
             char name[64], note[400];
             snprintf(name, sizeof name, "chute-%ld", steps);
-            snprintf(note, sizeof note, "contactlab penalty hooke verlet; periodic xy %s; best of %d; CPU %.4g s",
-                     periodic ? "yes" : "no", repeats, best_cpu);
+            const char *wp = getenv("OMP_WAIT_POLICY");
+            snprintf(note, sizeof note,
+                     "contactlab penalty hooke verlet; periodic xy %s; best of %d; CPU %.4g s; OMP_WAIT_POLICY %s",
+                     periodic ? "yes" : "no", repeats, best_cpu, wp ? wp : "unset");
             bench_row row = {name, nth, moving, contacts, steps, best, bench_peak_rss_bytes(), note};
             bench_summary_append(c, &row);
             /* LAMMPS, best of repeats, on as many processes */
