@@ -50,7 +50,7 @@
 #define FIRST 1           /* the floor is body 0 */
 #define NZ 20             /* fcc cells in height (40 layers) */
 #define RADIUS 0.01       /* sphere radius R [m] */
-#define CONV_ITER 1000    /* iteration limit of the convergence runs */
+#define CONV_ITER 500     /* iteration limit of the convergence runs */
 #define TIME_ITER 100     /* iterations of a timing run */
 #define STEPS 3           /* timed backend steps per (solver, threads) */
 
