@@ -32,7 +32,8 @@ void clab_ccp_free(clab_ccp *P)
 /* grow the arrays to nb bodies, n rows, nblk blocks (keeps them when large enough) */
 static int reserve(clab_ccp *P, size_t nb, size_t n, size_t nblk)
 {
-    if (nb > P->cap_bodies) {
+    if (nb > P->cap_bodies || !P->inc_start) {
+        if (nb == 0) nb = 1; /* inc_start always has nbodies + 1 entries, also for an empty world */
         double *m = realloc(P->invm, nb * sizeof *m);
         if (!m) return CLAB_ENOMEM;
         P->invm = m;

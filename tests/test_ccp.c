@@ -147,6 +147,19 @@ int main(void)
         rc = clab_ccp_build(&P, w, &c, h, vrec, &err);
         tap_ok(rc == 0 && P.rows == rows, "rebuilding with the same contacts allocates nothing new");
     }
+    /* an empty world (no bodies, no contacts) builds and multiplies (the per-body arrays of
+     * the fast products still get their one entry) */
+    {
+        clab_world *w0 = clab_world_create(NULL);
+        clab_ccp Q;
+        clab_ccp_init(&Q);
+        rc = clab_ccp_build(&Q, w0, NULL, h, vrec, &err);
+        double x = 0.0, y = 1.0, uu = 0.0;
+        if (rc == 0) clab_ccp_apply_N(&Q, &x, &uu, &y);
+        tap_ok(rc == 0 && Q.n == 0 && Q.nbodies == 0 && y == 1.0, "empty world: CCP with n = 0, nothing written");
+        clab_ccp_free(&Q);
+        clab_world_destroy(w0);
+    }
 
     free(u);
     free(out);
