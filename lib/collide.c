@@ -222,10 +222,15 @@ int clab_collide(clab_collider *cd, const clab_world *w, double envelope, clab_c
                 nomem = reserve_contacts(out, total);
             }
             if (myrc || nomem) failed = 1;
-            else if (t > 0) {
-                size_t off = out->n;
-                for (int k = 1; k < t; k++) off += cd->tbuf[k].n;
-                if (cd->tbuf[t].n) memcpy(out->c + off, cd->tbuf[t].c, cd->tbuf[t].n * sizeof *out->c);
+            /* every thread copies a share of each buffer behind thread 0's records */
+            size_t off = out->n;
+            for (int k = 1; k < T; k++) {
+                const clab_contacts *src = &cd->tbuf[k];
+                if (!nomem) {
+#pragma omp for schedule(static)
+                    for (size_t q = 0; q < src->n; q++) out->c[off + q] = src->c[q];
+                }
+                off += src->n;
             }
         }
 #endif

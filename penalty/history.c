@@ -4,6 +4,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 void clab_history_init(clab_history *h) { memset(h, 0, sizeof *h); }
 
@@ -78,18 +81,64 @@ int clab_history_begin(clab_history *h, size_t nmax, clab_error *err)
     return CLAB_OK;
 }
 
+/* Out of place into the current generation's arrays (last step's entries, no longer read
+ * once this step's forces are done), then the two swapped: with OpenMP each thread copies its
+ * range to the offset of the entries kept before it, the same result for any thread count. */
 void clab_history_keep(clab_history *h, const unsigned char *keep, size_t n)
 {
-    int nx = 1 - h->cur;
-    uint64_t *key = h->key[nx];
-    clab_vec3 *dt = h->delta_t[nx];
+    int nx = 1 - h->cur, cu = h->cur;
+    const uint64_t *key = h->key[nx];
+    const clab_vec3 *dt = h->delta_t[nx];
+    uint64_t *okey = h->key[cu];
+    clab_vec3 *odt = h->delta_t[cu];
     size_t m = 0;
-    for (size_t i = 0; i < n; i++)
-        if (keep[i]) {
-            key[m] = key[i];
-            dt[m] = dt[i];
-            m++;
+    enum { MAXT = 256 };
+    size_t start[MAXT + 1];
+    int nt = 1;
+#ifdef _OPENMP
+    if (n > 4096) nt = omp_get_max_threads() < MAXT ? omp_get_max_threads() : MAXT;
+#endif
+    if (nt <= 1) {
+        for (size_t i = 0; i < n; i++)
+            if (keep[i]) {
+                okey[m] = key[i];
+                odt[m] = dt[i];
+                m++;
+            }
+    } else {
+#pragma omp parallel num_threads(nt)
+        {
+#ifdef _OPENMP
+            int t = omp_get_thread_num(), T = omp_get_num_threads();
+#else
+            int t = 0, T = 1;
+#endif
+            size_t k0 = n * (size_t)t / (size_t)T, k1 = n * (size_t)(t + 1) / (size_t)T, c = 0;
+            for (size_t i = k0; i < k1; i++) c += keep[i] != 0;
+            start[t + 1] = c;
+#pragma omp barrier
+#pragma omp single
+            {
+                start[0] = 0;
+                for (int k = 0; k < T; k++) start[k + 1] += start[k];
+                m = start[T];
+            }
+            size_t o = start[t];
+            for (size_t i = k0; i < k1; i++)
+                if (keep[i]) {
+                    okey[o] = key[i];
+                    odt[o] = dt[i];
+                    o++;
+                }
         }
+    }
+    /* the compacted entries become the next generation */
+    uint64_t *tk = h->key[nx];
+    h->key[nx] = h->key[cu];
+    h->key[cu] = tk;
+    clab_vec3 *td = h->delta_t[nx];
+    h->delta_t[nx] = h->delta_t[cu];
+    h->delta_t[cu] = td;
     h->n[nx] = m;
 }
 

@@ -106,7 +106,8 @@ static inline void clab_history_put(clab_history *h, uint64_t key, clab_vec3 del
 }
 
 /* The parallel form of put: entry i (< nmax of begin) of the next generation, for contact i;
- * then clab_history_keep keeps the entries i < n with keep[i] != 0, in order, as if put. */
+ * then clab_history_keep keeps the entries i < n with keep[i] != 0, in order, as if put
+ * (using the current generation's storage: call clab_history_end right after it). */
 static inline void clab_history_put_at(clab_history *h, size_t i, uint64_t key, clab_vec3 delta_t)
 {
     int nx = 1 - h->cur;
