@@ -15,6 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include "clab_backends.h"
 #include "force_law.h"
@@ -61,7 +64,8 @@ typedef struct penalty {
     /* only when needed [cap_extra] */
     clab_vec3 *Mr;              /* rolling resistance couple on b, world [N m] (rolling=cdt) */
     uint32_t *alist;            /* contact indices by body a, when the contacts are not sorted by a */
-    size_t cap_mr, cap_alist;
+    uint32_t *tcnt;             /* [threads x bodies] per-thread counts of the sort by b */
+    size_t cap_mr, cap_alist, cap_tcnt;
     /* bookkeeping */
     int started;        /* verlet: a step has been taken (its closing half-kick is pending) */
     long steps;         /* steps taken */
@@ -184,6 +188,7 @@ static void penalty_destroy(void *self)
     free(p->cb);
     free(p->Mr);
     free(p->alist);
+    free(p->tcnt);
     free(p->keep);
     free(p->blist);
     free(p);
@@ -441,12 +446,50 @@ static int penalty_step(void *self, clab_world *w, const clab_contacts *c, doubl
         for (size_t i = 0; i < nb; i++) alast[i] = afirst[i];
         for (size_t i = 0; i < nc; i++) alist[alast[ca[i]]++] = (uint32_t)i;
     }
-    for (size_t i = 0; i <= nb; i++) bstart[i] = 0;
-    for (size_t i = 0; i < nc; i++) bstart[cb[i] + 1]++;
-    for (size_t i = 0; i < nb; i++) bstart[i + 1] += bstart[i];
-    for (size_t i = 0; i < nc; i++) blist[bstart[cb[i]]++] = (uint32_t)i;
-    for (size_t i = nb; i > 0; i--) bstart[i] = bstart[i - 1];
-    bstart[0] = 0;
+    int nt = 1;
+#ifdef _OPENMP
+    if (nc > PAR_MIN) nt = omp_get_max_threads();
+#endif
+    if (nt > 1 && grow(&p->tcnt, &p->cap_tcnt, (size_t)nt * nb, sizeof(uint32_t))) nt = 1;
+    if (nt <= 1) {
+        for (size_t i = 0; i <= nb; i++) bstart[i] = 0;
+        for (size_t i = 0; i < nc; i++) bstart[cb[i] + 1]++;
+        for (size_t i = 0; i < nb; i++) bstart[i + 1] += bstart[i];
+        for (size_t i = 0; i < nc; i++) blist[bstart[cb[i]]++] = (uint32_t)i;
+        for (size_t i = nb; i > 0; i--) bstart[i] = bstart[i - 1];
+        bstart[0] = 0;
+    } else {
+        /* the same counting sort with a count row per thread: thread t's contacts of body j go
+         * after those of threads < t, so every list is in contact order as above */
+        uint32_t *tcnt = p->tcnt;
+#ifdef _OPENMP
+#pragma omp parallel num_threads(nt)
+        {
+            int t = omp_get_thread_num(), T = omp_get_num_threads();
+            size_t k0 = nc * (size_t)t / (size_t)T, k1 = nc * (size_t)(t + 1) / (size_t)T;
+            uint32_t *row = tcnt + (size_t)t * nb;
+            for (size_t j = 0; j < nb; j++) row[j] = 0;
+            for (size_t k = k0; k < k1; k++) row[cb[k]]++;
+#pragma omp barrier
+#pragma omp for schedule(static)
+            for (size_t j = 0; j < nb; j++) { /* per body: the total, rows turned into offsets */
+                uint32_t sum = 0;
+                for (int u = 0; u < T; u++) {
+                    uint32_t c = tcnt[(size_t)u * nb + j];
+                    tcnt[(size_t)u * nb + j] = sum;
+                    sum += c;
+                }
+                bstart[j + 1] = sum;
+            }
+#pragma omp single
+            {
+                bstart[0] = 0;
+                for (size_t j = 0; j < nb; j++) bstart[j + 1] += bstart[j];
+            }
+            for (size_t k = k0; k < k1; k++) blist[bstart[cb[k]] + row[cb[k]]++] = (uint32_t)k;
+        }
+#endif
+    }
 
     /* 4. each free body: its contact forces summed in contact order (as b, then as a) and
      *    their torques l x F in its own frame, lbar x (A^T F) with lbar = sbar (or the surface
