@@ -402,7 +402,9 @@ void clab_ccp_joint_forces(const clab_ccp *P, const double *x, double *F)
 
 /* the body pass from the blocks' impulses F (clab_ccp_forces): the same operations, so the
  * same bits, as clab_ccp_body_pass from nu */
-void clab_ccp_body_pass_F(const clab_ccp *P, const double *F, double *u)
+void clab_ccp_body_pass_F(const clab_ccp *P, const double *F, double *u) { clab_ccp_body_pass_Ff(P, F, u, NULL); }
+
+void clab_ccp_body_pass_Ff(const clab_ccp *P, const double *F, double *u, double *f)
 {
     const size_t nb = P->nbodies;
     const size_t *st = P->inc_start;
@@ -424,6 +426,10 @@ void clab_ccp_body_pass_F(const clab_ccp *P, const double *F, double *u)
         }
         const double *m = &P->minv[8 * k];
         double *uk = &u[6 * k];
+        if (f) {
+            double *fk = &f[6 * k];
+            fk[0] = F0, fk[1] = F1, fk[2] = F2, fk[3] = T0, fk[4] = T1, fk[5] = T2;
+        }
         uk[0] = m[0] * F0, uk[1] = m[0] * F1, uk[2] = m[0] * F2;
         uk[3] = m[1] * T0 + m[2] * T1 + m[3] * T2;
         uk[4] = m[2] * T0 + m[4] * T1 + m[5] * T2;

@@ -35,6 +35,9 @@ void clab_ccp_joint_forces(const clab_ccp *P, const double *x, double *F);
 /* u = M^-1 P nu (world) from the blocks' impulses F of nu: the same bits as the body pass
  * from nu, with less work (the solvers form F where they form nu) */
 void clab_ccp_body_pass_F(const clab_ccp *P, const double *F, double *u);
+/* the same, also keeping each body's summed world force and torque P nu in f (6 per body,
+ * before M^-1; f may be NULL) */
+void clab_ccp_body_pass_Ff(const clab_ccp *P, const double *F, double *u, double *f);
 
 /* (P^T u) for the joint rows (serial, after the contacts); out indexed like nu; nu may be
  * NULL (no compliance term) */
@@ -54,14 +57,20 @@ static inline void clab_ccp_chunk(size_t c, size_t ncontacts, size_t *lo, size_t
 /* max that lets a NaN through (as residual.c does) */
 static inline double clab_ccp_max_nan(double r, double e) { return e <= r ? r : e; }
 
-/* relative velocity at block it: v_b + omega_b x r_b - v_a - omega_a x r_a (u world) */
-static inline void clab_ccp_item_vrel(const clab_ccp_item *it, const double *u, double v[3])
+/* relative velocity at block it from the bodies' (v, omega) ua of a and ub of b:
+ * v_b + omega_b x r_b - v_a - omega_a x r_a (world) */
+static inline void clab_ccp_item_vrel_ab(const clab_ccp_item *it, const double *ua, const double *ub, double v[3])
 {
-    const double *ua = u + 6 * (size_t)it->a, *ub = u + 6 * (size_t)it->b;
     const double *ra = it->r, *rb = it->r + 3;
     v[0] = (ub[0] + ub[4] * rb[2] - ub[5] * rb[1]) - (ua[0] + ua[4] * ra[2] - ua[5] * ra[1]);
     v[1] = (ub[1] + ub[5] * rb[0] - ub[3] * rb[2]) - (ua[1] + ua[5] * ra[0] - ua[3] * ra[2]);
     v[2] = (ub[2] + ub[3] * rb[1] - ub[4] * rb[0]) - (ua[2] + ua[3] * ra[1] - ua[4] * ra[0]);
+}
+
+/* the same from u (6 per body, world) */
+static inline void clab_ccp_item_vrel(const clab_ccp_item *it, const double *u, double v[3])
+{
+    clab_ccp_item_vrel_ab(it, u + 6 * (size_t)it->a, u + 6 * (size_t)it->b, v);
 }
 
 /* the world impulse of a block: F = t_0 x_0 + t_1 x_1 + t_2 x_2 */
