@@ -710,6 +710,33 @@ static int remember(clab_collider *cd, const clab_world *w, double margin, doubl
     return 0;
 }
 
+/* The kept list keeps a pair of two spheres only while their centers (minimum image) are
+ * within R_i + R_j + M, M = margin + skin + slack, like a distance-based Verlet list: boxes
+ * grown by M/2 also pair spheres that are up to sqrt(3) farther apart along a diagonal (about
+ * 1.6x as many pairs on a dense packing). A dropped pair cannot come within the margin before
+ * the next rebuild: each body moves at most skin/2 until then, so the gap stays above
+ * margin + slack. The factor (1 + 2e-10) on the squares is the narrow phase's allowance.
+ * In place, order kept; returns the pairs left. */
+static size_t keep_near_spheres(clab_collider *cd, const clab_world *w, double M, size_t np)
+{
+    const clab_periodic *per = &w->periodic;
+    const int periodic = per->on[0] || per->on[1] || per->on[2];
+    const clab_body *bodies = w->bodies;
+    clab_pair *pairs = cd->pairs;
+    size_t kept = 0;
+    for (size_t k = 0; k < np; k++) {
+        const clab_body *A = &bodies[pairs[k].i], *B = &bodies[pairs[k].j];
+        if (A->shape.type == CLAB_SHAPE_SPHERE && B->shape.type == CLAB_SHAPE_SPHERE) {
+            clab_vec3 d = clab_v3_sub(B->r, A->r);
+            if (periodic) d = clab_world_min_image(per, d);
+            double S = A->shape.radius + B->shape.radius + M;
+            if (S > 0.0 && clab_v3_dot(d, d) > S * S * (1.0 + 2e-10)) continue;
+        }
+        pairs[kept++] = pairs[k];
+    }
+    return kept;
+}
+
 int clab_broadphase_kept(clab_collider *cd, const clab_world *w, double margin, const clab_pair **pairs,
                          size_t *npairs, clab_error *err)
 {
@@ -726,6 +753,8 @@ int clab_broadphase_kept(clab_collider *cd, const clab_world *w, double margin, 
         return clab_error_set(err, CLAB_ENOMEM, "out of memory in the broad phase");
     int rc = clab_broadphase(cd, w, margin + skin + slack, pairs, npairs, err);
     if (rc) return rc;
+    *npairs = keep_near_spheres(cd, w, margin + skin + slack, *npairs);
+    cd->st.pairs = *npairs;
     cd->st.rebuilds++;
     cd->st.skin = skin;
     cd->kept = cd->skin != 0.0;

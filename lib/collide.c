@@ -79,27 +79,12 @@ int clab_collide_pair(const clab_world *w, int i, int j, double envelope, clab_c
     return CLAB_OK;
 }
 
-/* sphere i against sphere j > i from the gathered hot data: the operations of clab_collide_pair
- * (minimum image), clab_collide_sphere_sphere and clab_emit_contact in the same order, so the
- * record is the same to the bit; a pair farther apart than (R_i + R_j + envelope)(1 + 1e-10)
- * is dropped before the square root (a margin far above the rounding of Phi) */
-static inline int sphere_pair(const clab_hot_body *hi, const clab_hot_body *hj, int i, int j, double env,
-                              const clab_periodic *per, int periodic, clab_contacts *out)
+/* the record of sphere i touching sphere j > i (rb: j's minimum image, d = rb - ra): the
+ * operations of clab_collide_sphere_sphere and clab_emit_contact in the same order, so the
+ * record is the same to the bit */
+static int sphere_record(const clab_hot_body *hi, const clab_hot_body *hj, int i, int j, clab_vec3 ra, clab_vec3 rb,
+                         clab_vec3 d, double d2, double env, clab_contacts *out)
 {
-    clab_vec3 ra = clab_v3(hi->r[0], hi->r[1], hi->r[2]), rb = clab_v3(hj->r[0], hj->r[1], hj->r[2]);
-    if (periodic) {
-        /* clab_world_min_image, tested first for the common case of no shift at all */
-        int shift = 0;
-        for (int k = 0; k < 3; k++)
-            shift |= per->on[k] && fabs(hj->r[k] - hi->r[k]) > 0.5 * (per->hi[k] - per->lo[k]);
-        if (shift) {
-            clab_vec3 d = clab_v3_sub(rb, ra), dm = clab_world_min_image(per, d);
-            if (dm.x != d.x || dm.y != d.y || dm.z != d.z) rb = clab_v3_add(rb, clab_v3_sub(dm, d));
-        }
-    }
-    clab_vec3 d = clab_v3_sub(rb, ra);
-    double d2 = clab_v3_dot(d, d), S = hi->R + hj->R + env;
-    if (S > 0.0 && d2 > S * S * (1.0 + 2e-10)) return CLAB_OK;
     double dist = sqrt(d2);
     double phi = dist - hi->R - hj->R;
     if (phi >= env) return CLAB_OK;
@@ -125,6 +110,28 @@ static inline int sphere_pair(const clab_hot_body *hi, const clab_hot_body *hj, 
     return CLAB_OK;
 }
 
+/* sphere i against sphere j > i from the gathered hot data: the minimum image of
+ * clab_collide_pair (half[k]: half the period of a periodic axis k, else infinite, so the
+ * common case of no shift costs three compares), then a pair farther apart than
+ * (R_i + R_j + envelope)(1 + 1e-10) is dropped before the square root (a margin far above the
+ * rounding of Phi); the rest goes to sphere_record */
+static inline int sphere_pair(const clab_hot_body *hi, const clab_hot_body *hj, int i, int j, double env,
+                              const clab_periodic *per, const double half[3], clab_contacts *out)
+{
+    clab_vec3 ra = clab_v3(hi->r[0], hi->r[1], hi->r[2]), rb = clab_v3(hj->r[0], hj->r[1], hj->r[2]);
+    clab_vec3 d = clab_v3_sub(rb, ra);
+    if ((fabs(d.x) > half[0]) | (fabs(d.y) > half[1]) | (fabs(d.z) > half[2])) {
+        clab_vec3 dm = clab_world_min_image(per, d);
+        if (dm.x != d.x || dm.y != d.y || dm.z != d.z) {
+            rb = clab_v3_add(rb, clab_v3_sub(dm, d));
+            d = clab_v3_sub(rb, ra);
+        }
+    }
+    double d2 = clab_v3_dot(d, d), S = hi->R + hj->R + env;
+    if (S > 0.0 && d2 > S * S * (1.0 + 2e-10)) return CLAB_OK;
+    return sphere_record(hi, hj, i, j, ra, rb, d, d2, env, out);
+}
+
 /* broad phase (broadphase.c: the kept list of the Verlet skin, or a rebuild), then the narrow
  * phase of each candidate pair in (i, j) order; each pair's records come out sorted by
  * feature, so the array is ordered by (a, b, feature). Sphere pairs take the fast path over
@@ -147,10 +154,12 @@ static int narrow_range(const clab_world *w, const clab_hot_body *hot, const cla
                         double envelope, clab_contacts *out)
 {
     const clab_periodic *per = &w->periodic;
-    int periodic = per->on[0] || per->on[1] || per->on[2], rc = CLAB_OK;
+    int rc = CLAB_OK;
+    double half[3];
+    for (int k = 0; k < 3; k++) half[k] = per->on[k] ? 0.5 * (per->hi[k] - per->lo[k]) : INFINITY;
     for (size_t k = k0; k < k1 && rc == CLAB_OK; k++) {
         int i = pairs[k].i, j = pairs[k].j;
-        if (hot[i].R >= 0.0 && hot[j].R >= 0.0) rc = sphere_pair(&hot[i], &hot[j], i, j, envelope, per, periodic, out);
+        if (hot[i].R >= 0.0 && hot[j].R >= 0.0) rc = sphere_pair(&hot[i], &hot[j], i, j, envelope, per, half, out);
         else rc = clab_collide_pair(w, i, j, envelope, out);
     }
     return rc;
