@@ -239,21 +239,8 @@ static int chain_case(chain_opts *o, const char *method, int law, double h, doub
     xp_path(&o->c, sfile, path, sizeof path);
     int resumed = xp_case_begin(&o->c, &guard, s, sum, 2, vals, nvals);
     if (resumed < 0) goto done;
-    if (resumed) {
-        csv = xp_guard_resume(&guard, 1, path, (size_t)n + 2, &err);
-    } else {
-        csv = clab_csv_open(path, flags, &err);
-        if (csv && (clab_csv_meta(csv, &meta, o->c.argc, o->c.argv, &err) ||
-                    clab_csv_header(csv, (const char *const *)cols, (size_t)n + 2, &err))) {
-            clab_csv_close(csv, NULL);
-            csv = NULL;
-        }
-        if (csv) xp_guard_add(&guard, csv);
-    }
-    if (!csv) {
-        fprintf(stderr, "contactlab chain: %s%s\n", resumed ? "cannot restart: " : "", err.msg);
-        goto done;
-    }
+    csv = xp_series_open(&o->c, &guard, resumed, path, flags, &meta, (const char *const *)cols, (size_t)n + 2);
+    if (!csv) goto done;
 
     long nsteps = (long)ceil(t_end / h - 1e-9);
     long every = (long)fmax(1.0, floor((double)nsteps / o->samples + 0.5));
@@ -565,13 +552,9 @@ int xp_chain(int argc, char **argv)
         goto out;
     }
     /* a restart continues the summary: the rows of the cases finished before stay */
-    clab_csv *sum = o.c.restart[0] ? xp_summary_resume(&o.c, spath, NS, &err)
-                                   : clab_csv_open(spath, o.c.force ? CLAB_CSV_OVERWRITE : 0, &err);
-    if (!sum || (!o.c.restart[0] && (clab_csv_meta(sum, &meta, o.c.argc, o.c.argv, &err) ||
-                                     clab_csv_header(sum, scols, NS, &err)))) {
-        fprintf(stderr, "contactlab chain: %s%s\n", o.c.restart[0] ? "cannot restart: " : "", err.msg);
+    clab_csv *sum = xp_summary_open(&o.c, spath, &meta, scols, NS);
+    if (!sum) {
         clab_options_free(&meta);
-        if (sum) clab_csv_close(sum, NULL);
         rc = 1;
         goto out;
     }

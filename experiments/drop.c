@@ -262,21 +262,8 @@ static int drop_case(drop_opts *o, const char *method, double H, double cor, dou
     xp_guard guard;
     int resumed = xp_case_begin(&o->c, &guard, s, sum, 2, vals, DROP_NVAL);
     if (resumed < 0) goto done;
-    if (resumed) {
-        csv = xp_guard_resume(&guard, 1, path, NCOLS, &err);
-    } else {
-        csv = clab_csv_open(path, o->c.force || o->c.restart[0] ? CLAB_CSV_OVERWRITE : 0, &err);
-        if (csv && (clab_csv_meta(csv, &meta, o->c.argc, o->c.argv, &err) ||
-                    clab_csv_header(csv, series_cols, NCOLS, &err))) {
-            clab_csv_close(csv, NULL);
-            csv = NULL;
-        }
-        if (csv) xp_guard_add(&guard, csv);
-    }
-    if (!csv) {
-        fprintf(stderr, "contactlab drop: %s%s\n", resumed ? "cannot restart: " : "", err.msg);
-        goto done;
-    }
+    csv = xp_series_open(&o->c, &guard, resumed, path, o->c.force || o->c.restart[0] ? CLAB_CSV_OVERWRITE : 0, &meta, series_cols, NCOLS);
+    if (!csv) goto done;
 
     clab_body *ball = &w->bodies[1];
     long nsteps = (long)ceil(t_end / h - 1e-9);
@@ -548,13 +535,9 @@ int xp_drop(int argc, char **argv)
         goto out;
     }
     /* a restart continues the summary: the rows of the cases finished before stay */
-    clab_csv *sum = o.c.restart[0] ? xp_summary_resume(&o.c, spath, NS, &err)
-                                   : clab_csv_open(spath, o.c.force ? CLAB_CSV_OVERWRITE : 0, &err);
-    if (!sum || (!o.c.restart[0] && (clab_csv_meta(sum, &meta, o.c.argc, o.c.argv, &err) ||
-                                     clab_csv_header(sum, scols, NS, &err)))) {
-        fprintf(stderr, "contactlab drop: %s%s\n", o.c.restart[0] ? "cannot restart: " : "", err.msg);
+    clab_csv *sum = xp_summary_open(&o.c, spath, &meta, scols, NS);
+    if (!sum) {
         clab_options_free(&meta);
-        if (sum) clab_csv_close(sum, NULL);
         rc = 1;
         goto out;
     }

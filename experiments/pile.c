@@ -252,21 +252,8 @@ static int pile_case(pile_opts *o, const char *method, double t_end, clab_csv *s
     xp_guard g;
     int resumed = xp_case_begin(&o->c, &g, s, sum, 2, (double *)&run, PILE_RUN_N);
     if (resumed < 0) goto done;
-    if (resumed) {
-        csv = xp_guard_resume(&g, 1, path, NCOLS, &err);
-    } else {
-        csv = clab_csv_open(path, pile_flags(o), &err);
-        if (csv && (clab_csv_meta(csv, &meta, o->c.argc, o->c.argv, &err) ||
-                    clab_csv_header(csv, series_cols, NCOLS, &err))) {
-            clab_csv_close(csv, NULL);
-            csv = NULL;
-        }
-        if (csv) xp_guard_add(&g, csv);
-    }
-    if (!csv) {
-        fprintf(stderr, "contactlab pile: %s%s\n", resumed ? "cannot restart: " : "", err.msg);
-        goto done;
-    }
+    csv = xp_series_open(&o->c, &g, resumed, path, pile_flags(o), &meta, series_cols, NCOLS);
+    if (!csv) goto done;
     long nsteps = (long)ceil(t_end / h - 1e-9);
     long every = (long)fmax(1.0, floor(o->sample_dt / h + 0.5));
     double window = o->window > 0.0 ? o->window : 0.1 * t_end;
@@ -465,13 +452,9 @@ int xp_pile(int argc, char **argv)
     clab_options_set(&meta, "coordination", "load-carrying contacts per sphere (sphere-sphere counted twice)", NULL);
     clab_options_set(&meta, "tail_beta", "P(f/<f>) ~ exp(-tail_beta f/<f>) fitted for f > <f>", NULL);
     /* a restart continues the summary: the rows of the simulations finished before stay */
-    clab_csv *sum = o.c.restart[0] ? xp_summary_resume(&o.c, spath, NS, &err)
-                                   : clab_csv_open(spath, o.c.force ? CLAB_CSV_OVERWRITE : 0, &err);
-    if (!sum || (!o.c.restart[0] && (clab_csv_meta(sum, &meta, o.c.argc, o.c.argv, &err) ||
-                                     clab_csv_header(sum, scols, NS, &err)))) {
-        fprintf(stderr, "contactlab pile: %s%s\n", o.c.restart[0] ? "cannot restart: " : "", err.msg);
+    clab_csv *sum = xp_summary_open(&o.c, spath, &meta, scols, NS);
+    if (!sum) {
         clab_options_free(&meta);
-        if (sum) clab_csv_close(sum, NULL);
         rc = 1;
         goto out;
     }

@@ -573,6 +573,40 @@ clab_csv *xp_summary_resume(xp_common *c, const char *path, size_t ncols, clab_e
     return clab_csv_resume(path, (long long)c->resume.out.bytes[0], (long)c->resume.out.rows[0], ncols, err);
 }
 
+clab_csv *xp_summary_open(xp_common *c, const char *path, const clab_options *meta, const char *const *cols,
+                          size_t ncols)
+{
+    clab_error err = {0};
+    clab_csv *f = c->restart[0] ? xp_summary_resume(c, path, ncols, &err)
+                                : clab_csv_open(path, c->force ? CLAB_CSV_OVERWRITE : 0, &err);
+    if (f && !c->restart[0] &&
+        (clab_csv_meta(f, meta, c->argc, c->argv, &err) || clab_csv_header(f, cols, ncols, &err))) {
+        clab_csv_close(f, NULL);
+        f = NULL;
+    }
+    if (!f) fprintf(stderr, "contactlab %s: %s%s\n", c->name, c->restart[0] ? "cannot restart: " : "", err.msg);
+    return f;
+}
+
+clab_csv *xp_series_open(const xp_common *c, xp_guard *g, int resumed, const char *path, int flags,
+                         const clab_options *meta, const char *const *cols, size_t ncols)
+{
+    clab_error err = {0};
+    clab_csv *f;
+    if (resumed) {
+        f = xp_guard_resume(g, 1, path, ncols, &err);
+    } else {
+        f = clab_csv_open(path, flags, &err);
+        if (f && (clab_csv_meta(f, meta, c->argc, c->argv, &err) || clab_csv_header(f, cols, ncols, &err))) {
+            clab_csv_close(f, NULL);
+            f = NULL;
+        }
+        if (f) xp_guard_add(g, f);
+    }
+    if (!f) fprintf(stderr, "contactlab %s: %s%s\n", c->name, resumed ? "cannot restart: " : "", err.msg);
+    return f;
+}
+
 int xp_case_skip(xp_common *c, const char *label)
 {
     int index = c->ncase++;

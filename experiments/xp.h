@@ -202,6 +202,16 @@ int xp_restart_supported(const char *name);
 int xp_restart_begin(xp_common *c);
 /* Reopen the summary for a restart, cut back to its length at the checkpoint (series 0). */
 clab_csv *xp_summary_resume(xp_common *c, const char *path, size_t ncols, clab_error *err);
+/* The summary CSV: continued after --restart (xp_summary_resume), else created (overwriting
+ * only with --force) with its metadata and header. NULL on failure, printed as "contactlab
+ * NAME: ...". */
+clab_csv *xp_summary_open(xp_common *c, const char *path, const clab_options *meta, const char *const *cols,
+                          size_t ncols);
+/* The series CSV of a case (series 1 of its guard): reopened where the checkpoint left it
+ * when resumed (xp_case_begin returned 1), else created with flags, metadata and header and
+ * added to the guard. NULL on failure (printed). */
+clab_csv *xp_series_open(const xp_common *c, xp_guard *g, int resumed, const char *path, int flags,
+                         const clab_options *meta, const char *const *cols, size_t ncols);
 /* The next case (label: a few words for messages). 1: skip it (finished before the
  * checkpoint being continued), 0: run it. */
 int xp_case_skip(xp_common *c, const char *label);
