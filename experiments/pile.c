@@ -196,23 +196,11 @@ static int pile_case(pile_opts *o, const char *method, double t_end, clab_csv *s
 {
     clab_error err;
     xp_pile_info info;
-    clab_world *w = xp_pile_build(&o->def, &info, &err);
-    if (!w) {
-        fprintf(stderr, "contactlab pile: %s\n", err.msg);
-        return 1;
-    }
+    clab_world *w;
     int is_pen = strcmp(method, "penalty") == 0;
-    double h = is_pen ? o->hpen : o->hdvi;
-    clab_options extra;
-    clab_options_init(&extra);
-    if (!is_pen) xp_pile_dvi_defaults(&extra);
-    clab_sim *s = xp_sim(&o->c, w, method, h > 0.0 ? h : 1e-5, &extra);
-    clab_options_free(&extra);
-    if (!s) {
-        clab_world_destroy(w);
-        return 1;
-    }
-    if (h <= 0.0) s->h = h = xp_pile_penalty_step(s);
+    clab_sim *s = xp_pile_sim(&o->c, &o->def, method, is_pen ? o->hpen : o->hdvi, &w, &info);
+    if (!s) return 1;
+    double h = s->h;
     memset(res, 0, sizeof *res);
     res->h = h;
     char base[512];

@@ -339,6 +339,29 @@ double xp_pile_penalty_step(const clab_sim *s)
     return xp_round125(hs > 0.0 ? 0.5 * hs : 1e-5);
 }
 
+clab_sim *xp_pile_sim(const xp_common *c, const xp_pile_def *d, const char *method, double h, clab_world **w,
+                      xp_pile_info *info)
+{
+    clab_error err;
+    *w = xp_pile_build(d, info, &err);
+    if (!*w) {
+        fprintf(stderr, "contactlab %s: %s\n", c->name, err.msg);
+        return NULL;
+    }
+    clab_options extra;
+    clab_options_init(&extra);
+    if (strcmp(method, "penalty") != 0) xp_pile_dvi_defaults(&extra);
+    clab_sim *s = xp_sim(c, *w, method, h > 0.0 ? h : 1e-5, &extra);
+    clab_options_free(&extra);
+    if (!s) {
+        clab_world_destroy(*w);
+        *w = NULL;
+        return NULL;
+    }
+    if (h <= 0.0) s->h = xp_pile_penalty_step(s);
+    return s;
+}
+
 clab_sim *xp_pile_settle(const xp_common *c, clab_world *w, const char *method, double h, double t_end,
                          const clab_options *extra, const char *label)
 {

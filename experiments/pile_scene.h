@@ -101,6 +101,13 @@ int xp_pile_measure(const clab_sim *s, const xp_pile_info *info, clab_vec3 **for
  * to 1, 2 or 5 times a power of ten. */
 double xp_pile_penalty_step(const clab_sim *s);
 
+/* The pile of d under method ("penalty" or "dvi", the latter with xp_pile_dvi_defaults): the
+ * world built into *w (its info in *info) and a simulation of it with step h, or, when
+ * h <= 0, xp_pile_penalty_step. NULL (and *w NULL) on failure, the message printed as
+ * "contactlab NAME: ...". */
+clab_sim *xp_pile_sim(const xp_common *c, const xp_pile_def *d, const char *method, double h, clab_world **w,
+                      xp_pile_info *info);
+
 /* A 1-2-5 rounding down of x > 0. */
 double xp_round125(double x);
 

@@ -45,23 +45,11 @@ static int scal_case(scal_opts *o, const char *method, int n, scal_result *res, 
     xp_pile_info info;
     xp_pile_def d = o->def;
     d.n = n;
-    clab_world *w = xp_pile_build(&d, &info, &err);
-    if (!w) {
-        fprintf(stderr, "contactlab scaling: %s\n", err.msg);
-        return 1;
-    }
+    clab_world *w;
     int is_pen = strcmp(method, "penalty") == 0;
-    double h = is_pen ? o->hpen : o->hdvi;
-    clab_options extra;
-    clab_options_init(&extra);
-    if (!is_pen) xp_pile_dvi_defaults(&extra);
-    clab_sim *s = xp_sim(&o->c, w, method, h > 0.0 ? h : 1e-5, &extra);
-    clab_options_free(&extra);
-    if (!s) {
-        clab_world_destroy(w);
-        return 1;
-    }
-    if (h <= 0.0) s->h = h = xp_pile_penalty_step(s);
+    clab_sim *s = xp_pile_sim(&o->c, &d, method, is_pen ? o->hpen : o->hdvi, &w, &info);
+    if (!s) return 1;
+    double h = s->h;
     memset(res, 0, sizeof *res);
     res->h = h;
     res->warm = (long)ceil(o->t_warm / h - 1e-9);
