@@ -70,23 +70,6 @@ static const char *base_name(const char *path, char *buf, size_t n)
     return buf;
 }
 
-/* a word for a POSIX shell: as it is when plain, else in single quotes */
-static void put_word(FILE *f, const char *a)
-{
-    int plain = a[0] != '\0';
-    for (const char *p = a; *p && plain; p++)
-        plain = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./=:,+-@%", *p) != NULL;
-    if (plain) {
-        fputs(a, f);
-        return;
-    }
-    fputc('\'', f);
-    for (const char *p = a; *p; p++)
-        if (*p == '\'') fputs("'\\''", f);
-        else fputc(*p, f);
-    fputc('\'', f);
-}
-
 /* how to continue: the result-determining command plus --out and --restart */
 static void print_resume(FILE *f, const char *lead, char *const *keep, int nkeep, const char *out, int out_given,
                          long ckpt_every, const char *ckpt)
@@ -94,15 +77,15 @@ static void print_resume(FILE *f, const char *lead, char *const *keep, int nkeep
     fputs(lead, f);
     for (int i = 0; i < nkeep; i++) {
         if (i) fputc(' ', f);
-        put_word(f, keep[i]);
+        xp_shell_word(f, keep[i]);
     }
     if (out_given) {
         fputs(" --out ", f);
-        put_word(f, out);
+        xp_shell_word(f, out);
     }
     if (ckpt_every > 0) fprintf(f, " --checkpoint-every %ld", ckpt_every);
     fputs(" --restart ", f);
-    put_word(f, ckpt);
+    xp_shell_word(f, ckpt);
     fputc('\n', f);
 }
 

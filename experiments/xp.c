@@ -667,8 +667,7 @@ void xp_case_fail(xp_common *c, xp_guard *g, const clab_error *err)
                         "same way)\n", pre);
 }
 
-/* a word for a POSIX shell: as it is when plain, else in single quotes */
-static void put_word(FILE *f, const char *a)
+void xp_shell_word(FILE *f, const char *a)
 {
     int plain = a[0] != '\0';
     for (const char *p = a; *p && plain; p++)
@@ -701,10 +700,10 @@ int xp_case_stopped(const xp_common *c, const clab_sim *s)
     for (int i = 0; i < c->argc_all; i++) {
         if (c->drop && c->drop[i] == 2) continue;
         if (i) putchar(' ');
-        put_word(stdout, i == 0 ? "contactlab" : c->argv_all[i]);
+        xp_shell_word(stdout, i == 0 ? "contactlab" : c->argv_all[i]);
     }
     fputs(" --restart ", stdout);
-    put_word(stdout, path);
+    xp_shell_word(stdout, path);
     putchar('\n');
     fflush(stdout);
     return sig ? 128 + sig : XP_STOPPED;

@@ -202,6 +202,8 @@ int xp_restart_supported(const char *name);
 int xp_restart_begin(xp_common *c);
 /* Reopen the summary for a restart, cut back to its length at the checkpoint (series 0). */
 clab_csv *xp_summary_resume(xp_common *c, const char *path, size_t ncols, clab_error *err);
+/* a word for a POSIX shell: as it is when plain, else in single quotes */
+void xp_shell_word(FILE *f, const char *a);
 /* The summary CSV: continued after --restart (xp_summary_resume), else created (overwriting
  * only with --force) with its metadata and header. NULL on failure, printed as "contactlab
  * NAME: ...". */
