@@ -71,6 +71,23 @@ static int write_out(clab_csv *f, clab_error *err)
     return CLAB_OK;
 }
 
+/* the writer of an open descriptor (closed on failure) */
+static clab_csv *csv_new(const char *path, int fd, clab_error *err)
+{
+    clab_csv *f = calloc(1, sizeof *f);
+    if (f) f->path = malloc(strlen(path) + 1);
+    if (!f || !f->path) {
+        if (f) free(f);
+        close(fd);
+        clab_error_set(err, CLAB_ENOMEM, "%s: out of memory", path);
+        return NULL;
+    }
+    strcpy(f->path, path);
+    f->fd = fd;
+    f->flush_every = 1;
+    return f;
+}
+
 clab_csv *clab_csv_open(const char *path, int flags, clab_error *err)
 {
     int oflags = O_WRONLY | O_CREAT | O_CLOEXEC | ((flags & CLAB_CSV_OVERWRITE) ? O_TRUNC : O_EXCL);
@@ -86,18 +103,7 @@ clab_csv *clab_csv_open(const char *path, int flags, clab_error *err)
             clab_error_set(err, CLAB_EIO, "%s: cannot create: %s", path, why);
         return NULL;
     }
-    clab_csv *f = calloc(1, sizeof *f);
-    if (f) f->path = malloc(strlen(path) + 1);
-    if (!f || !f->path) {
-        if (f) free(f);
-        close(fd);
-        clab_error_set(err, CLAB_ENOMEM, "%s: out of memory", path);
-        return NULL;
-    }
-    strcpy(f->path, path);
-    f->fd = fd;
-    f->flush_every = 1;
-    return f;
+    return csv_new(path, fd, err);
 }
 
 long long clab_csv_bytes(const clab_csv *f) { return (long long)f->committed; }
@@ -131,17 +137,8 @@ clab_csv *clab_csv_resume(const char *path, long long bytes, long rows, size_t n
         close(fd);
         return NULL;
     }
-    clab_csv *f = calloc(1, sizeof *f);
-    if (f) f->path = malloc(strlen(path) + 1);
-    if (!f || !f->path) {
-        if (f) free(f);
-        close(fd);
-        clab_error_set(err, CLAB_ENOMEM, "%s: out of memory", path);
-        return NULL;
-    }
-    strcpy(f->path, path);
-    f->fd = fd;
-    f->flush_every = 1;
+    clab_csv *f = csv_new(path, fd, err);
+    if (!f) return NULL;
     f->committed = (off_t)bytes;
     f->rows = rows;
     f->ncols = ncols;
