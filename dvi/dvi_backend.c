@@ -340,4 +340,5 @@ const clab_backend_type clab_backend_dvi = {
     dvi_save,
     dvi_load,
     dvi_destroy,
+    NULL, /* step_wrap: clab_sim_step wraps and checks the bodies after dvi_step */
 };

@@ -60,6 +60,14 @@ typedef struct clab_backend_type {
     int (*save)(const void *self, FILE *f, clab_error *err);
     int (*load)(void *self, FILE *f, clab_error *err);
     void (*destroy)(void *self);
+    /* Optional (NULL: clab_sim_step calls step, then clab_world_wrap and
+     * clab_world_check_state, two more passes over the bodies): step, wrapping each moved
+     * body's center into the periodic box (clab_world_wrap_body) in the same pass, and set
+     * *suspect = 1 when some body (fixed ones included) may fail clab_world_check_state with
+     * this vmax (a non-finite state, or a speed near or above vmax); the caller then runs
+     * clab_world_check_state for the exact report. */
+    int (*step_wrap)(void *self, clab_world *w, const clab_contacts *c, double h, double vmax, int *suspect,
+                     clab_error *err);
 } clab_backend_type;
 
 /* The backend called name, NULL when there is none. */

@@ -147,8 +147,9 @@ static inline clab_quat clab_q_advance(clab_quat e, clab_vec3 wbar, double h)
 {
     double wn = clab_v3_norm(wbar);
     double half = 0.5 * wn * h;
-    double s = wn > 0.0 ? sin(half) / wn : 0.5 * h;
-    clab_quat d = clab_q(cos(half), s * wbar.x, s * wbar.y, s * wbar.z);
+    double sh = sin(half), ch = cos(half); /* both unconditionally: compilers make one sincos call */
+    double s = wn > 0.0 ? sh / wn : 0.5 * h;
+    clab_quat d = clab_q(ch, s * wbar.x, s * wbar.y, s * wbar.z);
     return clab_q_normalize(clab_q_mul(e, d));
 }
 

@@ -98,6 +98,26 @@ static inline clab_vec3 clab_world_min_image(const clab_periodic *p, clab_vec3 d
     return clab_v3(v[0], v[1], v[2]);
 }
 
+/* x moved by a whole number of periods into [lo, hi) (x finite) */
+static inline double clab_world_wrap_coord(double x, double lo, double hi)
+{
+    if (x >= lo && x < hi) return x;
+    double L = hi - lo;
+    x -= L * floor((x - lo) / L);
+    if (x >= hi || x < lo) x = lo; /* rounding at the upper end */
+    return x;
+}
+
+/* The center of one free body back into [lo, hi) along the periodic axes (non-finite
+ * coordinates left for clab_world_check_state to report). */
+static inline void clab_world_wrap_body(const clab_periodic *p, clab_body *b)
+{
+    if (b->fixed) return;
+    double *r[3] = {&b->r.x, &b->r.y, &b->r.z};
+    for (int k = 0; k < 3; k++)
+        if (p->on[k] && isfinite(*r[k])) *r[k] = clab_world_wrap_coord(*r[k], p->lo[k], p->hi[k]);
+}
+
 /* Wrap the centers of the free bodies back into [lo, hi) along the periodic axes. */
 void clab_world_wrap(clab_world *w);
 

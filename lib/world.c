@@ -295,27 +295,11 @@ int clab_world_set_periodic(clab_world *w, int axis, double lo, double hi, clab_
     return CLAB_OK;
 }
 
-/* x moved by a whole number of periods into [lo, hi) (x finite) */
-static double wrap_coord(double x, double lo, double hi)
-{
-    if (x >= lo && x < hi) return x;
-    double L = hi - lo;
-    x -= L * floor((x - lo) / L);
-    if (x >= hi || x < lo) x = lo; /* rounding at the upper end */
-    return x;
-}
-
 void clab_world_wrap(clab_world *w)
 {
     const clab_periodic *p = &w->periodic;
     if (!(p->on[0] || p->on[1] || p->on[2])) return;
     const long n = (long)w->nbodies;
 #pragma omp parallel for schedule(static) if (n > 4096)
-    for (long i = 0; i < n; i++) {
-        clab_body *b = &w->bodies[i];
-        if (b->fixed) continue;
-        double *r[3] = {&b->r.x, &b->r.y, &b->r.z};
-        for (int k = 0; k < 3; k++)
-            if (p->on[k] && isfinite(*r[k])) *r[k] = wrap_coord(*r[k], p->lo[k], p->hi[k]);
-    }
+    for (long i = 0; i < n; i++) clab_world_wrap_body(p, &w->bodies[i]);
 }

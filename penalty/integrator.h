@@ -26,8 +26,26 @@ void clab_penalty_integrate(clab_world *w, const clab_vec3 *F, const clab_vec3 *
  * (and in parallel: bodies are independent). */
 void clab_penalty_integrate_body(clab_world *w, size_t i, clab_vec3 F, clab_vec3 T, double h,
                                  clab_penalty_integrator scheme, int first);
-/* The same with the contact torque given in the body frame, taubar = A(e)^T T. */
-void clab_penalty_integrate_body_bar(clab_world *w, size_t i, clab_vec3 F, clab_vec3 taubar_c, double h,
-                                     clab_penalty_integrator scheme, int first);
+/* The same with the contact torque given in the body frame, taubar = A(e)^T T (inline: the
+ * backend's body loop calls it once a body a step). */
+static inline void clab_penalty_integrate_body_bar(clab_world *w, size_t i, clab_vec3 F, clab_vec3 taubar_c, double h,
+                                                   clab_penalty_integrator scheme, int first)
+{
+    clab_body *b = &w->bodies[i];
+    if (b->fixed) return;
+    /* total force (world) and torque (body frame, as Euler's equations want it) */
+    clab_vec3 Fa, taua;
+    clab_world_applied(w, i, &Fa, &taua);
+    clab_vec3 Ftot = clab_v3_add(F, Fa);
+    clab_vec3 taubar = clab_v3_add(taubar_c, taua);
+    if (scheme == CLAB_PENALTY_VERLET) {
+        /* kick-drift-kick, the closing half-kick of the last step merged in here */
+        if (!first) clab_body_kick(b, Ftot, taubar, 0.5 * h);
+        clab_body_kick(b, Ftot, taubar, 0.5 * h);
+    } else {
+        clab_body_kick(b, Ftot, taubar, h); /* Eq. (5b) of seed 000 */
+    }
+    clab_body_drift(b, h); /* Eq. (5a) of seed 000 */
+}
 
 #endif

@@ -348,10 +348,46 @@ static inline void contact_force(penalty *p, const clab_world *w, const clab_con
     p->f_nuw[i] = clab_v3(Fn, clab_v3_dot(Ft, ci->u), clab_v3_dot(Ft, ci->w));
 }
 
+/* One free body i: its contact forces summed in contact order (as b: the nb_ contacts of
+ * blist_, then as a: [a0, a1) of the contacts, through alist when given) and their torques
+ * l x F in its own frame, lbar x (A^T F) with lbar = sbar (or the surface point,
+ * lever=surface); then the explicit integration (integrator.h). A body without contacts
+ * skips the rotation matrix (F = tau = 0 exactly as the empty sums give them). */
+static inline void body_sum_integrate(clab_world *w, size_t i, const pen_body *pbi, const clab_contact *cc,
+                                      const clab_vec3 *Fc, const clab_vec3 *Mr, const uint32_t *blist_, uint32_t nb_,
+                                      const uint32_t *alist, uint32_t a0, uint32_t a1, int surface, int rolling,
+                                      double h, clab_penalty_integrator scheme, int first)
+{
+    clab_vec3 F = clab_v3(0.0, 0.0, 0.0), tau = F;
+    if (nb_ > 0 || a1 > a0) {
+        clab_mat33 A = clab_q_to_A(pbi->e);
+        for (uint32_t q = 0; q < nb_; q++) {
+            uint32_t k = blist_[q];
+            clab_vec3 Fbar = clab_m33_tmulv(A, Fc[k]), l = cc[k].sb;
+            if (surface) l = clab_v3_madd(l, 0.5 * cc[k].phi, clab_m33_tmulv(A, cc[k].n));
+            F = clab_v3_add(F, Fc[k]);
+            tau = clab_v3_add(tau, clab_v3_cross(l, Fbar));
+            if (rolling) tau = clab_v3_add(tau, clab_m33_tmulv(A, Mr[k]));
+        }
+        for (uint32_t q = a0; q < a1; q++) {
+            uint32_t k = alist ? alist[q] : q;
+            clab_vec3 Fbar = clab_m33_tmulv(A, Fc[k]), l = cc[k].sa;
+            if (surface) l = clab_v3_madd(l, -0.5 * cc[k].phi, clab_m33_tmulv(A, cc[k].n));
+            F = clab_v3_sub(F, Fc[k]);
+            tau = clab_v3_sub(tau, clab_v3_cross(l, Fbar));
+            if (rolling) tau = clab_v3_sub(tau, clab_m33_tmulv(A, Mr[k]));
+        }
+    }
+    clab_penalty_integrate_body_bar(w, i, F, tau, h, scheme, first);
+}
+
 /* below this many items a loop runs on one thread (waking threads costs more) */
 #define PAR_MIN 4096
 
-static int penalty_step(void *self, clab_world *w, const clab_contacts *c, double h, clab_error *err)
+/* the step; with suspect (step_wrap of the type object) the body loop also wraps the moved
+ * centers into the periodic box and screens every body for clab_world_check_state with vmax */
+static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, double h, double vmax, int *suspect,
+                           clab_error *err)
 {
     penalty *p = self;
     /* the world may have grown since the last step */
@@ -494,36 +530,48 @@ static int penalty_step(void *self, clab_world *w, const clab_contacts *c, doubl
     /* 4. each free body: its contact forces summed in contact order (as b, then as a) and
      *    their torques l x F in its own frame, lbar x (A^T F) with lbar = sbar (or the surface
      *    point, lever=surface), then the explicit integration (integrator.h); bodies are
-     *    independent, and the sums do not depend on the thread count */
+     *    independent, and the sums do not depend on the thread count. With suspect, the same
+     *    pass wraps the center (periodic axes) and screens the state: a sum of the 13 numbers
+     *    is finite when they all are (an overflow only makes the screen cautious), and the
+     *    speed is compared squared with a margin, so clab_world_check_state, run when
+     *    anything is suspect, has the last word */
     const int first = !p->started, surface = p->lever_surface, rolling = p->law.rolling == CLAB_PENALTY_ROLL_CDT;
     const clab_penalty_integrator scheme = p->integrator;
     const clab_vec3 *Fc = p->Fc, *Mr = p->Mr;
-#pragma omp parallel for schedule(static) if (nb > PAR_MIN)
+    const clab_periodic *per = &w->periodic;
+    const int screen = suspect != NULL, wrap = screen && (per->on[0] || per->on[1] || per->on[2]);
+    const double v2lim = vmax > 0.0 ? vmax * vmax * (1.0 - 1e-9) : INFINITY;
+    int bad = 0;
+#pragma omp parallel for schedule(static) if (nb > PAR_MIN) reduction(| : bad)
     for (size_t i = 0; i < nb; i++) {
-        if (pb[i].fixed) continue;
-        clab_mat33 A = clab_q_to_A(pb[i].e);
-        clab_vec3 F = zero, tau = zero;
-        for (uint32_t q = bstart[i]; q < bstart[i + 1]; q++) {
-            uint32_t k = blist[q];
-            clab_vec3 Fbar = clab_m33_tmulv(A, Fc[k]), l = cc[k].sb;
-            if (surface) l = clab_v3_madd(l, 0.5 * cc[k].phi, clab_m33_tmulv(A, cc[k].n));
-            F = clab_v3_add(F, Fc[k]);
-            tau = clab_v3_add(tau, clab_v3_cross(l, Fbar));
-            if (rolling) tau = clab_v3_add(tau, clab_m33_tmulv(A, Mr[k]));
+        clab_body *bi = &w->bodies[i];
+        if (!pb[i].fixed) {
+            body_sum_integrate(w, i, &pb[i], cc, Fc, Mr, blist + bstart[i], bstart[i + 1] - bstart[i], alist,
+                               afirst[i], alast[i], surface, rolling, h, scheme, first);
+            if (wrap) clab_world_wrap_body(per, bi);
         }
-        for (uint32_t q = afirst[i]; q < alast[i]; q++) {
-            uint32_t k = alist ? alist[q] : q;
-            clab_vec3 Fbar = clab_m33_tmulv(A, Fc[k]), l = cc[k].sa;
-            if (surface) l = clab_v3_madd(l, -0.5 * cc[k].phi, clab_m33_tmulv(A, cc[k].n));
-            F = clab_v3_sub(F, Fc[k]);
-            tau = clab_v3_sub(tau, clab_v3_cross(l, Fbar));
-            if (rolling) tau = clab_v3_sub(tau, clab_m33_tmulv(A, Mr[k]));
+        if (screen) {
+            double s = bi->r.x + bi->r.y + bi->r.z + bi->rdot.x + bi->rdot.y + bi->rdot.z + bi->wbar.x + bi->wbar.y +
+                       bi->wbar.z + bi->e.e0 + bi->e.e1 + bi->e.e2 + bi->e.e3;
+            double v2 = clab_v3_norm2(bi->rdot);
+            bad |= !isfinite(s) || !(v2 < v2lim && v2 < INFINITY);
         }
-        clab_penalty_integrate_body_bar(w, i, F, tau, h, scheme, first);
     }
+    if (suspect) *suspect = bad;
     p->started = 1;
     p->steps++;
     return CLAB_OK;
+}
+
+static int penalty_step(void *self, clab_world *w, const clab_contacts *c, double h, clab_error *err)
+{
+    return penalty_advance(self, w, c, h, 0.0, NULL, err);
+}
+
+static int penalty_step_wrap(void *self, clab_world *w, const clab_contacts *c, double h, double vmax, int *suspect,
+                             clab_error *err)
+{
+    return penalty_advance(self, w, c, h, vmax, suspect, err);
 }
 
 static void penalty_forces(const void *self, const clab_contacts *c, clab_vec3 *f_nuw)
@@ -740,6 +788,7 @@ const clab_backend_type clab_backend_penalty = {
     .default_envelope = 0.0,
     .create = penalty_create,
     .step = penalty_step,
+    .step_wrap = penalty_step_wrap,
     .forces = penalty_forces,
     .stats = penalty_stats,
     .meta = penalty_meta,
