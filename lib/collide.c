@@ -159,6 +159,9 @@ static int narrow_range(const clab_world *w, const clab_hot_body *hot, const cla
     for (int k = 0; k < 3; k++) half[k] = per->on[k] ? 0.5 * (per->hi[k] - per->lo[k]) : INFINITY;
     for (size_t k = k0; k < k1 && rc == CLAB_OK; k++) {
         int i = pairs[k].i, j = pairs[k].j;
+        /* the pairs are in (i, j) order, so hot[j] is a random read: asked for a few pairs ahead,
+         * the reads overlap instead of waiting one after the other */
+        if (k + CLAB_PREFETCH_AHEAD < k1) CLAB_PREFETCH(&hot[pairs[k + CLAB_PREFETCH_AHEAD].j]);
         if (hot[i].R >= 0.0 && hot[j].R >= 0.0) rc = sphere_pair(&hot[i], &hot[j], i, j, envelope, per, half, out);
         else rc = clab_collide_pair(w, i, j, envelope, out);
     }
