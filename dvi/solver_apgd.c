@@ -40,13 +40,53 @@
 #define MAX_BACKTRACK 60
 #define BODY_CHUNK 1024 /* bodies per chunk of the body sums */
 
-/* The pass over the blocks. In: x = x_k, xp = x_{k-1}, beta, t, and per body uy = (u_x, u_y)
- * (12 values). Out: xn = Proj_C(y - t (N y + p)) with y = x + beta (x - xp), its impulses F,
- * s[0] = sum c (xn - y)^2, s[1] = |xn - y|^2, s[2] = (N y + p).(xn - x); and when res is set,
- * the residual of x (returned, else 0) from d = P^T u_x + c x + p (the exact-friction inner
- * update moves p here, before N y + p is formed, as it did after each iteration). */
+/* One contact of the pass (below), inlined twice: with and without compliance. */
+static inline __attribute__((always_inline)) void contact(const clab_ccp *P, const double *p0, int res, int comp,
+                                                          double beta, double t, size_t i, const double *x,
+                                                          const double *xp, const double *Nxp, const double *u,
+                                                          double *Nx, double *xn, double *F, double acc[4])
+{
+    const size_t k = 3 * i;
+    const clab_ccp_item *it = &P->items[i];
+    const double *cn = &P->cone[4 * i], *xi = &x[k], *pi = &P->p[k], *ci = &P->compliance[k];
+    double *Nxi = &Nx[k];
+    double y[3], z[3], g[3];
+    if (res) { /* N x_k = P^T u_k + c x_k, d = N x_k + p and the residual of x_k */
+        double v[3];
+        clab_ccp_item_vrel(it, u, v);
+        clab_ccp_item_rows(it, v, Nxi);
+        if (comp)
+            for (int q = 0; q < 3; q++) Nxi[q] += ci[q] * xi[q];
+        for (int q = 0; q < 3; q++) g[q] = Nxi[q] + pi[q];
+        if (p0) clab_desaxce_block(P, p0, i, g); /* exact friction, inner: moves p_n and g_n */
+        acc[3] = clab_ccp_max_nan(acc[3], clab_ccp_cone_res2(cn, xi, g));
+    }
+    for (int q = 0; q < 3; q++) {
+        y[q] = xi[q] + beta * (xi[q] - xp[k + q]);
+        g[q] = Nxi[q] + beta * (Nxi[q] - Nxp[k + q]) + pi[q]; /* N y + p */
+        z[q] = y[q] - t * g[q];
+    }
+    clab_ccp_cone_project(cn[0], z);
+    for (int q = 0; q < 3; q++) {
+        double e = z[q] - y[q];
+        xn[k + q] = z[q];
+        if (comp) acc[0] += ci[q] * e * e;
+        acc[1] += e * e;
+        acc[2] += g[q] * (z[q] - xi[q]);
+    }
+    clab_ccp_item_force(it, z, &F[k]);
+}
+
+/* The pass over the blocks. In: x = x_k, xp = x_{k-1}, N x_{k-1} (Nxp), beta, t; when res is
+ * set also u = M^-1 P x_k (world, 6 per body), from which N x_k is formed into Nx and the
+ * residual of x_k returned (else Nx must hold N x_k already, and 0 is returned; the
+ * exact-friction inner update moves p there, before N y + p is formed, as it did after each
+ * iteration). Out: xn = Proj_C(y - t (N y + p)) with y = x + beta (x - xp) and
+ * N y = N x + beta (N x - N xp), its impulses F, s[0] = sum c (xn - y)^2,
+ * s[1] = |xn - y|^2, s[2] = (N y + p).(xn - x). */
 static double pass(const clab_ccp *P, const double *p0, int res, double beta, double t, const double *x,
-                   const double *xp, const double *uy, double *xn, double *F, double *part, double s[3])
+                   const double *xp, const double *Nxp, const double *u, double *Nx, double *xn, double *F,
+                   double *part, double s[3])
 {
     const size_t nk = P->ncontacts, nch = clab_ccp_nchunks(nk);
     const int comp = P->has_compliance;
@@ -56,39 +96,12 @@ static double pass(const clab_ccp *P, const double *p0, int res, double beta, do
     for (size_t c = 0; c < nch; c++) {
         size_t lo, hi;
         clab_ccp_chunk(c, nk, &lo, &hi);
-        double e2max = 0.0, cee = 0.0, ee = 0.0, gdx = 0.0;
-        for (size_t i = lo; i < hi; i++) {
-            const size_t k = 3 * i;
-            const clab_ccp_item *it = &P->items[i];
-            const double *cn = &P->cone[4 * i], *ua = uy + 12 * (size_t)it->a, *ub = uy + 12 * (size_t)it->b;
-            const double *xi = &x[k], *pi = &P->p[k];
-            double v[3], g[3], y[3], z[3];
-            if (res) { /* d of x_k and its residual */
-                clab_ccp_item_vrel_ab(it, ua, ub, v);
-                clab_ccp_item_rows(it, v, g);
-                for (int q = 0; q < 3; q++) g[q] += (comp ? P->compliance[k + q] * xi[q] : 0.0) + pi[q];
-                if (p0) clab_desaxce_block(P, p0, i, g); /* exact friction, inner: moves p_n and g_n */
-                e2max = clab_ccp_max_nan(e2max, clab_ccp_cone_res2(cn, xi, g));
-            }
-            clab_ccp_item_vrel_ab(it, ua + 6, ub + 6, v);
-            clab_ccp_item_rows(it, v, g);
-            for (int q = 0; q < 3; q++) {
-                y[q] = xi[q] + beta * (xi[q] - xp[k + q]);
-                g[q] += (comp ? P->compliance[k + q] * y[q] : 0.0) + pi[q];
-                z[q] = y[q] - t * g[q];
-            }
-            clab_ccp_cone_project(cn[0], z);
-            for (int q = 0; q < 3; q++) {
-                double e = z[q] - y[q];
-                xn[k + q] = z[q];
-                cee += comp ? P->compliance[k + q] * e * e : 0.0;
-                ee += e * e;
-                gdx += g[q] * (z[q] - xi[q]);
-            }
-            clab_ccp_item_force(it, z, &F[k]);
-        }
-        double *pc = &part[4 * c];
-        pc[0] = cee, pc[1] = ee, pc[2] = gdx, pc[3] = e2max;
+        double acc[4] = {0.0, 0.0, 0.0, 0.0}; /* the sums s[0..2], the largest residual^2 */
+        if (comp)
+            for (size_t i = lo; i < hi; i++) contact(P, p0, res, 1, beta, t, i, x, xp, Nxp, u, Nx, xn, F, acc);
+        else
+            for (size_t i = lo; i < hi; i++) contact(P, p0, res, 0, beta, t, i, x, xp, Nxp, u, Nx, xn, F, acc);
+        for (int q = 0; q < 4; q++) part[4 * c + (size_t)q] = acc[q];
     }
     double e2 = 0.0;
     s[0] = s[1] = s[2] = 0.0;
@@ -97,24 +110,17 @@ static double pass(const clab_ccp *P, const double *p0, int res, double beta, do
         s[0] += pc[0], s[1] += pc[1], s[2] += pc[2];
         e2 = clab_ccp_max_nan(e2, pc[3]);
     }
+    if (res) clab_ccp_gather_joints(P, u, x, Nx);
     for (size_t i = nk; i < P->nblocks; i++) { /* joints: free, r_j = |b_j| */
         const clab_ccp_block *bl = &P->blocks[i];
-        const clab_ccp_item *it = &P->items[i];
-        const double *ua = uy + 12 * (size_t)it->a, *ub = uy + 12 * (size_t)it->b;
-        double v[3], gx[3], gy[3], s2 = 0.0;
-        clab_ccp_item_vrel_ab(it, ua, ub, v);
-        clab_ccp_item_rows(it, v, gx);
-        clab_ccp_item_vrel_ab(it, ua + 6, ub + 6, v);
-        clab_ccp_item_rows(it, v, gy);
-        for (int q = 0; q < bl->size; q++) {
-            size_t k = bl->first + (size_t)q;
-            double y = x[k] + beta * (x[k] - xp[k]), c = P->compliance[k];
-            double g = gx[q] + c * x[k] + P->p[k];
+        double s2 = 0.0;
+        for (size_t k = bl->first; k < bl->first + (size_t)bl->size; k++) {
+            double g = Nx[k] + P->p[k];
             s2 += g * g;
-            double h = gy[q] + c * y + P->p[k];
+            double y = x[k] + beta * (x[k] - xp[k]), h = Nx[k] + beta * (Nx[k] - Nxp[k]) + P->p[k];
             xn[k] = y - t * h;
             double e = xn[k] - y;
-            s[0] += c * e * e;
+            s[0] += P->compliance[k] * e * e;
             s[1] += e * e;
             s[2] += h * (xn[k] - x[k]);
         }
@@ -124,7 +130,7 @@ static double pass(const clab_ccp *P, const double *p0, int res, double beta, do
     return res ? sqrt(e2) : 0.0;
 }
 
-/* sum over the bodies of (f_n - f_y).(u_n - u_y), (u_y at uy + 6 of each 12) */
+/* sum over the bodies of (f_n - f_y).(u_n - u_y) */
 static double body_dNd(const clab_ccp *P, const double *un, const double *fn, const double *uy, const double *fy,
                        double *part)
 {
@@ -136,7 +142,7 @@ static double body_dNd(const clab_ccp *P, const double *un, const double *fn, co
         double s = 0.0;
         const size_t hi = (c + 1) * BODY_CHUNK < nb ? (c + 1) * BODY_CHUNK : nb;
         for (size_t k = c * BODY_CHUNK; k < hi; k++)
-            for (int q = 0; q < 6; q++) s += (fn[6 * k + q] - fy[6 * k + q]) * (un[6 * k + q] - uy[12 * k + 6 + q]);
+            for (int q = 0; q < 6; q++) s += (fn[6 * k + q] - fy[6 * k + q]) * (un[6 * k + q] - uy[6 * k + q]);
         part[c] = s;
     }
     double s = 0.0;
@@ -144,21 +150,18 @@ static double body_dNd(const clab_ccp *P, const double *un, const double *fn, co
     return s;
 }
 
-/* the bodies' part of y = x + beta (x - xp): uy = (u_x, u_y) per body, fy = f_y */
+/* the bodies' part of y = x + beta (x - xp): u_y and f_y */
 static void body_y(const clab_ccp *P, double beta, const double *ux, const double *uxp, const double *fx,
                    const double *fxp, double *uy, double *fy)
 {
-    const size_t nb = P->nbodies;
+    const size_t n6 = 6 * P->nbodies;
 #ifdef _OPENMP
-#pragma omp parallel for schedule(static) if (nb >= CLAB_CCP_PAR_BODIES)
+#pragma omp parallel for schedule(static) if (n6 >= 6 * CLAB_CCP_PAR_BODIES)
 #endif
-    for (size_t k = 0; k < nb; k++)
-        for (int q = 0; q < 6; q++) {
-            const size_t j = 6 * k + (size_t)q;
-            uy[12 * k + (size_t)q] = ux[j];
-            uy[12 * k + 6 + (size_t)q] = ux[j] + beta * (ux[j] - uxp[j]);
-            fy[j] = fx[j] + beta * (fx[j] - fxp[j]);
-        }
+    for (size_t j = 0; j < n6; j++) {
+        uy[j] = ux[j] + beta * (ux[j] - uxp[j]);
+        fy[j] = fx[j] + beta * (fx[j] - fxp[j]);
+    }
 }
 
 static int solve(const clab_ccp *P, const clab_ccp_options *o, double *nu, clab_ccp_work *W, clab_ccp_result *res,
@@ -167,23 +170,25 @@ static int solve(const clab_ccp *P, const clab_ccp_options *o, double *nu, clab_
     if (clab_ccp_begin(o, W, res, err)) return err ? err->status : CLAB_ENOMEM;
     if (P->n == 0) return clab_ccp_finish("apgd", o, res, 0.0, err); /* nothing to solve */
     const size_t n = P->n, nb = P->nbodies;
-    /* iterates: nu and three scratch; F; chunk sums; per body u and f of x_k, x_{k-1}, x_{k+1}
-     * (6 each), u_y with u_x (12) and f_y (6) */
+    /* iterates: nu and three scratch; N x of x_k and x_{k-1}; F; chunk sums; per body u and f
+     * of x_k, x_{k-1}, x_{k+1} and y (6 each) */
     double *X[4] = {nu, clab_ccp_work_get(W, 0, n), clab_ccp_work_get(W, 1, n), clab_ccp_work_get(W, 2, n)};
-    double *F = clab_ccp_work_get(W, 3, 3 * P->nblocks);
-    double *part = clab_ccp_work_get(W, 4, 4 * clab_ccp_nchunks(P->ncontacts) + nb / BODY_CHUNK + 4);
-    double *B = clab_ccp_work_get(W, 5, 54 * nb);
-    if (!X[1] || !X[2] || !X[3] || !F || !part || !B)
+    double *NX = clab_ccp_work_get(W, 3, 2 * n);
+    double *F = clab_ccp_work_get(W, 4, 3 * P->nblocks);
+    double *part = clab_ccp_work_get(W, 5, 4 * clab_ccp_nchunks(P->ncontacts) + nb / BODY_CHUNK + 4);
+    double *B = clab_ccp_work_get(W, 6, 48 * nb + 1);
+    if (!X[1] || !X[2] || !X[3] || !NX || !F || !part || !B)
         return clab_error_set(err, CLAB_ENOMEM, "dvi: out of memory in the apgd solver");
     double *ux = B, *uxp = B + 6 * nb, *un = B + 12 * nb, *fx = B + 18 * nb, *fxp = B + 24 * nb, *fn = B + 30 * nb;
-    double *uy = B + 36 * nb, *fy = B + 48 * nb;
+    double *uy = B + 36 * nb, *fy = B + 42 * nb;
 
-    double *x = X[0], *xp = X[0], *best = X[0], *xn = X[1];
+    double *x = X[0], *xp = X[0], *best = X[0], *xn = X[1], *Nx = NX, *Nxp = NX;
     clab_ccp_project(P, x);
     clab_ccp_forces(P, x, F);
     clab_ccp_body_pass_Ff(P, F, ux, fx);
+    clab_ccp_gather(P, ux, x, 0, Nx);
     double *d = X[1]; /* d of x_0 (scratch) */
-    clab_ccp_gather(P, ux, x, 1, d);
+    for (size_t k = 0; k < n; k++) d[k] = Nx[k] + P->p[k];
     if (o->desaxce_p0) clab_desaxce_all(P, o->desaxce_p0, d); /* exact friction, inner */
     double r = clab_ccp_residual(P, x, d), r_best = r;
     if (r <= o->tol) return clab_ccp_finish("apgd", o, res, r, err);
@@ -191,7 +196,7 @@ static int solve(const clab_ccp *P, const clab_ccp_options *o, double *nu, clab_
     double L = clab_ccp_lipschitz_guess(P, x, X[1], X[2], un);
     double theta = 1.0, beta = 0.0, s[3];
     body_y(P, 0.0, ux, ux, fx, fx, uy, fy);
-    pass(P, NULL, 0, beta, 1.0 / L, x, xp, uy, xn, F, part, s);
+    pass(P, NULL, 0, beta, 1.0 / L, x, xp, Nxp, ux, Nx, xn, F, part, s);
     while (res->iterations < o->max_iter) {
         /* u, f of x_{k+1} and the backtracking test on L; a failed test redoes the step */
         for (int bt = 0;; bt++) {
@@ -199,7 +204,7 @@ static int solve(const clab_ccp *P, const clab_ccp_options *o, double *nu, clab_
             double dNd = s[0] + body_dNd(P, un, fn, uy, fy, part);
             if (dNd <= L * s[1] || bt == MAX_BACKTRACK || !isfinite(dNd)) break;
             L *= 2.0;
-            pass(P, NULL, 0, beta, 1.0 / L, x, xp, uy, xn, F, part, s);
+            pass(P, NULL, 0, beta, 1.0 / L, x, xp, Nxp, ux, Nx, xn, F, part, s);
         }
         /* Nesterov momentum, with the restart test on g(y).(x_{k+1} - x_k) */
         double theta_n = 0.5 * (-theta * theta + theta * sqrt(theta * theta + 4.0));
@@ -209,6 +214,7 @@ static int solve(const clab_ccp *P, const clab_ccp_options *o, double *nu, clab_
         L *= 0.9;
         /* x_{k+1} becomes x; the next step goes to a buffer that is none of x, xp, best */
         xp = x, x = xn;
+        Nxp = Nx, Nx = Nx == NX ? NX + n : NX;
         double *t = uxp;
         uxp = ux, ux = un, un = t;
         t = fxp, fxp = fx, fx = fn, fn = t;
@@ -216,7 +222,7 @@ static int solve(const clab_ccp *P, const clab_ccp_options *o, double *nu, clab_
         for (int b = 0; b < 4 && !xn; b++)
             if (X[b] != x && X[b] != xp && X[b] != best) xn = X[b];
         body_y(P, beta, ux, uxp, fx, fxp, uy, fy);
-        r = pass(P, o->desaxce_p0, 1, beta, 1.0 / L, x, xp, uy, xn, F, part, s);
+        r = pass(P, o->desaxce_p0, 1, beta, 1.0 / L, x, xp, Nxp, ux, Nx, xn, F, part, s);
         clab_ccp_record(W, res, r);
         if (r < r_best) r_best = r, best = x;
         if (r <= o->tol || !isfinite(r)) break;
