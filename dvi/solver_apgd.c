@@ -97,10 +97,17 @@ static double pass(const clab_ccp *P, const double *p0, int res, double beta, do
         size_t lo, hi;
         clab_ccp_chunk(c, nk, &lo, &hi);
         double acc[4] = {0.0, 0.0, 0.0, 0.0}; /* the sums s[0..2], the largest residual^2 */
-        if (comp)
-            for (size_t i = lo; i < hi; i++) contact(P, p0, res, 1, beta, t, i, x, xp, Nxp, u, Nx, xn, F, acc);
-        else
-            for (size_t i = lo; i < hi; i++) contact(P, p0, res, 0, beta, t, i, x, xp, Nxp, u, Nx, xn, F, acc);
+        /* four copies of the loop, each without the branches of its case */
+#define CONTACTS(R, C)                                                                                                 \
+    for (size_t i = lo; i < hi; i++) contact(P, p0, R, C, beta, t, i, x, xp, Nxp, u, Nx, xn, F, acc)
+        if (res) {
+            if (comp) CONTACTS(1, 1);
+            else CONTACTS(1, 0);
+        } else {
+            if (comp) CONTACTS(0, 1);
+            else CONTACTS(0, 0);
+        }
+#undef CONTACTS
         for (int q = 0; q < 4; q++) part[4 * c + (size_t)q] = acc[q];
     }
     double e2 = 0.0;
