@@ -29,15 +29,15 @@ static inline size_t clab_ccp_nchunks(size_t ncontacts) { return (ncontacts + CL
  * body-frame wbar change instead (the public clab_ccp_minv_P). */
 void clab_ccp_body_pass(const clab_ccp *P, const double *nu, double *u, int body_frame);
 
-/* F_i = sum_q t_q x_q, the world impulse of every block (3 per block); the joints only */
-void clab_ccp_forces(const clab_ccp *P, const double *x, double *F);
-void clab_ccp_joint_forces(const clab_ccp *P, const double *x, double *F);
-/* u = M^-1 P nu (world) from the blocks' impulses F of nu: the same bits as the body pass
- * from nu, with less work (the solvers form F where they form nu) */
-void clab_ccp_body_pass_F(const clab_ccp *P, const double *F, double *u);
+/* the impulse records S of every block of x (CLAB_CCP_IMPULSE per block); the joints only */
+void clab_ccp_forces(const clab_ccp *P, const double *x, double *S);
+void clab_ccp_joint_forces(const clab_ccp *P, const double *x, double *S);
+/* u = M^-1 P nu (world) from the blocks' impulse records S of nu: the same bits as the body
+ * pass from nu, with less work (the solvers form S where they form nu) */
+void clab_ccp_body_pass_F(const clab_ccp *P, const double *S, double *u);
 /* the same, also keeping each body's summed world force and torque P nu in f (6 per body,
  * before M^-1; f may be NULL) */
-void clab_ccp_body_pass_Ff(const clab_ccp *P, const double *F, double *u, double *f);
+void clab_ccp_body_pass_Ff(const clab_ccp *P, const double *S, double *u, double *f);
 
 /* (P^T u) for the joint rows (serial, after the contacts); out indexed like nu; nu may be
  * NULL (no compliance term) */
@@ -73,13 +73,29 @@ static inline void clab_ccp_item_vrel(const clab_ccp_item *it, const double *u, 
     clab_ccp_item_vrel_ab(it, u + 6 * (size_t)it->a, u + 6 * (size_t)it->b, v);
 }
 
-/* the world impulse of a block: F = t_0 x_0 + t_1 x_1 + t_2 x_2 */
-static inline void clab_ccp_item_force(const clab_ccp_item *it, const double x[3], double F[3])
+/* doubles per block of the impulse records S that the solvers' passes write for the body pass:
+ * per side (a, then b) the impulse on that body and its torque about the body's centre,
+ *     side a: (-F, (-r_a) x F),   side b: (F, r_b x F),   F = t_0 x_0 + t_1 x_1 + t_2 x_2,
+ * so the body pass reads the 6 values of its incidence (code = 2 block + side) at S + 6 code
+ * and only adds (the products are formed once per block, where x is formed) */
+#define CLAB_CCP_IMPULSE 12
+
+/* the impulse record S of a block with impulses x (see CLAB_CCP_IMPULSE) */
+static inline void clab_ccp_item_impulse(const clab_ccp_item *it, const double x[3], double S[CLAB_CCP_IMPULSE])
 {
-    const double *t = it->t;
-    F[0] = t[0] * x[0] + t[3] * x[1] + t[6] * x[2];
-    F[1] = t[1] * x[0] + t[4] * x[1] + t[7] * x[2];
-    F[2] = t[2] * x[0] + t[5] * x[1] + t[8] * x[2];
+    const double *t = it->t, *rb = it->r + 3;
+    const double F0 = t[0] * x[0] + t[3] * x[1] + t[6] * x[2];
+    const double F1 = t[1] * x[0] + t[4] * x[1] + t[7] * x[2];
+    const double F2 = t[2] * x[0] + t[5] * x[1] + t[8] * x[2];
+    const double ra[3] = {-it->r[0], -it->r[1], -it->r[2]}; /* the arm of a, signed for -F */
+    S[0] = -F0, S[1] = -F1, S[2] = -F2;
+    S[3] = ra[1] * F2 - ra[2] * F1;
+    S[4] = ra[2] * F0 - ra[0] * F2;
+    S[5] = ra[0] * F1 - ra[1] * F0;
+    S[6] = F0, S[7] = F1, S[8] = F2;
+    S[9] = rb[1] * F2 - rb[2] * F1;
+    S[10] = rb[2] * F0 - rb[0] * F2;
+    S[11] = rb[0] * F1 - rb[1] * F0;
 }
 
 /* the three rows of a contact: out_q = t_q . v */

@@ -74,7 +74,7 @@ static inline __attribute__((always_inline)) void contact(const clab_ccp *P, con
         acc[1] += e * e;
         acc[2] += g[q] * (z[q] - xi[q]);
     }
-    clab_ccp_item_force(it, z, &F[k]);
+    clab_ccp_item_impulse(it, z, &F[CLAB_CCP_IMPULSE * i]);
 }
 
 /* The pass over the blocks. In: x = x_k, xp = x_{k-1}, N x_{k-1} (Nxp), beta, t; when res is
@@ -181,7 +181,7 @@ static int solve(const clab_ccp *P, const clab_ccp_options *o, double *nu, clab_
      * of x_k, x_{k-1}, x_{k+1} and y (6 each) */
     double *X[4] = {nu, clab_ccp_work_get(W, 0, n), clab_ccp_work_get(W, 1, n), clab_ccp_work_get(W, 2, n)};
     double *NX = clab_ccp_work_get(W, 3, 2 * n);
-    double *F = clab_ccp_work_get(W, 4, 3 * P->nblocks);
+    double *F = clab_ccp_work_get(W, 4, CLAB_CCP_IMPULSE * P->nblocks);
     double *part = clab_ccp_work_get(W, 5, 4 * clab_ccp_nchunks(P->ncontacts) + nb / BODY_CHUNK + 4);
     double *B = clab_ccp_work_get(W, 6, 48 * nb + 1);
     if (!X[1] || !X[2] || !X[3] || !NX || !F || !part || !B)
