@@ -631,24 +631,26 @@ nomem:
  * (a parallel max: the same for any thread count) */
 static double max_motion(const clab_collider *cd, const clab_world *w)
 {
-    double dmax = 0.0;
+    double dmax = 0.0, d2max = 0.0; /* spheres: the largest |r - r0|^2, one square root at the end */
     int changed = 0;
     const clab_periodic *per = &w->periodic;
     const int periodic = per->on[0] || per->on[1] || per->on[2];
     const long n = (long)w->nbodies;
-#pragma omp parallel for schedule(static) reduction(max : dmax) reduction(| : changed) if (n > 4096)
+#pragma omp parallel for schedule(static) reduction(max : dmax, d2max) reduction(| : changed) if (n > 4096)
     for (long i = 0; i < n; i++) {
         const clab_body *b = &w->bodies[i];
         unsigned char kind = (unsigned char)(2 * b->shape.type + (b->fixed != 0));
-        if (kind != cd->ref_kind[i] || clab_shape_bound_radius(&b->shape) != cd->ref_R[i]) {
+        double R = b->shape.type == CLAB_SHAPE_SPHERE ? b->shape.radius : clab_shape_bound_radius(&b->shape);
+        if (kind != cd->ref_kind[i] || R != cd->ref_R[i]) {
             changed = 1;
             continue;
         }
         clab_vec3 d = clab_v3(b->r.x - cd->ref_r[3 * i], b->r.y - cd->ref_r[3 * i + 1], b->r.z - cd->ref_r[3 * i + 2]);
         if (periodic) d = clab_world_min_image(per, d);
         double d2 = clab_v3_norm2(d), dm;
-        if (b->shape.type == CLAB_SHAPE_SPHERE) {
-            dm = sqrt(d2);
+        if (b->shape.type == CLAB_SHAPE_SPHERE) { /* sqrt is monotonic: max sqrt = sqrt max */
+            if (!(d2 <= d2max)) d2max = isnan(d2) ? INFINITY : d2;
+            continue;
         } else {
             const clab_quat *e0 = &cd->ref_e[i];
             if (b->shape.type == CLAB_SHAPE_PLANE) {
@@ -662,6 +664,7 @@ static double max_motion(const clab_collider *cd, const clab_world *w)
         }
         if (!(dm <= dmax)) dmax = isnan(dm) ? INFINITY : dm; /* a NaN forces a rebuild (which reports it) */
     }
+    dmax = fmax(dmax, sqrt(d2max));
     return changed ? INFINITY : dmax;
 }
 

@@ -160,7 +160,9 @@ static inline clab_quat clab_q_advance(clab_quat e, clab_vec3 wbar, double h)
         s = sin(half) / wn;
     }
     clab_quat d = clab_q(c, s * wbar.x, s * wbar.y, s * wbar.z);
-    return clab_q_normalize(clab_q_mul(e, d));
+    clab_quat q = clab_q_mul(e, d);
+    double il = 1.0 / clab_q_norm(q); /* renormalized: one division, four products */
+    return clab_q(q.e0 * il, q.e1 * il, q.e2 * il, q.e3 * il);
 }
 
 #endif
