@@ -39,9 +39,12 @@ static inline void clab_penalty_integrate_body_bar(clab_world *w, size_t i, clab
     clab_vec3 Ftot = clab_v3_add(F, Fa);
     clab_vec3 taubar = clab_v3_add(taubar_c, taua);
     if (scheme == CLAB_PENALTY_VERLET) {
-        /* kick-drift-kick, the closing half-kick of the last step merged in here */
-        if (!first) clab_body_kick(b, Ftot, taubar, 0.5 * h);
-        clab_body_kick(b, Ftot, taubar, 0.5 * h);
+        /* kick-drift-kick, the closing half-kick of the last step merged in here (the factors
+         * h/2m, h/2J divided once for both) */
+        double hm = 0.5 * h / b->m;
+        clab_vec3 hJ = clab_v3(0.5 * h / b->J.x, 0.5 * h / b->J.y, 0.5 * h / b->J.z);
+        if (!first) clab_body_kick_by(b, Ftot, taubar, hm, hJ);
+        clab_body_kick_by(b, Ftot, taubar, hm, hJ);
     } else {
         clab_body_kick(b, Ftot, taubar, h); /* Eq. (5b) of seed 000 */
     }

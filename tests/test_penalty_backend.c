@@ -1,7 +1,8 @@
 /* test_penalty_backend: the penalty backend through the backend interface: options and
  * errors (each bad parameter named), joints refused, metadata naming the model, forces in
  * newtons in the contact frame, the stable-step estimate, both integrators, rolling
- * resistance and checkpoint/restart of the history.
+ * resistance, checkpoint/restart of the history, and step_wrap (the periodic wrap and the
+ * state screen in the body loop) against step + clab_world_wrap + clab_world_check_state.
  * Expected values: free fall z(t) (exact for Verlet with a constant force; Euler's offset
  * g h t/2), static equilibria (sum of forces = m g), the rolling-resistance deceleration
  * a = 5/7 g mu_roll/R of a solid sphere (J = 2/5 m R^2), stated where used. */
@@ -381,6 +382,64 @@ static void history_dropped(void)
     clab_world_destroy(w);
 }
 
+/* step_wrap (the step with the periodic wrap and the state screen in the body loop) against
+ * step followed by clab_world_wrap and clab_world_check_state, the driver's path for backends
+ * without it: the same states to the bit, and the same guard messages */
+static void step_wrap(void)
+{
+    tap_ok(clab_backend_penalty.step_wrap != NULL, "penalty has step_wrap (its body loop wraps and screens)");
+    clab_error err;
+    clab_error_clear(&err);
+    /* spheres sliding and colliding across the periodic faces x = 0/1, y = 0/1 */
+    clab_world *w = make_world();
+    clab_world_set_periodic(w, 0, 0.0, 1.0, &err);
+    clab_world_set_periodic(w, 1, 0.0, 1.0, &err);
+    for (int k = 0; k < 6; k++)
+        add_sphere(w, 0.05, clab_v3(0.05 + 0.17 * k, 0.9 - 0.15 * k, 0.0499), clab_v3(3.0 - k, 1.5 * k - 4.0, 0.0),
+                   clab_v3(k, 0.0, 1.0));
+    clab_world *w2 = clab_world_clone(w);
+    clab_sim *s = make_sim(w, 1e-4, NULL, &err), *s2 = make_sim(w2, 1e-4, NULL, &err);
+    int rc = s && s2 ? CLAB_OK : CLAB_EINVAL, same = 1, wrapped = 0;
+    for (int n = 0; n < 3000 && rc == CLAB_OK; n++) {
+        rc = clab_sim_step(s, &err);
+        /* the driver's path without step_wrap, by hand */
+        if (rc == CLAB_OK) rc = clab_collide(s2->collider, w2, s2->envelope, &s2->contacts, &err);
+        if (rc == CLAB_OK) rc = s2->type->step(s2->self, w2, &s2->contacts, s2->h, &err);
+        if (rc == CLAB_OK) {
+            clab_world_wrap(w2);
+            w2->t += s2->h;
+            w2->step++;
+            rc = clab_world_check_state(w2, s2->vmax, &err);
+        }
+        same = same && memcmp(w->bodies, w2->bodies, w->nbodies * sizeof *w->bodies) == 0;
+        for (size_t i = 1; i < w->nbodies; i++) wrapped += w->bodies[i].r.x < 0.01 || w->bodies[i].r.y > 0.99;
+    }
+    tap_ok(rc == CLAB_OK && same && wrapped > 0,
+           "3000 steps across the periodic faces: step_wrap = step + clab_world_wrap + check, bit for bit (%d body-steps "
+           "near a face)",
+           wrapped);
+    /* the guard: a non-finite velocity, then a speed above vmax (a fixed body's too), named as before */
+    clab_world *w3 = clab_world_clone(w);
+    w->bodies[3].rdot.y = NAN;
+    clab_error_clear(&err);
+    rc = clab_sim_step(s, &err);
+    tap_ok(rc == CLAB_ENUMERIC && strstr(err.msg, "non-finite state at step"),
+           "a NaN velocity is reported naming a body: \"%s\"", err.msg);
+    clab_sim_destroy(s);
+    clab_sim_destroy(s2);
+    clab_world_destroy(w2);
+    w2 = w3;
+    w2->bodies[0].rdot = clab_v3(2e4, 0.0, 0.0); /* the fixed floor, faster than the default vmax 1e4 */
+    s = make_sim(w2, 1e-4, NULL, &err);
+    clab_error_clear(&err);
+    rc = s ? clab_sim_step(s, &err) : CLAB_EINVAL;
+    tap_ok(rc == CLAB_ENUMERIC && strstr(err.msg, "exceeds the bound") && strstr(err.msg, clab_world_body_name(w2, 0)),
+           "a fixed body faster than vmax is reported as before: \"%s\"", err.msg);
+    clab_sim_destroy(s);
+    clab_world_destroy(w2);
+    clab_world_destroy(w);
+}
+
 int main(void)
 {
     options_and_errors();
@@ -391,5 +450,6 @@ int main(void)
     rolling_resistance();
     checkpoint();
     history_dropped();
+    step_wrap();
     return tap_done();
 }
