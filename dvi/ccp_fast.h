@@ -5,7 +5,9 @@
  *   1. body pass, u = M^-1 P nu: each moving body sums the impulses of its own contacts and
  *      joints (its incidence list, in increasing block order) into a force and a torque, then
  *      applies 1/m and the world inverse inertia; no two threads write the same body, and the
- *      order of each sum does not depend on the thread count;
+ *      order of each sum does not depend on the thread count. The solvers hand it impulse
+ *      records (CLAB_CCP_IMPULSE: force and torque per side of each block, formed where the
+ *      block's impulse is formed), so per incidence it only adds 6 numbers;
  *   2. gather pass, (P^T u)_i = t_q . (v_b + omega_b x r_b - v_a - omega_a x r_a) for each
  *      block i, reading u.
  * u holds per body (v, omega) in the world frame, 6 doubles. Loops over contacts run in

@@ -17,20 +17,24 @@
  * For the quadratic f the backtracking test is exactly (x - y).N(x - y) <= L |x - y|^2, free
  * of cancellation. The best iterate is returned, as in the paper.
  *
- * One product with N per iteration (plus one per backtrack), and one pass over the contacts:
- * N = P^T M^-1 P + diag(c) is applied through the bodies. With u_z = M^-1 P z and f_z = P z
- * (per body: world velocity change and the summed force and torque),
- *   - y = x_k + beta (x_k - x_{k-1}) needs no product: u_y = u_k + beta (u_k - u_{k-1}) and
- *     f_y likewise, by linearity, on the bodies (a few per cent of the contacts' data);
+ * One product with N per iteration (plus one pass per backtrack), and one pass over the
+ * contacts. N = P^T M^-1 P + diag(c) is applied through the bodies; with u_z = M^-1 P z and
+ * f_z = P z (per body: world velocity change, summed force and torque),
+ *   - N y of y = x_k + beta (x_k - x_{k-1}) needs no product: N y = N x_k + beta (N x_k -
+ *     N x_{k-1}) by linearity, from the N x of the last two iterates (kept per contact);
  *   - the backtracking test's (x - y).N(x - y) = (f_x - f_y).(u_x - u_y) + sum c (x - y)^2
- *     is a sum over the bodies, known right after the body pass of x = x_{k+1};
- * so an iteration is the body pass u, f of x_{k+1} (ccp_fast.h), a short body loop (the test,
- * then u_y, f_y of the next y), and one fused pass over the contacts that forms the residual
- * of x_{k+1} from P^T u_{k+1} + p, y from x_{k+1} and x_k, N y + p from P^T u_y, the restart
- * test's sum, and already x_{k+2} = Proj_C(y - t (N y + p)) with its impulses F. Iterates
- * live in four buffers (nu and three scratch: x_{k+1}, x_k, the next, the best) and change
- * roles by pointer, so keeping the best iterate copies nothing. Parallel and deterministic
- * (ccp_fast.h; the body sums are per fixed chunk of bodies too). */
+ *     is a sum over the bodies (u_y, f_y by linearity too), known right after the body pass
+ *     of x = x_{k+1}, before any pass over the contacts;
+ * so an iteration is the body pass u, f of x_{k+1} (ccp_fast.h), two short body loops (the
+ * test; u_y, f_y of the next y) and one fused pass over the contacts that forms N x_{k+1} =
+ * P^T u_{k+1} (+ c x_{k+1}) and the residual of x_{k+1}, y and N y, the restart test's sum,
+ * and already x_{k+2} = Proj_C(y - t (N y + p)) with its impulse records for the next body
+ * pass. The old form (a gather pass with the test's sums, then an update pass) read the
+ * contacts twice and kept nine vectors; the iterates are the same to the bit (the test's sum
+ * is formed differently, so a test within round-off of its threshold could go the other way).
+ * Iterates live in four buffers (nu and three scratch: x_{k+1}, x_k, the next, the best) and
+ * change roles by pointer, so keeping the best iterate copies nothing. Parallel and
+ * deterministic (ccp_fast.h; the body sums are per fixed chunk of bodies too). */
 #include <math.h>
 #include <string.h>
 
@@ -82,7 +86,7 @@ static inline __attribute__((always_inline)) void contact(const clab_ccp *P, con
  * residual of x_k returned (else Nx must hold N x_k already, and 0 is returned; the
  * exact-friction inner update moves p there, before N y + p is formed, as it did after each
  * iteration). Out: xn = Proj_C(y - t (N y + p)) with y = x + beta (x - xp) and
- * N y = N x + beta (N x - N xp), its impulses F, s[0] = sum c (xn - y)^2,
+ * N y = N x + beta (N x - N xp), its impulse records F, s[0] = sum c (xn - y)^2,
  * s[1] = |xn - y|^2, s[2] = (N y + p).(xn - x). */
 static double pass(const clab_ccp *P, const double *p0, int res, double beta, double t, const double *x,
                    const double *xp, const double *Nxp, const double *u, double *Nx, double *xn, double *F,

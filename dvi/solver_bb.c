@@ -32,7 +32,7 @@
 #define NSUM 4
 
 /* from x and Nx (d = Nx + p): the objective and residual of x, and the direction
- * s = Proj_C(x - alpha d) - x with g.s, s.s and its blocks' impulses F: out[0..3] as NSUM */
+ * s = Proj_C(x - alpha d) - x with g.s, s.s and its impulse records F: out[0..3] as NSUM */
 static void direction(const clab_ccp *P, const double *p0, double alpha, const double *x, const double *Nx, double *s, double *F,
                       double *part, double out[NSUM])
 {

@@ -12,14 +12,15 @@
  * An iteration is two passes over memory (ccp_fast.h): the body pass u = M^-1 P nu, then one
  * pass over the contacts that forms d_i = (P^T u)_i + p_i, the residual of block i and the
  * next iterate nu_i' = Proj(nu_i - omega B_i d_i) into a second buffer (the iterate whose
- * residual met tol is the one returned) with its impulse F_i for the next body pass. Parallel and deterministic (ccp_fast.h). */
+ * residual met tol is the one returned) with its impulse record (ccp_fast.h,
+ * CLAB_CCP_IMPULSE) for the next body pass. Parallel and deterministic (ccp_fast.h). */
 #include <math.h>
 #include <string.h>
 
 #include "ccp_fast.h"
 #include "solver_internal.h"
 
-/* d of the iterate x, its residual (returned), the next iterate xn and its blocks' impulses F;
+/* d of the iterate x, its residual (returned), the next iterate xn and its impulse records F;
  * u = M^-1 P x already */
 static double sweep(const clab_ccp *P, double omega, const double *p0, const double *fj, const double *x, const double *u,
                     double *xn, double *F, double *part)
