@@ -24,6 +24,7 @@ void clab_ccp_free(clab_ccp *P)
     free(P->rot);
     free(P->inc_start);
     free(P->inc);
+    free(P->inc_r);
     free(P->cone);
     clab_ccp_init(P);
 }
@@ -75,6 +76,9 @@ static int reserve(clab_ccp *P, size_t nb, size_t n, size_t nblk)
         uint32_t *inc = realloc(P->inc, 2 * cap * sizeof *inc);
         if (!inc) return CLAB_ENOMEM;
         P->inc = inc;
+        double *ir = realloc(P->inc_r, 6 * cap * sizeof *ir);
+        if (!ir) return CLAB_ENOMEM;
+        P->inc_r = ir;
         double *cn = realloc(P->cone, 4 * cap * sizeof *cn);
         if (!cn) return CLAB_ENOMEM;
         P->cone = cn;
@@ -163,6 +167,7 @@ static void build_fast(clab_ccp *P, const clab_world *w)
             if (w->bodies[body].fixed) continue;
             size_t j = st[body]++;
             P->inc[j] = (uint32_t)(2 * i + (size_t)side);
+            for (int c = 0; c < 3; c++) P->inc_r[3 * j + (size_t)c] = side ? it->r[3 + c] : -it->r[c];
         }
     }
     for (size_t k = nb; k > 0; k--) st[k] = st[k - 1];
@@ -370,8 +375,8 @@ void clab_ccp_body_pass(const clab_ccp *P, const double *nu, double *u, int body
     }
 }
 
-/* the impulse records of every block (ccp_fast.h, CLAB_CCP_IMPULSE) */
-void clab_ccp_forces(const clab_ccp *P, const double *x, double *S)
+/* the world impulse F_i = sum_q t_q x_q of every block */
+void clab_ccp_forces(const clab_ccp *P, const double *x, double *F)
 {
     const size_t nk = P->ncontacts, nch = clab_ccp_nchunks(nk);
 #ifdef _OPENMP
@@ -380,51 +385,37 @@ void clab_ccp_forces(const clab_ccp *P, const double *x, double *S)
     for (size_t c = 0; c < nch; c++) {
         size_t lo, hi;
         clab_ccp_chunk(c, nk, &lo, &hi);
-        for (size_t i = lo; i < hi; i++) clab_ccp_item_impulse(&P->items[i], &x[3 * i], &S[CLAB_CCP_IMPULSE * i]);
+        for (size_t i = lo; i < hi; i++) clab_ccp_item_force(&P->items[i], &x[3 * i], &F[3 * i]);
     }
-    clab_ccp_joint_forces(P, x, S);
+    clab_ccp_joint_forces(P, x, F);
 }
 
-void clab_ccp_joint_forces(const clab_ccp *P, const double *x, double *S)
+void clab_ccp_joint_forces(const clab_ccp *P, const double *x, double *F)
 {
     for (size_t i = P->ncontacts; i < P->nblocks; i++) {
         const clab_ccp_block *bl = &P->blocks[i];
         double g[3] = {x[bl->first], 0.0, 0.0};
         if (bl->size == 3) g[1] = x[bl->first + 1], g[2] = x[bl->first + 2];
-        clab_ccp_item_impulse(&P->items[i], g, &S[CLAB_CCP_IMPULSE * i]);
+        clab_ccp_item_force(&P->items[i], g, &F[3 * i]);
     }
 }
 
-/* the body pass from the blocks' impulse records S (clab_ccp_forces): the same sums in the
- * same order, so the same bits, as clab_ccp_body_pass from nu (-F is exact, and the torque
- * (-r_a) x F is formed as there) */
-void clab_ccp_body_pass_F(const clab_ccp *P, const double *S, double *u) { clab_ccp_body_pass_Ff(P, S, u, NULL); }
+/* the body pass from the blocks' impulses F (clab_ccp_forces): the same operations, so the
+ * same bits, as clab_ccp_body_pass from nu */
+void clab_ccp_body_pass_F(const clab_ccp *P, const double *F, double *u) { clab_ccp_body_pass_Ff(P, F, u, NULL); }
 
-void clab_ccp_body_pass_Ff(const clab_ccp *P, const double *S, double *u, double *f)
+void clab_ccp_body_pass_Ff(const clab_ccp *P, const double *F, double *u, double *f)
 {
     const size_t nb = P->nbodies;
-    const size_t *st = P->inc_start;
-    const uint32_t *inc = P->inc;
 #ifdef _OPENMP
 #pragma omp parallel for schedule(static) if (nb >= CLAB_CCP_PAR_BODIES)
 #endif
     for (size_t k = 0; k < nb; k++) {
-        double F0 = 0.0, F1 = 0.0, F2 = 0.0, T0 = 0.0, T1 = 0.0, T2 = 0.0;
-        for (size_t j = st[k]; j < st[k + 1]; j++) {
-            const double *s = &S[6 * (size_t)inc[j]]; /* side (code & 1) of block code >> 1 */
-            F0 += s[0], F1 += s[1], F2 += s[2];
-            T0 += s[3], T1 += s[4], T2 += s[5];
-        }
-        const double *m = &P->minv[8 * k];
-        double *uk = &u[6 * k];
-        if (f) {
-            double *fk = &f[6 * k];
-            fk[0] = F0, fk[1] = F1, fk[2] = F2, fk[3] = T0, fk[4] = T1, fk[5] = T2;
-        }
-        uk[0] = m[0] * F0, uk[1] = m[0] * F1, uk[2] = m[0] * F2;
-        uk[3] = m[1] * T0 + m[2] * T1 + m[3] * T2;
-        uk[4] = m[2] * T0 + m[4] * T1 + m[5] * T2;
-        uk[5] = m[3] * T0 + m[5] * T1 + m[6] * T2;
+        double fk[6];
+        clab_ccp_body_sum(P, F, k, fk);
+        if (f)
+            for (int q = 0; q < 6; q++) f[6 * k + (size_t)q] = fk[q];
+        clab_ccp_body_minv(P, k, fk, &u[6 * k]);
     }
 }
 

@@ -96,6 +96,8 @@ typedef struct clab_ccp {
     size_t *inc_start;    /* [nbodies + 1] body k's incidences are inc[inc_start[k] .. inc_start[k+1]) */
     uint32_t *inc;        /* [2 nblocks] 2 block + side (0: body a, 1: body b), blocks increasing;
                              moving bodies only (fixed bodies get no velocity) */
+    double *inc_r;        /* [3 * 2 nblocks] per incidence its arm, signed: -r_a (side a) or r_b,
+                             so the torque of the block's impulse F on the body is inc_r x F */
     double *cone;         /* [4 ncontacts] per contact mu_i, t_res, lambda_max(N_ii) [1/kg], 1/t_res
                              (compact copy of the blocks for the solvers' loops) */
     int has_compliance;   /* some compliance[k] != 0 (set by clab_ccp_update_blocks) */

@@ -5,9 +5,8 @@
  *   1. body pass, u = M^-1 P nu: each moving body sums the impulses of its own contacts and
  *      joints (its incidence list, in increasing block order) into a force and a torque, then
  *      applies 1/m and the world inverse inertia; no two threads write the same body, and the
- *      order of each sum does not depend on the thread count. The solvers hand it impulse
- *      records (CLAB_CCP_IMPULSE: force and torque per side of each block, formed where the
- *      block's impulse is formed), so per incidence it only adds 6 numbers;
+ *      order of each sum does not depend on the thread count. The solvers hand it the
+ *      blocks' world impulses F_i, formed where they form the iterate;
  *   2. gather pass, (P^T u)_i = t_q . (v_b + omega_b x r_b - v_a - omega_a x r_a) for each
  *      block i, reading u.
  * u holds per body (v, omega) in the world frame, 6 doubles. Loops over contacts run in
@@ -31,15 +30,42 @@ static inline size_t clab_ccp_nchunks(size_t ncontacts) { return (ncontacts + CL
  * body-frame wbar change instead (the public clab_ccp_minv_P). */
 void clab_ccp_body_pass(const clab_ccp *P, const double *nu, double *u, int body_frame);
 
-/* the impulse records S of every block of x (CLAB_CCP_IMPULSE per block); the joints only */
-void clab_ccp_forces(const clab_ccp *P, const double *x, double *S);
-void clab_ccp_joint_forces(const clab_ccp *P, const double *x, double *S);
-/* u = M^-1 P nu (world) from the blocks' impulse records S of nu: the same bits as the body
- * pass from nu, with less work (the solvers form S where they form nu) */
-void clab_ccp_body_pass_F(const clab_ccp *P, const double *S, double *u);
+/* F_i = sum_q t_q x_q, the world impulse of every block (3 per block); the joints only */
+void clab_ccp_forces(const clab_ccp *P, const double *x, double *F);
+void clab_ccp_joint_forces(const clab_ccp *P, const double *x, double *F);
+/* u = M^-1 P nu (world) from the blocks' impulses F of nu: the same bits as the body pass
+ * from nu, with less work (the solvers form F where they form nu) */
+void clab_ccp_body_pass_F(const clab_ccp *P, const double *F, double *u);
 /* the same, also keeping each body's summed world force and torque P nu in f (6 per body,
  * before M^-1; f may be NULL) */
-void clab_ccp_body_pass_Ff(const clab_ccp *P, const double *S, double *u, double *f);
+void clab_ccp_body_pass_Ff(const clab_ccp *P, const double *F, double *u, double *f);
+
+/* the body pass for body k: its summed force and torque f[6] from the blocks' impulses F, in
+ * incidence order: +F_i on b, -F_i on a, torque (signed arm) x F_i */
+static inline void clab_ccp_body_sum(const clab_ccp *P, const double *F, size_t k, double f[6])
+{
+    double F0 = 0.0, F1 = 0.0, F2 = 0.0, T0 = 0.0, T1 = 0.0, T2 = 0.0;
+    for (size_t j = P->inc_start[k]; j < P->inc_start[k + 1]; j++) {
+        const uint32_t code = P->inc[j];
+        const double *fi = &F[3 * (size_t)(code >> 1)], *r = &P->inc_r[3 * j];
+        const double sg = (double)(2 * (int)(code & 1u) - 1);
+        F0 += sg * fi[0], F1 += sg * fi[1], F2 += sg * fi[2];
+        T0 += r[1] * fi[2] - r[2] * fi[1];
+        T1 += r[2] * fi[0] - r[0] * fi[2];
+        T2 += r[0] * fi[1] - r[1] * fi[0];
+    }
+    f[0] = F0, f[1] = F1, f[2] = F2, f[3] = T0, f[4] = T1, f[5] = T2;
+}
+
+/* u[6] = M^-1 f of body k (world: 1/m, then A Jbar^-1 A^T) */
+static inline void clab_ccp_body_minv(const clab_ccp *P, size_t k, const double f[6], double u[6])
+{
+    const double *m = &P->minv[8 * k];
+    u[0] = m[0] * f[0], u[1] = m[0] * f[1], u[2] = m[0] * f[2];
+    u[3] = m[1] * f[3] + m[2] * f[4] + m[3] * f[5];
+    u[4] = m[2] * f[3] + m[4] * f[4] + m[5] * f[5];
+    u[5] = m[3] * f[3] + m[5] * f[4] + m[6] * f[5];
+}
 
 /* (P^T u) for the joint rows (serial, after the contacts); out indexed like nu; nu may be
  * NULL (no compliance term) */
@@ -75,29 +101,13 @@ static inline void clab_ccp_item_vrel(const clab_ccp_item *it, const double *u, 
     clab_ccp_item_vrel_ab(it, u + 6 * (size_t)it->a, u + 6 * (size_t)it->b, v);
 }
 
-/* doubles per block of the impulse records S that the solvers' passes write for the body pass:
- * per side (a, then b) the impulse on that body and its torque about the body's centre,
- *     side a: (-F, (-r_a) x F),   side b: (F, r_b x F),   F = t_0 x_0 + t_1 x_1 + t_2 x_2,
- * so the body pass reads the 6 values of its incidence (code = 2 block + side) at S + 6 code
- * and only adds (the products are formed once per block, where x is formed) */
-#define CLAB_CCP_IMPULSE 12
-
-/* the impulse record S of a block with impulses x (see CLAB_CCP_IMPULSE) */
-static inline void clab_ccp_item_impulse(const clab_ccp_item *it, const double x[3], double S[CLAB_CCP_IMPULSE])
+/* the world impulse of a block: F = t_0 x_0 + t_1 x_1 + t_2 x_2 */
+static inline void clab_ccp_item_force(const clab_ccp_item *it, const double x[3], double F[3])
 {
-    const double *t = it->t, *rb = it->r + 3;
-    const double F0 = t[0] * x[0] + t[3] * x[1] + t[6] * x[2];
-    const double F1 = t[1] * x[0] + t[4] * x[1] + t[7] * x[2];
-    const double F2 = t[2] * x[0] + t[5] * x[1] + t[8] * x[2];
-    const double ra[3] = {-it->r[0], -it->r[1], -it->r[2]}; /* the arm of a, signed for -F */
-    S[0] = -F0, S[1] = -F1, S[2] = -F2;
-    S[3] = ra[1] * F2 - ra[2] * F1;
-    S[4] = ra[2] * F0 - ra[0] * F2;
-    S[5] = ra[0] * F1 - ra[1] * F0;
-    S[6] = F0, S[7] = F1, S[8] = F2;
-    S[9] = rb[1] * F2 - rb[2] * F1;
-    S[10] = rb[2] * F0 - rb[0] * F2;
-    S[11] = rb[0] * F1 - rb[1] * F0;
+    const double *t = it->t;
+    F[0] = t[0] * x[0] + t[3] * x[1] + t[6] * x[2];
+    F[1] = t[1] * x[0] + t[4] * x[1] + t[7] * x[2];
+    F[2] = t[2] * x[0] + t[5] * x[1] + t[8] * x[2];
 }
 
 /* the three rows of a contact: out_q = t_q . v */

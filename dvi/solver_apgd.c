@@ -25,10 +25,10 @@
  *   - the backtracking test's (x - y).N(x - y) = (f_x - f_y).(u_x - u_y) + sum c (x - y)^2
  *     is a sum over the bodies (u_y, f_y by linearity too), known right after the body pass
  *     of x = x_{k+1}, before any pass over the contacts;
- * so an iteration is the body pass u, f of x_{k+1} (ccp_fast.h), two short body loops (the
- * test; u_y, f_y of the next y) and one fused pass over the contacts that forms N x_{k+1} =
+ * so an iteration is the body pass u, f of x_{k+1} (ccp_fast.h) with the test's body sum in
+ * the same loop, and one fused pass over the contacts that forms N x_{k+1} =
  * P^T u_{k+1} (+ c x_{k+1}) and the residual of x_{k+1}, y and N y, the restart test's sum,
- * and already x_{k+2} = Proj_C(y - t (N y + p)) with its impulse records for the next body
+ * and already x_{k+2} = Proj_C(y - t (N y + p)) with its impulses F for the next body
  * pass. The old form (a gather pass with the test's sums, then an update pass) read the
  * contacts twice and kept nine vectors; the iterates are the same to the bit (the test's sum
  * is formed differently, so a test within round-off of its threshold could go the other way).
@@ -78,7 +78,7 @@ static inline __attribute__((always_inline)) void contact(const clab_ccp *P, con
         acc[1] += e * e;
         acc[2] += g[q] * (z[q] - xi[q]);
     }
-    clab_ccp_item_impulse(it, z, &F[CLAB_CCP_IMPULSE * i]);
+    clab_ccp_item_force(it, z, &F[k]);
 }
 
 /* The pass over the blocks. In: x = x_k, xp = x_{k-1}, N x_{k-1} (Nxp), beta, t; when res is
@@ -86,7 +86,7 @@ static inline __attribute__((always_inline)) void contact(const clab_ccp *P, con
  * residual of x_k returned (else Nx must hold N x_k already, and 0 is returned; the
  * exact-friction inner update moves p there, before N y + p is formed, as it did after each
  * iteration). Out: xn = Proj_C(y - t (N y + p)) with y = x + beta (x - xp) and
- * N y = N x + beta (N x - N xp), its impulse records F, s[0] = sum c (xn - y)^2,
+ * N y = N x + beta (N x - N xp), its impulses F, s[0] = sum c (xn - y)^2,
  * s[1] = |xn - y|^2, s[2] = (N y + p).(xn - x). */
 static double pass(const clab_ccp *P, const double *p0, int res, double beta, double t, const double *x,
                    const double *xp, const double *Nxp, const double *u, double *Nx, double *xn, double *F,
@@ -141,38 +141,35 @@ static double pass(const clab_ccp *P, const double *p0, int res, double beta, do
     return res ? sqrt(e2) : 0.0;
 }
 
-/* sum over the bodies of (f_n - f_y).(u_n - u_y) */
-static double body_dNd(const clab_ccp *P, const double *un, const double *fn, const double *uy, const double *fy,
-                       double *part)
+/* The body pass of x_{k+1} (u_n, f_n from the impulses F) fused with the backtracking test's
+ * body sum: returns the sum over the bodies of (f_n - f_y).(u_n - u_y), with u_y = u_x +
+ * beta (u_x - u_xp) and f_y likewise (y = x + beta (x - xp) by linearity), summed per chunk
+ * of BODY_CHUNK bodies and the chunks in order */
+static double body_pass(const clab_ccp *P, const double *F, double beta, const double *ux, const double *uxp,
+                        const double *fx, const double *fxp, double *un, double *fn, double *part)
 {
     const size_t nb = P->nbodies, nch = (nb + BODY_CHUNK - 1) / BODY_CHUNK;
 #ifdef _OPENMP
 #pragma omp parallel for schedule(static) if (nb >= CLAB_CCP_PAR_BODIES)
 #endif
     for (size_t c = 0; c < nch; c++) {
-        double s = 0.0;
+        double sum = 0.0;
         const size_t hi = (c + 1) * BODY_CHUNK < nb ? (c + 1) * BODY_CHUNK : nb;
-        for (size_t k = c * BODY_CHUNK; k < hi; k++)
-            for (int q = 0; q < 6; q++) s += (fn[6 * k + q] - fy[6 * k + q]) * (un[6 * k + q] - uy[6 * k + q]);
-        part[c] = s;
+        for (size_t k = c * BODY_CHUNK; k < hi; k++) {
+            double *f = &fn[6 * k], *u = &un[6 * k];
+            clab_ccp_body_sum(P, F, k, f);
+            clab_ccp_body_minv(P, k, f, u);
+            for (int q = 0; q < 6; q++) {
+                const size_t j = 6 * k + (size_t)q;
+                double uy = ux[j] + beta * (ux[j] - uxp[j]), fy = fx[j] + beta * (fx[j] - fxp[j]);
+                sum += (f[q] - fy) * (u[q] - uy);
+            }
+        }
+        part[c] = sum;
     }
-    double s = 0.0;
-    for (size_t c = 0; c < nch; c++) s += part[c];
-    return s;
-}
-
-/* the bodies' part of y = x + beta (x - xp): u_y and f_y */
-static void body_y(const clab_ccp *P, double beta, const double *ux, const double *uxp, const double *fx,
-                   const double *fxp, double *uy, double *fy)
-{
-    const size_t n6 = 6 * P->nbodies;
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) if (n6 >= 6 * CLAB_CCP_PAR_BODIES)
-#endif
-    for (size_t j = 0; j < n6; j++) {
-        uy[j] = ux[j] + beta * (ux[j] - uxp[j]);
-        fy[j] = fx[j] + beta * (fx[j] - fxp[j]);
-    }
+    double sum = 0.0;
+    for (size_t c = 0; c < nch; c++) sum += part[c];
+    return sum;
 }
 
 static int solve(const clab_ccp *P, const clab_ccp_options *o, double *nu, clab_ccp_work *W, clab_ccp_result *res,
@@ -182,16 +179,15 @@ static int solve(const clab_ccp *P, const clab_ccp_options *o, double *nu, clab_
     if (P->n == 0) return clab_ccp_finish("apgd", o, res, 0.0, err); /* nothing to solve */
     const size_t n = P->n, nb = P->nbodies;
     /* iterates: nu and three scratch; N x of x_k and x_{k-1}; F; chunk sums; per body u and f
-     * of x_k, x_{k-1}, x_{k+1} and y (6 each) */
+     * of x_k, x_{k-1}, x_{k+1} (6 each) */
     double *X[4] = {nu, clab_ccp_work_get(W, 0, n), clab_ccp_work_get(W, 1, n), clab_ccp_work_get(W, 2, n)};
     double *NX = clab_ccp_work_get(W, 3, 2 * n);
-    double *F = clab_ccp_work_get(W, 4, CLAB_CCP_IMPULSE * P->nblocks);
+    double *F = clab_ccp_work_get(W, 4, 3 * P->nblocks);
     double *part = clab_ccp_work_get(W, 5, 4 * clab_ccp_nchunks(P->ncontacts) + nb / BODY_CHUNK + 4);
-    double *B = clab_ccp_work_get(W, 6, 48 * nb + 1);
+    double *B = clab_ccp_work_get(W, 6, 36 * nb + 1);
     if (!X[1] || !X[2] || !X[3] || !NX || !F || !part || !B)
         return clab_error_set(err, CLAB_ENOMEM, "dvi: out of memory in the apgd solver");
     double *ux = B, *uxp = B + 6 * nb, *un = B + 12 * nb, *fx = B + 18 * nb, *fxp = B + 24 * nb, *fn = B + 30 * nb;
-    double *uy = B + 36 * nb, *fy = B + 42 * nb;
 
     double *x = X[0], *xp = X[0], *best = X[0], *xn = X[1], *Nx = NX, *Nxp = NX;
     clab_ccp_project(P, x);
@@ -205,14 +201,14 @@ static int solve(const clab_ccp *P, const clab_ccp_options *o, double *nu, clab_
     if (r <= o->tol) return clab_ccp_finish("apgd", o, res, r, err);
 
     double L = clab_ccp_lipschitz_guess(P, x, X[1], X[2], un);
+    memcpy(uxp, ux, 6 * nb * sizeof *ux); /* x_{-1} = x_0 (beta = 0 at first) */
+    memcpy(fxp, fx, 6 * nb * sizeof *fx);
     double theta = 1.0, beta = 0.0, s[3];
-    body_y(P, 0.0, ux, ux, fx, fx, uy, fy);
     pass(P, NULL, 0, beta, 1.0 / L, x, xp, Nxp, ux, Nx, xn, F, part, s);
     while (res->iterations < o->max_iter) {
         /* u, f of x_{k+1} and the backtracking test on L; a failed test redoes the step */
         for (int bt = 0;; bt++) {
-            clab_ccp_body_pass_Ff(P, F, un, fn);
-            double dNd = s[0] + body_dNd(P, un, fn, uy, fy, part);
+            double dNd = s[0] + body_pass(P, F, beta, ux, uxp, fx, fxp, un, fn, part);
             if (dNd <= L * s[1] || bt == MAX_BACKTRACK || !isfinite(dNd)) break;
             L *= 2.0;
             pass(P, NULL, 0, beta, 1.0 / L, x, xp, Nxp, ux, Nx, xn, F, part, s);
@@ -232,7 +228,6 @@ static int solve(const clab_ccp *P, const clab_ccp_options *o, double *nu, clab_
         xn = NULL;
         for (int b = 0; b < 4 && !xn; b++)
             if (X[b] != x && X[b] != xp && X[b] != best) xn = X[b];
-        body_y(P, beta, ux, uxp, fx, fxp, uy, fy);
         r = pass(P, o->desaxce_p0, 1, beta, 1.0 / L, x, xp, Nxp, ux, Nx, xn, F, part, s);
         clab_ccp_record(W, res, r);
         if (r < r_best) r_best = r, best = x;

@@ -32,7 +32,7 @@
 #define NSUM 4
 
 /* from x and Nx (d = Nx + p): the objective and residual of x, and the direction
- * s = Proj_C(x - alpha d) - x with g.s, s.s and its impulse records F: out[0..3] as NSUM */
+ * s = Proj_C(x - alpha d) - x with g.s, s.s and its blocks' impulses F: out[0..3] as NSUM */
 static void direction(const clab_ccp *P, const double *p0, double alpha, const double *x, const double *Nx, double *s, double *F,
                       double *part, double out[NSUM])
 {
@@ -62,7 +62,7 @@ static void direction(const clab_ccp *P, const double *p0, double alpha, const d
                 gs += g[q] * sq;
                 ss += sq * sq;
             }
-            clab_ccp_item_impulse(&P->items[i], &s[k], &F[CLAB_CCP_IMPULSE * i]);
+            clab_ccp_item_force(&P->items[i], &s[k], &F[k]);
         }
         double *pc = &part[NSUM * c];
         pc[0] = gs, pc[1] = ss, pc[2] = xdp, pc[3] = e2max;
@@ -151,7 +151,7 @@ static int solve(const clab_ccp *P, const clab_ccp_options *o, double *nu, clab_
     double *Ns = clab_ccp_work_get(W, 4, n);
     double *u = clab_ccp_work_get(W, 5, 6 * P->nbodies);
     double *part = clab_ccp_work_get(W, 6, NSUM * clab_ccp_nchunks(n) + NSUM);
-    double *F = clab_ccp_work_get(W, 7, CLAB_CCP_IMPULSE * P->nblocks);
+    double *F = clab_ccp_work_get(W, 7, 3 * P->nblocks);
     if (!X[1] || !X[2] || !Nx || !s || !Ns || !u || !part || !F)
         return clab_error_set(err, CLAB_ENOMEM, "dvi: out of memory in the bb solver");
 

@@ -12,15 +12,15 @@
  * An iteration is two passes over memory (ccp_fast.h): the body pass u = M^-1 P nu, then one
  * pass over the contacts that forms d_i = (P^T u)_i + p_i, the residual of block i and the
  * next iterate nu_i' = Proj(nu_i - omega B_i d_i) into a second buffer (the iterate whose
- * residual met tol is the one returned) with its impulse record (ccp_fast.h,
- * CLAB_CCP_IMPULSE) for the next body pass. Parallel and deterministic (ccp_fast.h). */
+ * residual met tol is the one returned) with its impulse F_i for the next body pass. Parallel
+ * and deterministic (ccp_fast.h). */
 #include <math.h>
 #include <string.h>
 
 #include "ccp_fast.h"
 #include "solver_internal.h"
 
-/* d of the iterate x, its residual (returned), the next iterate xn and its impulse records F;
+/* d of the iterate x, its residual (returned), the next iterate xn and its blocks' impulses F;
  * u = M^-1 P x already */
 static double sweep(const clab_ccp *P, double omega, const double *p0, const double *fj, const double *x, const double *u,
                     double *xn, double *F, double *part)
@@ -49,7 +49,7 @@ static double sweep(const clab_ccp *P, double omega, const double *p0, const dou
             double eta = omega / cn[2], *y = &xn[3 * i];
             y[0] = xi[0] - eta * g[0], y[1] = xi[1] - eta * g[1], y[2] = xi[2] - eta * g[2];
             clab_ccp_cone_project(cn[0], y);
-            clab_ccp_item_impulse(&P->items[i], y, &F[CLAB_CCP_IMPULSE * i]);
+            clab_ccp_item_force(&P->items[i], y, &F[3 * i]);
         }
         part[c] = e2max;
     }
@@ -90,7 +90,7 @@ static int solve(const clab_ccp *P, const clab_ccp_options *o, double *nu, clab_
     double *u = clab_ccp_work_get(W, 1, 6 * P->nbodies);
     double *fj = clab_ccp_work_get(W, 2, CLAB_BLOCK_FACTORS * (nj + 1));
     double *part = clab_ccp_work_get(W, 3, clab_ccp_nchunks(nk) + 1);
-    double *F = clab_ccp_work_get(W, 4, CLAB_CCP_IMPULSE * P->nblocks);
+    double *F = clab_ccp_work_get(W, 4, 3 * P->nblocks);
     if (!xb || !u || !fj || !part || !F) return clab_error_set(err, CLAB_ENOMEM, "dvi: out of memory in the jacobi solver");
     int rc = clab_ccp_joint_factors(P, fj, err);
     if (rc) return rc;
