@@ -525,16 +525,19 @@ int clab_broadphase(clab_collider *cd, const clab_world *w, double margin, const
     for (size_t k = 0; k < nent; k++) sorted[start[ebucket[k]]++] = ent[k];
     bucket_unshift(start, nbuckets);
 
-    /* 7. pairs on one level: bodies sharing a cell, reported from the low corner of their overlap */
+    /* 7. pairs on one level: bodies sharing a cell, reported from the low corner of their
+     * overlap (a dense map has one cell a bucket, so the cell test is only needed when hashed;
+     * the overlap test first: it rejects most pairs, and the tests have no side effects) */
+    const int hashed = !map.dense;
     for (size_t b = 0; b < nbuckets; b++)
         for (size_t p = start[b]; p < start[b + 1]; p++) {
             const grid_entry *E = &sorted[p];
             int32_t si = E->slot;
             for (size_t q = p + 1; q < start[b + 1]; q++) {
                 int32_t sj = sorted[q].slot;
-                if ((sfixed[si] && sfixed[sj]) || !same_cell(&sorted[q], E->level, E->c)) continue;
-                if (!owns_pair(sclo + 3 * si, sclo + 3 * sj, E->c)) continue;
+                if ((sfixed[si] && sfixed[sj]) || (hashed && !same_cell(&sorted[q], E->level, E->c))) continue;
                 if (!boxes_overlap(slo + 3 * si, shi + 3 * si, slo + 3 * sj, shi + 3 * sj)) continue;
+                if (!owns_pair(sclo + 3 * si, sclo + 3 * sj, E->c)) continue;
                 if (push_pair(cd, &np, sbody[si], sbody[sj])) goto nomem;
             }
         }
