@@ -637,7 +637,8 @@ static double max_motion(const clab_collider *cd, const clab_world *w)
     double dmax = 0.0, d2max = 0.0; /* spheres: the largest |r - r0|^2, one square root at the end */
     int changed = 0;
     const clab_periodic *per = &w->periodic;
-    const int periodic = per->on[0] || per->on[1] || per->on[2];
+    double half[3]; /* half periods (infinite on open axes): the minimum image only past them */
+    for (int k = 0; k < 3; k++) half[k] = per->on[k] ? 0.5 * (per->hi[k] - per->lo[k]) : INFINITY;
     const long n = (long)w->nbodies;
 #pragma omp parallel for schedule(static) reduction(max : dmax, d2max) reduction(| : changed) if (n > 4096)
     for (long i = 0; i < n; i++) {
@@ -649,7 +650,7 @@ static double max_motion(const clab_collider *cd, const clab_world *w)
             continue;
         }
         clab_vec3 d = clab_v3(b->r.x - cd->ref_r[3 * i], b->r.y - cd->ref_r[3 * i + 1], b->r.z - cd->ref_r[3 * i + 2]);
-        if (periodic) d = clab_world_min_image(per, d);
+        if ((fabs(d.x) > half[0]) | (fabs(d.y) > half[1]) | (fabs(d.z) > half[2])) d = clab_world_min_image(per, d);
         double d2 = clab_v3_norm2(d), dm;
         if (b->shape.type == CLAB_SHAPE_SPHERE) { /* sqrt is monotonic: max sqrt = sqrt max */
             if (!(d2 <= d2max)) d2max = isnan(d2) ? INFINITY : d2;

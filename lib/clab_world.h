@@ -114,8 +114,9 @@ static inline void clab_world_wrap_body(const clab_periodic *p, clab_body *b)
 {
     if (b->fixed) return;
     double *r[3] = {&b->r.x, &b->r.y, &b->r.z};
-    for (int k = 0; k < 3; k++)
-        if (p->on[k] && isfinite(*r[k])) *r[k] = clab_world_wrap_coord(*r[k], p->lo[k], p->hi[k]);
+    for (int k = 0; k < 3; k++) /* inside [lo, hi): nothing to do (a NaN fails the test, then isfinite) */
+        if (p->on[k] && !(*r[k] >= p->lo[k] && *r[k] < p->hi[k]) && isfinite(*r[k]))
+            *r[k] = clab_world_wrap_coord(*r[k], p->lo[k], p->hi[k]);
 }
 
 /* Wrap the centers of the free bodies back into [lo, hi) along the periodic axes. */
