@@ -88,8 +88,41 @@ static inline double clab_penalty_reff(double ra, double rb) { return 1.0 / (1.0
  *   hertz: k_n = kn sqrt(delta_n), or 4/3 E* sqrt(R* delta_n); k_t = kt sqrt(delta_n), or
  *          8 G* sqrt(R* delta_n); c = gamma m_eff sqrt(delta_n/R*) (seed 002, D_eff = R*), or
  *          c_n = -2 sqrt(5/6) beta sqrt(3/2 k_n m_eff), c_t = -2 sqrt(5/6) beta sqrt(k_t m_eff) */
-clab_penalty_coef clab_penalty_coefficients(const clab_penalty_law *law, const clab_penalty_pair *p, double delta_n,
-                                            double m_eff, double R_eff);
+/* Hooke stiffness from E*: the linear spring whose maximum overlap at impact speed vchar equals
+ * Hertz's, k_n = 16/15 sqrt(R*) E* (15 m_eff vchar^2 / (16 sqrt(R*) E*))^(1/5)
+ * (LIGGGHTS normal_model hooke; Chrono ChContactSMC, Hooke with material properties). */
+static inline double clab_penalty_hooke_kn_from_E(double Estar, double m_eff, double R_eff, double vchar)
+{
+    double K = 16.0 / 15.0 * sqrt(R_eff) * Estar;
+    return K * pow(m_eff * vchar * vchar / K, 0.2);
+}
+
+static inline clab_penalty_coef clab_penalty_coefficients(const clab_penalty_law *law, const clab_penalty_pair *p,
+                                                          double delta_n, double m_eff, double R_eff)
+{
+    clab_penalty_coef k;
+    if (law->model == CLAB_PENALTY_HOOKE) {
+        /* f = 1: constant spring and dashpot; c = gamma m_eff, or the linear oscillator's
+         * c = 2 zeta sqrt(k m_eff) with zeta = -beta, so that e = exp(-pi zeta/sqrt(1-zeta^2)) */
+        k.kn = p->kn > 0.0 ? p->kn : clab_penalty_hooke_kn_from_E(p->Estar, m_eff, R_eff, law->vchar);
+        k.kt = p->kt > 0.0 ? p->kt : 2.0 / 7.0 * k.kn; /* Silbert et al. 2001; LAMMPS default */
+        k.cn = p->gn >= 0.0 ? p->gn * m_eff : -2.0 * p->beta * sqrt(k.kn * m_eff);
+        k.ct = p->gt >= 0.0 ? p->gt * m_eff : -2.0 * p->beta * sqrt(k.kt * m_eff);
+    } else {
+        /* Hertz-Mindlin: k_n = 4/3 E* sqrt(R* delta_n) (Hertz, Johnson 1985 Sect. 4.2, as a
+         * secant stiffness), k_t = 8 G* sqrt(R* delta_n) = S_t (Mindlin 1949, no-slip tangent stiffness);
+         * damping from e with S_n = 2 E* sqrt(R* delta_n) = 3/2 k_n (Tsuji et al. 1992 as in
+         * LIGGGHTS hertz/history and Chrono SMC): c = -2 sqrt(5/6) beta sqrt(S m_eff) */
+        double sd = sqrt(delta_n);
+        k.kn = p->kn > 0.0 ? p->kn * sd : 4.0 / 3.0 * p->Estar * sqrt(R_eff) * sd;
+        k.kt = p->kt > 0.0 ? p->kt * sd : 8.0 * p->Gstar * sqrt(R_eff) * sd;
+        /* explicit rates: seed 002's f = sqrt(delta_n/D_eff) on the dashpot too, D_eff = R* */
+        double f = sqrt(delta_n / R_eff);
+        k.cn = p->gn >= 0.0 ? p->gn * m_eff * f : -2.0 * sqrt(5.0 / 6.0) * p->beta * sqrt(1.5 * k.kn * m_eff);
+        k.ct = p->gt >= 0.0 ? p->gt * m_eff * f : -2.0 * sqrt(5.0 / 6.0) * p->beta * sqrt(k.kt * m_eff);
+    }
+    return k;
+}
 
 /* Rotate the history delta_t onto the tangent plane of the current normal n, keeping its
  * length (the contact frame turns between steps; a delta_t along n becomes zero). */
@@ -115,8 +148,43 @@ static inline clab_vec3 clab_penalty_project_history(clab_vec3 delta_t, clab_vec
  * vt and the history *delta_t (already advanced to this step). Caps *delta_t by Coulomb
  * with the law's convention (bound mu max(F_n, 0), or mu |F_n| for CAP_LAMMPS); F_n is
  * clamped at 0 when law->clamp. */
-void clab_penalty_contact_force(const clab_penalty_law *law, clab_penalty_coef k, double mu, double delta_n,
-                                double vn, clab_vec3 vt, clab_vec3 *delta_t, double *Fn, clab_vec3 *Ft);
+static inline void clab_penalty_contact_force(const clab_penalty_law *law, clab_penalty_coef k, double mu,
+                                              double delta_n, double vn, clab_vec3 vt, clab_vec3 *delta_t, double *Fn,
+                                              clab_vec3 *Ft)
+{
+    /* normal: spring and dashpot along n; the dashpot may pull at separation unless clamped */
+    double fn = k.kn * delta_n - k.cn * vn;
+    if (law->clamp && fn < 0.0) fn = 0.0;
+    *Fn = fn;
+
+    /* tangential: spring on the history and dashpot on the slip velocity */
+    double Fmax = mu * (fn > 0.0 ? fn : law->cap == CLAB_PENALTY_CAP_LAMMPS ? -fn : 0.0);
+    clab_vec3 spring = clab_v3_scale(*delta_t, -k.kt);
+    clab_vec3 damp = clab_v3_scale(vt, -k.ct);
+    if (law->cap != CLAB_PENALTY_CAP_SPRING) {
+        /* |F_t| > Fmax: scale F_t to the cone and rewrite delta_t so that -k_t delta_t - c_t v_t
+         * is that force (LAMMPS pair gran/hooke/history) */
+        clab_vec3 ft = clab_v3_add(spring, damp);
+        double ftn = clab_v3_norm(ft);
+        if (ftn > Fmax) {
+            ft = ftn > 0.0 ? clab_v3_scale(ft, Fmax / ftn) : ft;
+            *delta_t = k.kt > 0.0 ? clab_v3_scale(clab_v3_add(ft, clab_v3_scale(vt, k.ct)), -1.0 / k.kt)
+                                  : clab_v3(0.0, 0.0, 0.0);
+        }
+        *Ft = ft;
+    } else {
+        /* k_t |delta_t| > mu F_n: scale delta_t to the cone, sliding force = spring alone;
+         * sticking: spring plus dashpot (LIGGGHTS tangential_model history) */
+        double fs = clab_v3_norm(spring);
+        if (fs > Fmax) {
+            double s = fs > 0.0 ? Fmax / fs : 0.0;
+            *delta_t = clab_v3_scale(*delta_t, s);
+            *Ft = clab_v3_scale(spring, s);
+        } else {
+            *Ft = clab_v3_add(spring, damp);
+        }
+    }
+}
 
 /* Rolling resistance torque on body b (body a gets its negative), constant directional
  * torque model: M = -mu_roll F_n w_r/|w_r| with w_r the rolling part (tangential component) of
