@@ -5,8 +5,7 @@
  *   1. body pass, u = M^-1 P nu: each moving body sums the impulses of its own contacts and
  *      joints (its incidence list, in increasing block order) into a force and a torque, then
  *      applies 1/m and the world inverse inertia; no two threads write the same body, and the
- *      order of each sum does not depend on the thread count. The solvers hand it the
- *      blocks' world impulses F_i, formed where they form the iterate;
+ *      order of each sum does not depend on the thread count;
  *   2. gather pass, (P^T u)_i = t_q . (v_b + omega_b x r_b - v_a - omega_a x r_a) for each
  *      block i, reading u.
  * u holds per body (v, omega) in the world frame, 6 doubles. Loops over contacts run in
@@ -36,36 +35,6 @@ void clab_ccp_joint_forces(const clab_ccp *P, const double *x, double *F);
 /* u = M^-1 P nu (world) from the blocks' impulses F of nu: the same bits as the body pass
  * from nu, with less work (the solvers form F where they form nu) */
 void clab_ccp_body_pass_F(const clab_ccp *P, const double *F, double *u);
-/* the same, also keeping each body's summed world force and torque P nu in f (6 per body,
- * before M^-1; f may be NULL) */
-void clab_ccp_body_pass_Ff(const clab_ccp *P, const double *F, double *u, double *f);
-
-/* the body pass for body k: its summed force and torque f[6] from the blocks' impulses F, in
- * incidence order: +F_i on b, -F_i on a, torque (signed arm) x F_i */
-static inline void clab_ccp_body_sum(const clab_ccp *P, const double *F, size_t k, double f[6])
-{
-    double F0 = 0.0, F1 = 0.0, F2 = 0.0, T0 = 0.0, T1 = 0.0, T2 = 0.0;
-    for (size_t j = P->inc_start[k]; j < P->inc_start[k + 1]; j++) {
-        const uint32_t code = P->inc[j];
-        const double *fi = &F[3 * (size_t)(code >> 1)], *r = &P->inc_r[3 * j];
-        const double sg = (double)(2 * (int)(code & 1u) - 1);
-        F0 += sg * fi[0], F1 += sg * fi[1], F2 += sg * fi[2];
-        T0 += r[1] * fi[2] - r[2] * fi[1];
-        T1 += r[2] * fi[0] - r[0] * fi[2];
-        T2 += r[0] * fi[1] - r[1] * fi[0];
-    }
-    f[0] = F0, f[1] = F1, f[2] = F2, f[3] = T0, f[4] = T1, f[5] = T2;
-}
-
-/* u[6] = M^-1 f of body k (world: 1/m, then A Jbar^-1 A^T) */
-static inline void clab_ccp_body_minv(const clab_ccp *P, size_t k, const double f[6], double u[6])
-{
-    const double *m = &P->minv[8 * k];
-    u[0] = m[0] * f[0], u[1] = m[0] * f[1], u[2] = m[0] * f[2];
-    u[3] = m[1] * f[3] + m[2] * f[4] + m[3] * f[5];
-    u[4] = m[2] * f[3] + m[4] * f[4] + m[5] * f[5];
-    u[5] = m[3] * f[3] + m[5] * f[4] + m[6] * f[5];
-}
 
 /* (P^T u) for the joint rows (serial, after the contacts); out indexed like nu; nu may be
  * NULL (no compliance term) */
@@ -85,20 +54,14 @@ static inline void clab_ccp_chunk(size_t c, size_t ncontacts, size_t *lo, size_t
 /* max that lets a NaN through (as residual.c does) */
 static inline double clab_ccp_max_nan(double r, double e) { return e <= r ? r : e; }
 
-/* relative velocity at block it from the bodies' (v, omega) ua of a and ub of b:
- * v_b + omega_b x r_b - v_a - omega_a x r_a (world) */
-static inline void clab_ccp_item_vrel_ab(const clab_ccp_item *it, const double *ua, const double *ub, double v[3])
+/* relative velocity at block it: v_b + omega_b x r_b - v_a - omega_a x r_a (u world) */
+static inline void clab_ccp_item_vrel(const clab_ccp_item *it, const double *u, double v[3])
 {
+    const double *ua = u + 6 * (size_t)it->a, *ub = u + 6 * (size_t)it->b;
     const double *ra = it->r, *rb = it->r + 3;
     v[0] = (ub[0] + ub[4] * rb[2] - ub[5] * rb[1]) - (ua[0] + ua[4] * ra[2] - ua[5] * ra[1]);
     v[1] = (ub[1] + ub[5] * rb[0] - ub[3] * rb[2]) - (ua[1] + ua[5] * ra[0] - ua[3] * ra[2]);
     v[2] = (ub[2] + ub[3] * rb[1] - ub[4] * rb[0]) - (ua[2] + ua[3] * ra[1] - ua[4] * ra[0]);
-}
-
-/* the same from u (6 per body, world) */
-static inline void clab_ccp_item_vrel(const clab_ccp_item *it, const double *u, double v[3])
-{
-    clab_ccp_item_vrel_ab(it, u + 6 * (size_t)it->a, u + 6 * (size_t)it->b, v);
 }
 
 /* the world impulse of a block: F = t_0 x_0 + t_1 x_1 + t_2 x_2 */

@@ -12,8 +12,7 @@
  * An iteration is two passes over memory (ccp_fast.h): the body pass u = M^-1 P nu, then one
  * pass over the contacts that forms d_i = (P^T u)_i + p_i, the residual of block i and the
  * next iterate nu_i' = Proj(nu_i - omega B_i d_i) into a second buffer (the iterate whose
- * residual met tol is the one returned) with its impulse F_i for the next body pass. Parallel
- * and deterministic (ccp_fast.h). */
+ * residual met tol is the one returned) with its impulse F_i for the next body pass. Parallel and deterministic (ccp_fast.h). */
 #include <math.h>
 #include <string.h>
 
