@@ -126,8 +126,14 @@ void clab_world_wrap(clab_world *w);
 const char *clab_world_body_name(const clab_world *w, size_t i);
 
 /* Applied force (gravity, world frame) and torque (body frame, zero here) of body i,
- * the f(l) of Eq. (5b) divided by h; the gyroscopic term lives in clab_body_kick. */
-void clab_world_applied(const clab_world *w, size_t i, clab_vec3 *F, clab_vec3 *taubar);
+ * the f(l) of Eq. (5b) divided by h; the gyroscopic term lives in clab_body_kick (inline: the
+ * integration loops call it once a body a step). */
+static inline void clab_world_applied(const clab_world *w, size_t i, clab_vec3 *F, clab_vec3 *taubar)
+{
+    const clab_body *b = &w->bodies[i];
+    *F = b->fixed ? clab_v3(0, 0, 0) : clab_v3_scale(w->gravity, b->m);
+    *taubar = clab_v3(0, 0, 0);
+}
 
 /* Total kinetic energy of the free bodies [J]. */
 double clab_world_kinetic_energy(const clab_world *w);

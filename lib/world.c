@@ -227,13 +227,6 @@ int clab_world_add_joint(clab_world *w, const clab_joint *j, clab_error *err)
 
 const char *clab_world_body_name(const clab_world *w, size_t i) { return w->names[i]; }
 
-void clab_world_applied(const clab_world *w, size_t i, clab_vec3 *F, clab_vec3 *taubar)
-{
-    const clab_body *b = &w->bodies[i];
-    *F = b->fixed ? clab_v3(0, 0, 0) : clab_v3_scale(w->gravity, b->m);
-    *taubar = clab_v3(0, 0, 0);
-}
-
 double clab_world_kinetic_energy(const clab_world *w)
 {
     double k = 0.0;
