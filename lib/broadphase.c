@@ -637,8 +637,8 @@ static double max_motion(const clab_collider *cd, const clab_world *w)
     double dmax = 0.0, d2max = 0.0; /* spheres: the largest |r - r0|^2, one square root at the end */
     int changed = 0;
     const clab_periodic *per = &w->periodic;
-    double half[3]; /* half periods (infinite on open axes): the minimum image only past them */
-    for (int k = 0; k < 3; k++) half[k] = per->on[k] ? 0.5 * (per->hi[k] - per->lo[k]) : INFINITY;
+    double half[3]; /* the minimum image only past a half period */
+    clab_world_half_periods(per, half);
     const long n = (long)w->nbodies;
 #pragma omp parallel for schedule(static) reduction(max : dmax, d2max) reduction(| : changed) if (n > 4096)
     for (long i = 0; i < n; i++) {

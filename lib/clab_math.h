@@ -8,6 +8,14 @@
 
 #include <math.h>
 
+/* A hint to start loading the cache line at p, for loops that read memory in random order
+ * (no effect on results). */
+#if defined(__GNUC__)
+#define CLAB_PREFETCH(p) __builtin_prefetch(p)
+#else
+#define CLAB_PREFETCH(p) ((void)(p))
+#endif
+
 typedef struct { double x, y, z; } clab_vec3;
 typedef struct { double e0, e1, e2, e3; } clab_quat;
 typedef struct { double a[3][3]; } clab_mat33; /* row major: a[row][col] */

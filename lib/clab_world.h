@@ -86,6 +86,13 @@ int clab_world_add_joint(clab_world *w, const clab_joint *j, clab_error *err);
  * finite, and the axis is 0..2. */
 int clab_world_set_periodic(clab_world *w, int axis, double lo, double hi, clab_error *err);
 
+/* Half the period of each periodic axis, infinite on open ones: a difference d needs
+ * clab_world_min_image only when some |d_k| > half[k] (three compares in the common case). */
+static inline void clab_world_half_periods(const clab_periodic *p, double half[3])
+{
+    for (int k = 0; k < 3; k++) half[k] = p->on[k] ? 0.5 * (p->hi[k] - p->lo[k]) : INFINITY;
+}
+
 /* The minimum image of d = r_b - r_a under the world's periodic axes: d - L round(d/L). */
 static inline clab_vec3 clab_world_min_image(const clab_periodic *p, clab_vec3 d)
 {

@@ -156,7 +156,7 @@ static int narrow_range(const clab_world *w, const clab_hot_body *hot, const cla
     const clab_periodic *per = &w->periodic;
     int rc = CLAB_OK;
     double half[3];
-    for (int k = 0; k < 3; k++) half[k] = per->on[k] ? 0.5 * (per->hi[k] - per->lo[k]) : INFINITY;
+    clab_world_half_periods(per, half);
     for (size_t k = k0; k < k1 && rc == CLAB_OK; k++) {
         int i = pairs[k].i, j = pairs[k].j;
         /* the pairs are in (i, j) order, so hot[j] is a random read: asked for a few pairs ahead,

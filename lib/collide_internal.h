@@ -6,13 +6,7 @@
 
 #include "clab_collide.h"
 
-/* A hint to start loading the cache line at p (no effect on results); loops over pairs read
- * the body CLAB_PREFETCH_AHEAD pairs ahead. */
-#if defined(__GNUC__)
-#define CLAB_PREFETCH(p) __builtin_prefetch(p)
-#else
-#define CLAB_PREFETCH(p) ((void)(p))
-#endif
+/* loops over pairs ask for body b (CLAB_PREFETCH, clab_math.h) this many pairs ahead */
 #define CLAB_PREFETCH_AHEAD 16
 
 /* What the sphere-sphere fast path of the narrow phase reads of a body: one 64-byte line. */

@@ -384,13 +384,8 @@ static inline void body_sum_integrate(clab_world *w, size_t i, const pen_body *p
 /* below this many items a loop runs on one thread (waking threads costs more) */
 #define PAR_MIN 4096
 
-/* a hint to start loading the cache line at p (no effect on results), PEN_AHEAD items ahead
- * in the loops that read bodies or contacts in random order */
-#if defined(__GNUC__)
-#define PEN_PREFETCH(p) __builtin_prefetch(p)
-#else
-#define PEN_PREFETCH(p) ((void)(p))
-#endif
+/* the loops that read bodies or contacts in random order ask for them (CLAB_PREFETCH,
+ * clab_math.h) this many items ahead */
 #define PEN_AHEAD 8
 
 /* the step; with suspect (step_wrap of the type object) the body loop also wraps the moved
@@ -444,8 +439,8 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
             const clab_contact *ci = &cc[i];
             if (i + PEN_AHEAD < nc) { /* body b of a later contact: a random read, started early */
                 const char *pbb = (const char *)&pb[cc[i + PEN_AHEAD].b];
-                PEN_PREFETCH(pbb);
-                PEN_PREFETCH(pbb + sizeof(pen_body) - 1);
+                CLAB_PREFETCH(pbb);
+                CLAB_PREFETCH(pbb + sizeof(pen_body) - 1);
             }
             ca[i] = (uint32_t)ci->a;
             cb[i] = (uint32_t)ci->b;
@@ -563,10 +558,10 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
             /* a later body's first contact as b (random in the contact array): n, phi, sb and
              * its force, started early */
             uint32_t k = blist[bstart[i + PEN_AHEAD]];
-            PEN_PREFETCH(&cc[k].n);
-            PEN_PREFETCH(&cc[k].phi);
-            PEN_PREFETCH(&cc[k].sb);
-            PEN_PREFETCH(&Fc[k]);
+            CLAB_PREFETCH(&cc[k].n);
+            CLAB_PREFETCH(&cc[k].phi);
+            CLAB_PREFETCH(&cc[k].sb);
+            CLAB_PREFETCH(&Fc[k]);
         }
         if (!pb[i].fixed) {
             body_sum_integrate(w, i, &pb[i], cc, Fc, Mr, blist + bstart[i], bstart[i + 1] - bstart[i], alist,
