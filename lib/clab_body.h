@@ -54,8 +54,10 @@ static inline void clab_body_kick(clab_body *b, clab_vec3 F, clab_vec3 taubar, d
 {
     if (b->fixed) return;
     b->rdot = clab_v3_madd(b->rdot, h / b->m, F);
-    /* Euler's equations in the principal frame: Jbar wbar' = taubar - wbar x (Jbar wbar) */
-    clab_vec3 gyro = clab_v3_cross(b->wbar, clab_v3_mul(b->J, b->wbar));
+    /* Euler's equations in the principal frame: Jbar wbar' = taubar - wbar x (Jbar wbar); the
+     * gyroscopic term vanishes for an isotropic body (a sphere), J wbar x wbar = 0 */
+    clab_vec3 gyro = b->J.x == b->J.y && b->J.y == b->J.z ? clab_v3(0.0, 0.0, 0.0)
+                                                           : clab_v3_cross(b->wbar, clab_v3_mul(b->J, b->wbar));
     clab_vec3 dw = clab_v3_sub(taubar, gyro);
     b->wbar = clab_v3_add(b->wbar, clab_v3(h * dw.x / b->J.x, h * dw.y / b->J.y, h * dw.z / b->J.z));
 }
@@ -68,6 +70,10 @@ static inline void clab_body_kick_by(clab_body *b, clab_vec3 F, clab_vec3 taubar
 {
     if (b->fixed) return;
     b->rdot = clab_v3_madd(b->rdot, hm, F);
+    if (b->J.x == b->J.y && b->J.y == b->J.z) { /* isotropic (a sphere): no gyroscopic term */
+        b->wbar = clab_v3_add(b->wbar, clab_v3_mul(hJ, taubar));
+        return;
+    }
     clab_vec3 gyro = clab_v3_cross(b->wbar, clab_v3_mul(b->J, b->wbar));
     b->wbar = clab_v3_add(b->wbar, clab_v3_mul(hJ, clab_v3_sub(taubar, gyro)));
 }
