@@ -53,18 +53,22 @@ void clab_collider_destroy(clab_collider *cd)
     if (!cd) return;
     for (size_t k = 0; k < cd->ntbuf; k++) clab_contacts_free(&cd->tbuf[k]);
     free(cd->tbuf);
+    for (int t = 0; t < cd->sl_nbuf; t++) free(cd->sl_buf[t]);
+    free(cd->sl_buf);
+    free(cd->sl_bufcap);
     void *arrays[] = {cd->lo,    cd->hi,     cd->clo,   cd->chi,    cd->level,  cd->width,  cd->grid,
                       cd->large, cd->planes, cd->pm,    cd->flag, cd->owner, cd->key,    cd->count,  cd->slo,    cd->shi,
                       cd->sclo,  cd->schi,   cd->sbody, cd->slevel, cd->sfixed, cd->ent,    cd->sorted,
-                      cd->ebucket, cd->start, cd->pairs, cd->tmp, cd->ref_r, cd->ref_e, cd->ref_R, cd->ref_kind, cd->hot};
+                      cd->ebucket, cd->start, cd->pairs, cd->tmp, cd->ref_r, cd->ref_e, cd->ref_R, cd->ref_kind, cd->hot,
+                      cd->sl_lo, cd->sl_hi, cd->sl_cell, cd->sl_cnt, cd->sl_pmask, cd->sl_src, cd->sl_thr, cd->sl_slot,
+                      cd->sl_cstart};
     for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++) free(arrays[k]);
     free(cd);
 }
 
 void clab_broadphase_stats_get(const clab_collider *cd, clab_broadphase_stats *st) { *st = cd->st; }
 
-/* realloc *p to n elements of size sz; 0 on success */
-static int resize(void *pp, size_t n, size_t sz)
+int clab_bp_resize(void *pp, size_t n, size_t sz)
 {
     void **p = pp;
     void *q = realloc(*p, (n ? n : 1) * sz);
@@ -77,18 +81,18 @@ static int reserve_bodies(clab_collider *cd, size_t n)
 {
     if (n <= cd->cap_bodies) return 0;
     size_t cap = n + n / 2 + 16;
-    if (resize(&cd->lo, 3 * cap, sizeof(double)) || resize(&cd->hi, 3 * cap, sizeof(double)) ||
-        resize(&cd->clo, 3 * cap, sizeof(int32_t)) || resize(&cd->chi, 3 * cap, sizeof(int32_t)) ||
-        resize(&cd->level, cap, sizeof(int32_t)) || resize(&cd->width, cap, sizeof(double)) ||
-        resize(&cd->grid, cap, sizeof(int)) || resize(&cd->large, cap, sizeof(int)) ||
-        resize(&cd->planes, cap, sizeof(int)) || resize(&cd->pm, 3 * cap, sizeof(double)) ||
-        resize(&cd->owner, cap, sizeof(int)) ||
-        resize(&cd->flag, cap, 1) ||
-        resize(&cd->key, cap, sizeof(size_t)) || resize(&cd->count, cap + 1, sizeof(size_t)) ||
-        resize(&cd->slo, 3 * cap, sizeof(double)) || resize(&cd->shi, 3 * cap, sizeof(double)) ||
-        resize(&cd->sclo, 3 * cap, sizeof(int32_t)) || resize(&cd->schi, 3 * cap, sizeof(int32_t)) ||
-        resize(&cd->sbody, cap, sizeof(int)) || resize(&cd->slevel, cap, sizeof(int32_t)) ||
-        resize(&cd->sfixed, cap, 1))
+    if (clab_bp_resize(&cd->lo, 3 * cap, sizeof(double)) || clab_bp_resize(&cd->hi, 3 * cap, sizeof(double)) ||
+        clab_bp_resize(&cd->clo, 3 * cap, sizeof(int32_t)) || clab_bp_resize(&cd->chi, 3 * cap, sizeof(int32_t)) ||
+        clab_bp_resize(&cd->level, cap, sizeof(int32_t)) || clab_bp_resize(&cd->width, cap, sizeof(double)) ||
+        clab_bp_resize(&cd->grid, cap, sizeof(int)) || clab_bp_resize(&cd->large, cap, sizeof(int)) ||
+        clab_bp_resize(&cd->planes, cap, sizeof(int)) || clab_bp_resize(&cd->pm, 3 * cap, sizeof(double)) ||
+        clab_bp_resize(&cd->owner, cap, sizeof(int)) ||
+        clab_bp_resize(&cd->flag, cap, 1) ||
+        clab_bp_resize(&cd->key, cap, sizeof(size_t)) || clab_bp_resize(&cd->count, cap + 1, sizeof(size_t)) ||
+        clab_bp_resize(&cd->slo, 3 * cap, sizeof(double)) || clab_bp_resize(&cd->shi, 3 * cap, sizeof(double)) ||
+        clab_bp_resize(&cd->sclo, 3 * cap, sizeof(int32_t)) || clab_bp_resize(&cd->schi, 3 * cap, sizeof(int32_t)) ||
+        clab_bp_resize(&cd->sbody, cap, sizeof(int)) || clab_bp_resize(&cd->slevel, cap, sizeof(int32_t)) ||
+        clab_bp_resize(&cd->sfixed, cap, 1))
         return 1;
     cd->cap_bodies = cap;
     return 0;
@@ -98,14 +102,14 @@ static int reserve_grid(clab_collider *cd, size_t nent, size_t nbuckets)
 {
     if (nent > cd->cap_entries) {
         size_t cap = nent + nent / 2 + 64;
-        if (resize(&cd->ent, cap, sizeof(grid_entry)) || resize(&cd->sorted, cap, sizeof(grid_entry)) ||
-            resize(&cd->ebucket, cap, sizeof(size_t)))
+        if (clab_bp_resize(&cd->ent, cap, sizeof(grid_entry)) || clab_bp_resize(&cd->sorted, cap, sizeof(grid_entry)) ||
+            clab_bp_resize(&cd->ebucket, cap, sizeof(size_t)))
             return 1;
         cd->cap_entries = cap;
     }
     if (nbuckets > cd->cap_buckets || !cd->start) {
         size_t cap = nbuckets + nbuckets / 2;
-        if (resize(&cd->start, cap + 1, sizeof(size_t))) return 1;
+        if (clab_bp_resize(&cd->start, cap + 1, sizeof(size_t))) return 1;
         cd->cap_buckets = cap;
     }
     return 0;
@@ -120,7 +124,7 @@ static inline int push_pair(clab_collider *cd, size_t *np, int i, int j)
     if (i == j) return 0;
     if (*np == cd->cap_pairs) {
         size_t cap = cd->cap_pairs ? 2 * cd->cap_pairs : 1024;
-        if (resize(&cd->pairs, cap, sizeof(clab_pair)) || resize(&cd->tmp, cap, sizeof(clab_pair))) return 1;
+        if (clab_bp_resize(&cd->pairs, cap, sizeof(clab_pair)) || clab_bp_resize(&cd->tmp, cap, sizeof(clab_pair))) return 1;
         cd->cap_pairs = cap;
     }
     cd->pairs[*np].i = i < j ? i : j;
@@ -158,24 +162,6 @@ void clab_collide_bounds(const clab_body *b, double margin, clab_vec3 *lo, clab_
     *hi = clab_v3_add(b->r, ext);
 }
 
-/* closed overlap of two boxes given by their low and high corners */
-static inline int boxes_overlap(const double *la, const double *ha, const double *lb, const double *hb)
-{
-    return la[0] <= hb[0] && lb[0] <= ha[0] && la[1] <= hb[1] && lb[1] <= ha[1] && la[2] <= hb[2] && lb[2] <= ha[2];
-}
-
-/* the box [lo, hi] reaches the half-space m . (x - r) <= margin/2: its lowest point along m,
- * m . (c - r) - sum_k |m_k| e_k (c center, e half widths), is at most margin/2 */
-static inline int box_meets_plane(const double *lo, const double *hi, const double *m, clab_vec3 r, double margin)
-{
-    double d = 0.0;
-    for (int k = 0; k < 3; k++) {
-        double c = 0.5 * (lo[k] + hi[k]), e = 0.5 * (hi[k] - lo[k]);
-        d += m[k] * (c - clab_v3_get(r, k)) - fabs(m[k]) * e;
-    }
-    return d <= 0.5 * margin;
-}
-
 int clab_broadphase_test(const clab_world *w, int i, int j, double margin)
 {
     const clab_body *A = &w->bodies[i], *B = &w->bodies[j];
@@ -199,9 +185,9 @@ int clab_broadphase_test(const clab_world *w, int i, int j, double margin)
         const clab_body *P = pa ? A : B;
         clab_vec3 mv = clab_q_rotate(P->e, clab_v3(0.0, 0.0, 1.0));
         double m[3] = {mv.x, mv.y, mv.z};
-        return pa ? box_meets_plane(lb, hb, m, P->r, margin) : box_meets_plane(la, ha, m, P->r, margin);
+        return pa ? clab_box_meets_plane(lb, hb, m, P->r, margin) : clab_box_meets_plane(la, ha, m, P->r, margin);
     }
-    return boxes_overlap(la, ha, lb, hb);
+    return clab_boxes_overlap(la, ha, lb, hb);
 }
 
 /* cell coordinate of x: floor((x - origin) / cell), clamped to [-2^30, 2^30] (monotone, so
@@ -325,19 +311,17 @@ int clab_broadphase(clab_collider *cd, const clab_world *w, double margin, const
             return clab_error_set(err, CLAB_ENUMERIC, "broad phase: body %zu (%s) has non-finite bounds (size %g m)", i,
                                   clab_world_body_name(w, i), clab_shape_bound_radius(&b->shape));
         double lv[3] = {l.x, l.y, l.z}, hv[3] = {h.x, h.y, h.z};
-        if (periodic) /* the bounds of the image whose center lies in [lo, hi) */
+        if (periodic) /* narrower than half the period; then the image whose center lies in [lo, hi) */
             for (int k = 0; k < 3; k++) {
                 if (!per->on[k]) continue;
-                double L = per->hi[k] - per->lo[k], c = 0.5 * (lv[k] + hv[k]);
+                double L = per->hi[k] - per->lo[k];
                 if (!(hv[k] - lv[k] < 0.5 * L))
                     return clab_error_set(err, CLAB_EINVAL,
                                           "broad phase: body %zu (%s) spans %g m along the periodic axis %c (bounds "
                                           "grown by the margin %g m); allowed: less than half the period, L/2 = %g m",
                                           i, clab_world_body_name(w, i), hv[k] - lv[k], "xyz"[k], margin, 0.5 * L);
-                double t = L * floor((c - per->lo[k]) / L);
-                lv[k] -= t;
-                hv[k] -= t;
             }
+        if (periodic) clab_wrap_bounds(per, lv, hv);
         for (int k = 0; k < 3; k++) {
             cd->lo[3 * i + k] = lv[k];
             cd->hi[3 * i + k] = hv[k];
@@ -536,7 +520,7 @@ int clab_broadphase(clab_collider *cd, const clab_world *w, double margin, const
             for (size_t q = p + 1; q < start[b + 1]; q++) {
                 int32_t sj = sorted[q].slot;
                 if ((sfixed[si] && sfixed[sj]) || (hashed && !same_cell(&sorted[q], E->level, E->c))) continue;
-                if (!boxes_overlap(slo + 3 * si, shi + 3 * si, slo + 3 * sj, shi + 3 * sj)) continue;
+                if (!clab_boxes_overlap(slo + 3 * si, shi + 3 * si, slo + 3 * sj, shi + 3 * sj)) continue;
                 if (!owns_pair(sclo + 3 * si, sclo + 3 * sj, E->c)) continue;
                 if (push_pair(cd, &np, sbody[si], sbody[sj])) goto nomem;
             }
@@ -560,7 +544,7 @@ int clab_broadphase(clab_collider *cd, const clab_world *w, double margin, const
                             int32_t sj = sorted[p].slot;
                             if ((sfixed[s] && sfixed[sj]) || !same_cell(&sorted[p], L, c)) continue;
                             if (!owns_pair(a, sclo + 3 * sj, c)) continue;
-                            if (!boxes_overlap(slo + 3 * s, shi + 3 * s, slo + 3 * sj, shi + 3 * sj)) continue;
+                            if (!clab_boxes_overlap(slo + 3 * s, shi + 3 * s, slo + 3 * sj, shi + 3 * sj)) continue;
                             if (push_pair(cd, &np, sbody[s], sbody[sj])) goto nomem;
                         }
                     }
@@ -573,12 +557,12 @@ int clab_broadphase(clab_collider *cd, const clab_world *w, double margin, const
         const double *li = lo + 3 * i, *hi_ = hi + 3 * i;
         int fi = flag[i] & FLAG_FIXED;
         for (size_t s = 0; s < ngrid; s++) {
-            if ((fi && sfixed[s]) || !boxes_overlap(li, hi_, slo + 3 * s, shi + 3 * s)) continue;
+            if ((fi && sfixed[s]) || !clab_boxes_overlap(li, hi_, slo + 3 * s, shi + 3 * s)) continue;
             if (push_pair(cd, &np, i, sbody[s])) goto nomem;
         }
         for (size_t h = g + 1; h < nlarge; h++) {
             int j = cd->large[h];
-            if ((fi && (flag[j] & FLAG_FIXED)) || !boxes_overlap(li, hi_, lo + 3 * j, hi + 3 * j)) continue;
+            if ((fi && (flag[j] & FLAG_FIXED)) || !clab_boxes_overlap(li, hi_, lo + 3 * j, hi + 3 * j)) continue;
             if (push_pair(cd, &np, i, j)) goto nomem;
         }
     }
@@ -591,7 +575,7 @@ int clab_broadphase(clab_collider *cd, const clab_world *w, double margin, const
         unsigned char skip = (flag[i] & FLAG_FIXED) ? FLAG_PLANE | FLAG_FIXED : FLAG_PLANE;
         for (size_t j = 0; j < n; j++) {
             if (flag[j] & skip) continue;
-            if (!box_meets_plane(lo + 3 * j, hi + 3 * j, m, r, margin)) continue;
+            if (!clab_box_meets_plane(lo + 3 * j, hi + 3 * j, m, r, margin)) continue;
             if (push_pair(cd, &np, i, (int)j)) goto nomem;
         }
     }
@@ -616,6 +600,7 @@ int clab_broadphase(clab_collider *cd, const clab_world *w, double margin, const
     cd->st.buckets = nbuckets;
     cd->st.dense = map.dense;
     cd->st.pairs = np;
+    cd->st.sphere_list = 0;
     *pairs = cd->pairs;
     *npairs = np;
     return CLAB_OK;
@@ -679,8 +664,8 @@ static int remember(clab_collider *cd, const clab_world *w, double margin, doubl
     size_t n = w->nbodies;
     if (n > cd->cap_ref) {
         size_t cap = n + n / 2 + 16;
-        if (resize(&cd->ref_r, 3 * cap, sizeof(double)) || resize(&cd->ref_e, cap, sizeof(clab_quat)) ||
-            resize(&cd->ref_R, cap, sizeof(double)) || resize(&cd->ref_kind, cap, 1))
+        if (clab_bp_resize(&cd->ref_r, 3 * cap, sizeof(double)) || clab_bp_resize(&cd->ref_e, cap, sizeof(clab_quat)) ||
+            clab_bp_resize(&cd->ref_R, cap, sizeof(double)) || clab_bp_resize(&cd->ref_kind, cap, 1))
             return 1;
         cd->cap_ref = cap;
     }
@@ -758,9 +743,17 @@ int clab_broadphase_kept(clab_collider *cd, const clab_world *w, double margin, 
     double skin = 0.0, slack = 0.0;
     if (cd->skin != 0.0 && remember(cd, w, margin, &skin, &slack))
         return clab_error_set(err, CLAB_ENOMEM, "out of memory in the broad phase");
-    int rc = clab_broadphase(cd, w, margin + skin + slack, pairs, npairs, err);
-    if (rc) return rc;
-    *npairs = keep_near_spheres(cd, w, margin + skin + slack, *npairs);
+    /* all spheres of similar size: the cell list gives the same list at once
+     * (broadphase_spheres.c); else the general grid, then the distance filter */
+    int fast = clab_sphere_list(cd, w, margin + skin + slack, npairs);
+    if (fast < 0) return clab_error_set(err, CLAB_ENOMEM, "out of memory in the broad phase");
+    if (fast == 0) {
+        *pairs = cd->pairs;
+    } else {
+        int rc = clab_broadphase(cd, w, margin + skin + slack, pairs, npairs, err);
+        if (rc) return rc;
+        *npairs = keep_near_spheres(cd, w, margin + skin + slack, *npairs);
+    }
     cd->st.pairs = *npairs;
     cd->st.rebuilds++;
     cd->st.skin = skin;

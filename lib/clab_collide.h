@@ -66,6 +66,9 @@ typedef struct clab_broadphase_stats {
     size_t entries;       /* (body, cell) entries of the grid, at most 8 a body */
     size_t buckets;       /* buckets (dense cells or hash-table size) */
     size_t pairs;         /* candidate pairs found */
+    int sphere_list;      /* 1: the last build of clab_collide's list took the sphere cell list (all
+                             bounded bodies spheres of similar size; then levels = 1, entries = the
+                             spheres, buckets = the cells, pairs = the kept list) */
     /* clab_collide with a Verlet skin (counts since the collider was created) */
     size_t calls;         /* clab_collide calls */
     size_t rebuilds;      /* of which rebuilt the pair list (the rest reused it) */

@@ -23,6 +23,14 @@ typedef struct {
     int32_t c[3];  /* cell coordinates on that level */
 } grid_entry;
 
+/* one sphere of the sphere cell list (broadphase_spheres.c), in cell order */
+typedef struct {
+    double r[3];   /* center as in the world (not wrapped) [m] */
+    double R;      /* radius [m] */
+    int32_t body;  /* body index */
+    int32_t fixed; /* fixed flag */
+} sphere_slot;
+
 /* cell -> bucket: dense (row-major per level) or hashed */
 typedef struct {
     int dense;
@@ -75,6 +83,22 @@ struct clab_collider {
     double ref_skin;            /* skin of the last build [m] */
     clab_periodic ref_periodic; /* periodic settings of the last build */
     size_t kept_np;             /* pairs in the kept list */
+    /* the sphere cell list (broadphase_spheres.c) */
+    int general_only;           /* tests: 1 = clab_broadphase_kept always takes the general path */
+    size_t cap_sl;              /* per body [cap_sl] */
+    double *sl_lo, *sl_hi;      /* bounds grown by M/2, wrapped as in clab_broadphase (triples) */
+    int32_t *sl_cell;           /* cell of each sphere (-1: plane) */
+    uint32_t *sl_cnt;           /* partners j > i of body i (a plane: its row) */
+    uint32_t *sl_pmask;         /* planes of lower index whose half-space the sphere's bounds reach (bit q: plane slot q) */
+    size_t *sl_src;             /* where body i's partners start in its thread's buffer; then its first pair */
+    unsigned char *sl_thr;      /* the thread whose buffer holds them */
+    sphere_slot *sl_stage;      /* the spheres in index order (planes: unused) */
+    sphere_slot *sl_slot;       /* the spheres in cell order */
+    size_t cap_cells;           /* [cap_cells + 1] */
+    uint32_t *sl_cstart;        /* cell c holds sl_slot[sl_cstart[c] .. sl_cstart[c + 1]) */
+    int32_t **sl_buf;           /* per thread: partner lists [sl_bufcap[t]] */
+    size_t *sl_bufcap;
+    int sl_nbuf;
     /* narrow phase (collide.c): the bodies' hot data, gathered every call [cap_hot] */
     size_t cap_hot;
     clab_hot_body *hot;
@@ -88,6 +112,50 @@ struct clab_collider {
  * grown by margin + skin. *pairs is valid until the next broad-phase call. */
 int clab_broadphase_kept(clab_collider *cd, const clab_world *w, double margin, const clab_pair **pairs,
                          size_t *npairs, clab_error *err);
+
+/* The kept list of clab_broadphase_kept for bounds grown by M/2 (M = margin + skin + slack)
+ * from the sphere cell list, when every bounded body is a sphere and their 2R + M are within
+ * a factor 2 of each other (broadphase_spheres.c): the same pairs, in the same order, as
+ * clab_broadphase followed by the distance filter. Writes cd->pairs and *npairs; returns 0,
+ * 1 when the scene is not one for it (nothing written: take the general path), or -1 when
+ * out of memory. */
+int clab_sphere_list(clab_collider *cd, const clab_world *w, double M, size_t *npairs);
+
+/* realloc *pp to n elements of size sz (n = 0: one); 0 on success */
+int clab_bp_resize(void *pp, size_t n, size_t sz);
+
+/* closed overlap of two boxes given by their low and high corners */
+static inline int clab_boxes_overlap(const double *la, const double *ha, const double *lb, const double *hb)
+{
+    return la[0] <= hb[0] && lb[0] <= ha[0] && la[1] <= hb[1] && lb[1] <= ha[1] && la[2] <= hb[2] && lb[2] <= ha[2];
+}
+
+/* the box [lo, hi] reaches the half-space m . (x - r) <= margin/2: its lowest point along m,
+ * m . (c - r) - sum_k |m_k| e_k (c center, e half widths), is at most margin/2 */
+static inline int clab_box_meets_plane(const double *lo, const double *hi, const double *m, clab_vec3 r,
+                                       double margin)
+{
+    double d = 0.0;
+    for (int k = 0; k < 3; k++) {
+        double c = 0.5 * (lo[k] + hi[k]), e = 0.5 * (hi[k] - lo[k]);
+        d += m[k] * (c - clab_v3_get(r, k)) - fabs(m[k]) * e;
+    }
+    return d <= 0.5 * margin;
+}
+
+/* bounds [lv, hv] moved along each periodic axis to the image whose center lies in [lo, hi)
+ * (the broad phase's bounds of a body, before its images) */
+static inline void clab_wrap_bounds(const clab_periodic *per, double *lv, double *hv)
+{
+    for (int k = 0; k < 3; k++) {
+        if (!per->on[k]) continue;
+        double L = per->hi[k] - per->lo[k], c = 0.5 * (lv[k] + hv[k]), q = (c - per->lo[k]) / L;
+        if (q >= 0.0 && q < 1.0) continue; /* t = L floor(q) = 0: inside already (no libm call) */
+        double t = L * floor(q);
+        lv[k] -= t;
+        hv[k] -= t;
+    }
+}
 
 /* A narrow-phase function: contacts between body a (shape type ta) and body b (type tb),
  * ta <= tb in the table's order; the caller orders the record as a < b afterwards. */

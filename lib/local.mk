@@ -11,6 +11,7 @@ libcontactlab_la_SOURCES += \
 	lib/sim.c \
 	lib/collide.c \
 	lib/broadphase.c \
+	lib/broadphase_spheres.c \
 	lib/collide_sphere.c \
 	lib/collide_box.c \
 	lib/collide_box_box.c

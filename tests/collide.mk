@@ -3,3 +3,5 @@ clab_tests += tests/test_collide
 tests_test_collide_LDADD = $(CLAB_LDADD)
 clab_tests += tests/test_broadphase
 tests_test_broadphase_LDADD = $(CLAB_LDADD)
+clab_tests += tests/test_sphere_list
+tests_test_sphere_list_LDADD = $(CLAB_LDADD)

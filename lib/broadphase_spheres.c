@@ -1,0 +1,574 @@
+/* broadphase_spheres.c: the kept pair list of an all-sphere scene from one cell list.
+ *
+ * clab_broadphase_kept builds its list as clab_broadphase (bounds grown by M/2, M = margin +
+ * skin + slack) followed by the distance filter of two spheres, |d| <= R_i + R_j + M with the
+ * narrow phase's factor (1 + 2e-10) on the squares (d the minimum image of r_j - r_i). When
+ * every bounded body is a sphere and their 2R + M are within a factor SL_SIZE_RATIO of each
+ * other (the granular benchmarks), the same list comes from one uniform cell list here:
+ *
+ * 1. scan: each sphere's bounds exactly as clab_broadphase computes them (r -+ (R + M/2),
+ *    moved to the image whose center lies in the period), a copy of its center, radius and
+ *    fixed flag; the half-spaces (at most SL_MAX_PLANES) apart;
+ * 2. cells of side c >= (2R + M)_max (1 + 1e-6) plus a few ulps of the coordinates: a whole
+ *    number of cells, at least 3, along a periodic axis; the spheres counting-sorted by the
+ *    cell of their bounds' center;
+ * 3. pairs: each sphere i against the spheres j > i of its cell and the 26 around it (the
+ *    neighbours wrap along periodic axes). A pair passing the distance test has every
+ *    |d_k| <= c, so its spheres are in neighbouring cells and it is looked at; it is kept
+ *    when it passes both tests of the general path, the distance test and the overlap of the
+ *    bounds (with the periodic images clab_broadphase gives a body whose bounds cross a face:
+ *    the same arithmetic, so the same verdict bit for bit). Half-spaces: a sphere's bounds
+ *    against each of them as in clab_broadphase. Each sphere's partners j > i are sorted
+ *    (insertion sort: about 7) into its thread's buffer;
+ * 4. order: the blocks are copied out in index order, a half-space's row (the spheres of
+ *    higher index that reach it) gathered from the spheres' bit masks.
+ * So the set is the general path's and the array is sorted by (i, j): the same bytes. The
+ * pair loop runs on all threads (cells handed out dynamically: a block lands in whichever
+ * thread's buffer, and step 4 puts it in its place), steps 1 and 4 on contiguous ranges of
+ * bodies, so the list is the same for any thread count. */
+#include <float.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "collide_internal.h"
+
+#define SL_MAX_PLANES 32  /* more half-spaces: the general path */
+#define SL_SIZE_RATIO 2.0 /* largest 2R + M over the smallest, else the general path */
+#define SL_PAR_MIN 4096   /* fewer spheres: one thread */
+#define SL_MAX_THREADS 64
+
+typedef struct {
+    int body, fixed;
+    double m[3]; /* outward normal */
+    clab_vec3 r;
+} sl_plane;
+
+static int reserve(clab_collider *cd, size_t n, size_t ncells, int nt)
+{
+    if (n > cd->cap_sl) {
+        size_t cap = n + n / 2 + 16;
+        if (clab_bp_resize(&cd->sl_lo, 3 * cap, sizeof(double)) || clab_bp_resize(&cd->sl_hi, 3 * cap, sizeof(double)) ||
+            clab_bp_resize(&cd->sl_cell, cap, sizeof(int32_t)) || clab_bp_resize(&cd->sl_cnt, cap, sizeof(uint32_t)) ||
+            clab_bp_resize(&cd->sl_pmask, cap, sizeof(uint32_t)) || clab_bp_resize(&cd->sl_src, cap, sizeof(size_t)) ||
+            clab_bp_resize(&cd->sl_thr, cap, 1) || clab_bp_resize(&cd->sl_slot, cap, sizeof(sphere_slot)) ||
+            clab_bp_resize(&cd->sl_stage, cap, sizeof(sphere_slot)))
+            return 1;
+        cd->cap_sl = cap;
+    }
+    if (ncells > cd->cap_cells || !cd->sl_cstart) {
+        size_t cap = ncells + ncells / 2 + 16;
+        if (clab_bp_resize(&cd->sl_cstart, cap + 1, sizeof(uint32_t))) return 1;
+        cd->cap_cells = cap;
+    }
+    if (nt > cd->sl_nbuf) {
+        int32_t **b = realloc(cd->sl_buf, (size_t)nt * sizeof *b);
+        if (!b) return 1;
+        cd->sl_buf = b;
+        size_t *c = realloc(cd->sl_bufcap, (size_t)nt * sizeof *c);
+        if (!c) return 1;
+        cd->sl_bufcap = c;
+        for (int t = cd->sl_nbuf; t < nt; t++) {
+            b[t] = NULL;
+            c[t] = 0;
+        }
+        cd->sl_nbuf = nt;
+    }
+    return 0;
+}
+
+/* the bounds of spheres i and j overlap directly or through the periodic images the general
+ * path makes: along a periodic axis a body whose bounds cross lo (hi) has an image a period
+ * up (down), lo + L and hi + L computed as there; the images of a body combine the axes
+ * freely, so the test is per axis */
+static inline int bounds_meet(const double *li, const double *hi, const double *lj, const double *hj,
+                              const clab_periodic *per)
+{
+    for (int k = 0; k < 3; k++) {
+        if (li[k] <= hj[k] && lj[k] <= hi[k]) continue;
+        if (!per->on[k]) return 0;
+        double L = per->hi[k] - per->lo[k];
+        double si = li[k] < per->lo[k] ? L : hi[k] >= per->hi[k] ? -L : 0.0;
+        double sj = lj[k] < per->lo[k] ? L : hj[k] >= per->hi[k] ? -L : 0.0;
+        if (si != 0.0 && li[k] + si <= hj[k] && lj[k] <= hi[k] + si) continue;
+        if (sj != 0.0 && li[k] <= hj[k] + sj && lj[k] + sj <= hi[k]) continue;
+        if (si != 0.0 && sj != 0.0 && li[k] + si <= hj[k] + sj && lj[k] + sj <= hi[k] + si) continue;
+        return 0;
+    }
+    return 1;
+}
+
+/* the minimum image of d is surely farther than S (a pair across a periodic face that is not
+ * one): clab_world_min_image's d - L nearbyint(d/L) with nearbyint as (x + 1.5 2^52) - 1.5 2^52
+ * (the same in the default rounding, no libm call), and a margin of 1e-9 on the comparison;
+ * 0 sends the pair to the exact test */
+static inline int image_far(const clab_periodic *per, const double *half, clab_vec3 d, double S)
+{
+    double v[3] = {d.x, d.y, d.z}, d2 = 0.0;
+    for (int k = 0; k < 3; k++) {
+        if (fabs(v[k]) > half[k]) {
+            double L = per->hi[k] - per->lo[k], x = v[k] / L;
+            if (!(fabs(x) < 1e15)) return 0;
+            v[k] -= L * ((x + 6755399441055744.0) - 6755399441055744.0);
+        }
+        d2 += v[k] * v[k];
+    }
+    return d2 > S * S * (1.0 + 1e-9);
+}
+
+static int cmp_int32(const void *a, const void *b)
+{
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+static void sort_partners(int32_t *a, size_t n)
+{
+    if (n > 48) {
+        qsort(a, n, sizeof *a, cmp_int32);
+        return;
+    }
+    for (size_t k = 1; k < n; k++) {
+        int32_t v = a[k];
+        size_t m = k;
+        for (; m > 0 && a[m - 1] > v; m--) a[m] = a[m - 1];
+        a[m] = v;
+    }
+}
+
+/* append j to a thread's buffer (grown by doubling); 0 on success */
+static inline int push(int32_t **buf, size_t *cap, size_t *len, int32_t j)
+{
+    if (*len == *cap) {
+        size_t c = *cap ? 2 * *cap : 4096;
+        int32_t *b = realloc(*buf, c * sizeof *b);
+        if (!b) return 1;
+        *buf = b;
+        *cap = c;
+    }
+    (*buf)[(*len)++] = j;
+    return 0;
+}
+
+/* what one thread's share of step 1 found */
+typedef struct {
+    int bad;               /* a body the cell list does not take */
+    int nplanes;           /* its half-spaces (body indices in plane[]) */
+    int plane[SL_MAX_PLANES];
+    size_t ns;             /* spheres */
+    double dmin, dmax;     /* range of 2R + M */
+    double Rmax;           /* largest radius */
+    double big;            /* largest |x| + |y| + |z| + R */
+    double clo[3], chi[3]; /* range of the bounds' centers */
+} scan_part;
+
+/* step 1 over the bodies [a, b) */
+static void scan(clab_collider *cd, const clab_world *w, double M, size_t a, size_t b, scan_part *sp)
+{
+    const clab_periodic *per = &w->periodic;
+    const int periodic = per->on[0] || per->on[1] || per->on[2];
+    const double g = 0.5 * M;
+    double halfL[3]; /* 0.5 L as clab_broadphase computes it; infinite along the other axes */
+    clab_world_half_periods(per, halfL);
+    memset(sp, 0, sizeof *sp);
+    sp->dmin = INFINITY;
+    for (int k = 0; k < 3; k++) {
+        sp->clo[k] = INFINITY;
+        sp->chi[k] = -INFINITY;
+    }
+    for (size_t i = a; i < b; i++) {
+        const clab_body *bd = &w->bodies[i];
+        if (bd->shape.type == CLAB_SHAPE_PLANE) {
+            if (sp->nplanes == SL_MAX_PLANES) {
+                sp->bad = 1;
+                return;
+            }
+            sp->plane[sp->nplanes++] = (int)i;
+            cd->sl_cell[i] = -1;
+            cd->sl_pmask[i] = 0;
+            continue;
+        }
+        double R = bd->shape.radius;
+        if (bd->shape.type != CLAB_SHAPE_SPHERE || !(R > 0.0 && R < 1e300) || !clab_v3_isfinite(bd->r)) {
+            sp->bad = 1;
+            return;
+        }
+        /* clab_collide_bounds of a sphere: r -+ (R + margin/2) */
+        double e = R + g, lv[3], hv[3], r[3] = {bd->r.x, bd->r.y, bd->r.z};
+        for (int k = 0; k < 3; k++) {
+            lv[k] = r[k] - e;
+            hv[k] = r[k] + e;
+            if (!(hv[k] - lv[k] < halfL[k])) {
+                sp->bad = 1; /* the general path reports it */
+                return;
+            }
+        }
+        if (periodic) clab_wrap_bounds(per, lv, hv);
+        double D = 2.0 * R + M, a1 = fabs(r[0]) + fabs(r[1]) + fabs(r[2]) + R; /* all finite: plain compares */
+        if (D < sp->dmin) sp->dmin = D;
+        if (D > sp->dmax) sp->dmax = D;
+        if (R > sp->Rmax) sp->Rmax = R;
+        if (a1 > sp->big) sp->big = a1;
+        sphere_slot *st = &cd->sl_stage[i];
+        for (int k = 0; k < 3; k++) {
+            cd->sl_lo[3 * i + k] = lv[k];
+            cd->sl_hi[3 * i + k] = hv[k];
+            double c = 0.5 * (lv[k] + hv[k]);
+            if (c < sp->clo[k]) sp->clo[k] = c;
+            if (c > sp->chi[k]) sp->chi[k] = c;
+            st->r[k] = r[k];
+        }
+        st->R = R;
+        st->body = (int32_t)i;
+        cd->sl_cell[i] = 0; /* a sphere: its cell comes in step 2 */
+        st->fixed = bd->fixed != 0;
+        sp->ns++;
+    }
+}
+
+/* the cell grid: cells per axis, the origin and 1/side of the cell coordinates */
+typedef struct {
+    long nc[3];
+    double base[3], inv[3];
+    double side; /* the smallest side [m] */
+} sl_grid;
+
+/* cell of a point x (the center of a sphere's bounds), clamped into the grid */
+static inline long cell_index(const sl_grid *gr, const double *x)
+{
+    long c[3];
+    for (int k = 0; k < 3; k++) {
+        double t = (x[k] - gr->base[k]) * gr->inv[k]; /* floor(t) = (long)t for t >= 1 */
+        c[k] = t < 1.0 ? 0 : t >= (double)gr->nc[k] ? gr->nc[k] - 1 : (long)t;
+    }
+    return c[0] + gr->nc[0] * (c[1] + gr->nc[1] * c[2]);
+}
+
+/* step 3 for the spheres of cell c: their partners into the thread's buffer */
+static int cell_pairs(clab_collider *cd, const clab_world *w, const sl_grid *gr, long c, const sl_plane *pl,
+                      int nplanes, double M, double Rmax, int t, int32_t **buf, size_t *cap, size_t *len)
+{
+    const clab_periodic *per = &w->periodic;
+    double half[3];
+    clab_world_half_periods(per, half);
+    double hmin = half[0] < half[1] ? half[0] : half[1];
+    hmin = hmin < half[2] ? hmin : half[2];
+    const double hmin2 = hmin * hmin;
+    const uint32_t *cstart = cd->sl_cstart;
+    const sphere_slot *slot = cd->sl_slot;
+    const double *lo = cd->sl_lo, *hi = cd->sl_hi;
+    /* the cells around c (itself included) as runs of slots: a row of up to 3 cells along x
+     * is one run; along a periodic axis the neighbours wrap (at least 3 cells a period, so no
+     * cell comes twice), else the grid's edge cuts them */
+    const long nx = gr->nc[0], ny = gr->nc[1], nz = gr->nc[2];
+    long cx = c % nx, cy = (c / nx) % ny, cz = c / (nx * ny);
+    uint32_t rs[18], re[18];
+    int nr = 0;
+    if (cx > 0 && cx < nx - 1 && cy > 0 && cy < ny - 1 && cz > 0 && cz < nz - 1) /* inside: no edge, no wrap */
+        for (int dz = -1; dz <= 1; dz++)
+            for (int dy = -1; dy <= 1; dy++) {
+                long row = c + nx * (dy + ny * dz);
+                rs[nr] = cstart[row - 1];
+                re[nr++] = cstart[row + 2];
+            }
+    else
+    for (int dz = -1; dz <= 1; dz++) {
+        long z = cz + dz;
+        if (z < 0 || z >= nz) {
+            if (!per->on[2]) continue;
+            z = z < 0 ? z + nz : z - nz;
+        }
+        for (int dy = -1; dy <= 1; dy++) {
+            long y = cy + dy;
+            if (y < 0 || y >= ny) {
+                if (!per->on[1]) continue;
+                y = y < 0 ? y + ny : y - ny;
+            }
+            long row = nx * (y + ny * z), x0 = cx > 0 ? cx - 1 : 0, x1 = cx + 1 < nx ? cx + 1 : nx - 1;
+            rs[nr] = cstart[row + x0];
+            re[nr++] = cstart[row + x1 + 1];
+            if (per->on[0] && cx == 0) {
+                rs[nr] = cstart[row + nx - 1];
+                re[nr++] = cstart[row + nx];
+            }
+            if (per->on[0] && cx == nx - 1) {
+                rs[nr] = cstart[row];
+                re[nr++] = cstart[row + 1];
+            }
+        }
+    }
+    for (uint32_t s = cstart[c]; s < cstart[c + 1]; s++) {
+        const sphere_slot *A = &slot[s];
+        const int32_t i = A->body;
+        const double xi = A->r[0], yi = A->r[1], zi = A->r[2], Ri = A->R;
+        const int fi = A->fixed;
+        const double *li = lo + 3 * (size_t)i, *hi_ = hi + 3 * (size_t)i;
+        /* S = R_i + R_j + M <= Smax (rounding is monotone): beyond Smax no pair */
+        const double Smax = Ri + Rmax + M, far2 = Smax * Smax * (1.0 + 2e-10);
+        size_t first = *len;
+        for (int q = 0; q < nr; q++)
+            for (uint32_t u = rs[q], e = re[q]; u < e; u++) {
+                const sphere_slot *B = &slot[u];
+                if (B->body <= i) continue;
+                /* keep_near_spheres: d = r_j - r_i at its minimum image, |d|^2 against S^2.
+                 * Within S the image is d itself (|d_k| <= S < c <= L/3); beyond S, d moves only
+                 * when some |d_k| > L/2, so only when |d| > hmin, the smallest half period */
+                clab_vec3 d = clab_v3(B->r[0] - xi, B->r[1] - yi, B->r[2] - zi);
+                double d2 = clab_v3_dot(d, d), S = Ri + B->R + M;
+                if (d2 > far2 || d2 > S * S * (1.0 + 2e-10)) {
+                    if (!(d2 > hmin2)) continue;
+                    if (!((fabs(d.x) > half[0]) | (fabs(d.y) > half[1]) | (fabs(d.z) > half[2]))) continue;
+                    if (image_far(per, half, d, S)) continue;
+                    d = clab_world_min_image(per, d);
+                    if (clab_v3_dot(d, d) > S * S * (1.0 + 2e-10)) continue;
+                }
+                if (fi && B->fixed) continue;
+                /* clab_broadphase: the bounds overlap */
+                if (!bounds_meet(li, hi_, lo + 3 * (size_t)B->body, hi + 3 * (size_t)B->body, per)) continue;
+                if (push(buf, cap, len, B->body)) return 1;
+            }
+        uint32_t mask = 0;
+        for (int q = 0; q < nplanes; q++) {
+            if ((pl[q].fixed && fi) || !clab_box_meets_plane(li, hi_, pl[q].m, pl[q].r, M)) continue;
+            if (pl[q].body > i) {
+                if (push(buf, cap, len, pl[q].body)) return 1;
+            } else {
+                mask |= 1u << q;
+            }
+        }
+        cd->sl_pmask[i] = mask;
+        sort_partners(*buf + first, *len - first);
+        cd->sl_cnt[i] = (uint32_t)(*len - first);
+        cd->sl_src[i] = first;
+        cd->sl_thr[i] = (unsigned char)t;
+    }
+    return 0;
+}
+
+int clab_sphere_list(clab_collider *cd, const clab_world *w, double M, size_t *npairs)
+{
+    const size_t n = w->nbodies;
+    const clab_periodic *per = &w->periodic;
+    if (cd->general_only || n < 2 || n >= INT32_MAX || !(M >= 0.0 && M < 1e300)) return 1;
+    int T = 1;
+#ifdef _OPENMP
+    if (n >= SL_PAR_MIN) T = omp_get_max_threads();
+#endif
+    if (T > SL_MAX_THREADS) T = SL_MAX_THREADS;
+    if (reserve(cd, n, 0, T)) return -1;
+
+    /* 1. scan, on contiguous ranges of bodies (the half-spaces come out in index order) */
+    scan_part part[SL_MAX_THREADS];
+    int nparts = 1;
+#ifdef _OPENMP
+#pragma omp parallel num_threads(T) if (T > 1)
+    {
+        int t = omp_get_thread_num(), nt = omp_get_num_threads();
+#pragma omp single
+        nparts = nt;
+        scan(cd, w, M, n * (size_t)t / (size_t)nt, n * (size_t)(t + 1) / (size_t)nt, &part[t]);
+    }
+#else
+    scan(cd, w, M, 0, n, &part[0]);
+#endif
+    sl_plane pl[SL_MAX_PLANES];
+    int nplanes = 0;
+    size_t ns = 0;
+    double dmin = INFINITY, dmax = 0.0, Rmax = 0.0, big = 0.0, clo[3] = {INFINITY, INFINITY, INFINITY},
+           chi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (int t = 0; t < nparts; t++) {
+        const scan_part *sp = &part[t];
+        if (sp->bad || nplanes + sp->nplanes > SL_MAX_PLANES) return 1;
+        for (int q = 0; q < sp->nplanes; q++) {
+            const clab_body *b = &w->bodies[sp->plane[q]];
+            if (!(clab_v3_isfinite(b->r) && isfinite(b->e.e0) && isfinite(b->e.e1) && isfinite(b->e.e2) &&
+                  isfinite(b->e.e3)))
+                return 1;
+            clab_vec3 m = clab_q_rotate(b->e, clab_v3(0.0, 0.0, 1.0));
+            for (int k = 0; k < 3; k++)
+                if (per->on[k] && fabs(clab_v3_get(m, k)) > 1e-12) return 1; /* the general path reports it */
+            sl_plane *p = &pl[nplanes++];
+            p->body = sp->plane[q];
+            p->fixed = b->fixed != 0;
+            p->m[0] = m.x;
+            p->m[1] = m.y;
+            p->m[2] = m.z;
+            p->r = b->r;
+        }
+        ns += sp->ns;
+        dmin = fmin(dmin, sp->dmin);
+        dmax = fmax(dmax, sp->dmax);
+        Rmax = fmax(Rmax, sp->Rmax);
+        big = fmax(big, sp->big);
+        for (int k = 0; k < 3; k++) {
+            clo[k] = fmin(clo[k], sp->clo[k]);
+            chi[k] = fmax(chi[k], sp->chi[k]);
+        }
+    }
+    if (ns == 0 || !(dmax <= SL_SIZE_RATIO * dmin)) return 1;
+
+    /* 2. the grid: side at least the largest 2R + M, with room for rounding at the scale of
+     * the coordinates */
+    for (int k = 0; k < 3; k++)
+        if (per->on[k]) big = fmax(big, fabs(per->lo[k]) + fabs(per->hi[k]));
+    double side = dmax * (1.0 + 1e-6) + 64.0 * DBL_EPSILON * (big + M);
+    sl_grid gr;
+    double ncells = 1.0;
+    gr.side = INFINITY;
+    for (int k = 0; k < 3; k++) {
+        if (per->on[k]) {
+            double L = per->hi[k] - per->lo[k], q = floor(L / side);
+            if (!(q >= 3.0 && q <= 1e7)) return 1;
+            gr.nc[k] = (long)q;
+            gr.base[k] = per->lo[k];
+            gr.inv[k] = q / L;
+            gr.side = fmin(gr.side, L / q);
+        } else {
+            double q = floor((chi[k] - clo[k]) / side) + 1.0;
+            if (!(q <= 1e7)) return 1;
+            gr.nc[k] = (long)q;
+            gr.base[k] = clo[k];
+            gr.inv[k] = 1.0 / side;
+            gr.side = fmin(gr.side, side);
+        }
+        ncells *= (double)gr.nc[k];
+    }
+    if (ncells > 8.0 * (double)ns + 4096.0) return 1; /* sparse: the general path hashes */
+    const long nc = (long)ncells;
+    if (reserve(cd, n, (size_t)nc, T)) return -1;
+    cd->kept = 0; /* cd->pairs is overwritten below */
+    int32_t *cell = cd->sl_cell;
+    const long nl = (long)n;
+#pragma omp parallel for schedule(static) num_threads(T) if (T > 1)
+    for (long i = 0; i < nl; i++) {
+        if (cell[i] < 0) continue; /* a half-space */
+        double x[3];
+        for (int k = 0; k < 3; k++) x[k] = 0.5 * (cd->sl_lo[3 * i + k] + cd->sl_hi[3 * i + k]);
+        cell[i] = (int32_t)cell_index(&gr, x);
+    }
+    /* counting sort by cell (stable: a cell's spheres in index order) */
+    uint32_t *cstart = cd->sl_cstart;
+    memset(cstart, 0, ((size_t)nc + 1) * sizeof *cstart);
+    for (size_t i = 0; i < n; i++)
+        if (cell[i] >= 0) cstart[cell[i] + 1]++;
+    for (long c = 0; c < nc; c++) cstart[c + 1] += cstart[c];
+    for (size_t i = 0; i < n; i++)
+        if (cell[i] >= 0) cd->sl_slot[cstart[cell[i]]++] = cd->sl_stage[i];
+    for (long c = nc; c > 0; c--) cstart[c] = cstart[c - 1];
+    cstart[0] = 0;
+
+    /* 3. pairs, cell by cell on every thread */
+    int nomem = 0;
+#pragma omp parallel num_threads(T) if (T > 1) reduction(| : nomem)
+    {
+        int t = 0;
+#ifdef _OPENMP
+        t = omp_get_thread_num();
+#endif
+        int32_t *buf = cd->sl_buf[t];
+        size_t cap = cd->sl_bufcap[t], len = 0;
+#pragma omp for schedule(dynamic, 32)
+        for (long c = 0; c < nc; c++) {
+            if (nomem || cstart[c] == cstart[c + 1]) continue;
+            nomem = cell_pairs(cd, w, &gr, c, pl, nplanes, M, Rmax, t, &buf, &cap, &len);
+        }
+        cd->sl_buf[t] = buf;
+        cd->sl_bufcap[t] = cap;
+    }
+    if (nomem) return -1;
+
+    /* 4. order: the half-spaces' rows counted per thread range, the blocks' first pairs by a
+     * scan over the bodies, then each range copies its blocks and its share of the rows */
+    size_t rowcnt[SL_MAX_THREADS][SL_MAX_PLANES], rowstart[SL_MAX_PLANES], tsum[SL_MAX_THREADS + 1];
+    size_t total = 0;
+#pragma omp parallel num_threads(T) if (T > 1)
+    {
+        int t = 0, nt = 1;
+#ifdef _OPENMP
+        t = omp_get_thread_num();
+        nt = omp_get_num_threads();
+#endif
+        size_t a = n * (size_t)t / (size_t)nt, b = n * (size_t)(t + 1) / (size_t)nt;
+        for (int q = 0; q < nplanes; q++) rowcnt[t][q] = 0;
+        if (nplanes)
+            for (size_t i = a; i < b; i++)
+                for (uint32_t m = cd->sl_pmask[i]; m; m &= m - 1) rowcnt[t][__builtin_ctz(m)]++;
+#pragma omp barrier
+#pragma omp single
+        for (int q = 0; q < nplanes; q++) {
+            size_t s = 0;
+            for (int u = 0; u < nt; u++) s += rowcnt[u][q];
+            cd->sl_cnt[pl[q].body] = (uint32_t)s;
+        }
+        size_t s = 0;
+        for (size_t i = a; i < b; i++) s += cd->sl_cnt[i];
+        tsum[t + 1] = s;
+#pragma omp barrier
+#pragma omp single
+        {
+            tsum[0] = 0;
+            for (int u = 0; u < nt; u++) tsum[u + 1] += tsum[u];
+            total = tsum[nt];
+            if (total > cd->cap_pairs) {
+                size_t capp = total + total / 4 + 1024;
+                if (clab_bp_resize(&cd->pairs, capp, sizeof(clab_pair)) ||
+                    clab_bp_resize(&cd->tmp, capp, sizeof(clab_pair)))
+                    nomem = 1;
+                else
+                    cd->cap_pairs = capp;
+            }
+        }
+        if (!nomem) {
+            clab_pair *out = cd->pairs;
+            size_t off = tsum[t];
+            int q = 0;
+            for (size_t i = a; i < b; i++) {
+                size_t k = cd->sl_cnt[i];
+                if (cd->sl_cell[i] >= 0) {
+                    const int32_t *src = cd->sl_buf[cd->sl_thr[i]] + cd->sl_src[i];
+                    for (size_t u = 0; u < k; u++) {
+                        out[off + u].i = (int)i;
+                        out[off + u].j = src[u];
+                    }
+                } else {
+                    while (pl[q].body != (int)i) q++;
+                    rowstart[q] = off;
+                }
+                off += k;
+            }
+        }
+#pragma omp barrier
+        if (!nomem && nplanes) {
+            size_t cur[SL_MAX_PLANES];
+            for (int q = 0; q < nplanes; q++) {
+                cur[q] = rowstart[q];
+                for (int u = 0; u < t; u++) cur[q] += rowcnt[u][q];
+            }
+            for (size_t i = a; i < b; i++)
+                for (uint32_t m = cd->sl_pmask[i]; m; m &= m - 1) {
+                    int q = __builtin_ctz(m);
+                    cd->pairs[cur[q]].i = pl[q].body;
+                    cd->pairs[cur[q]++].j = (int)i;
+                }
+        }
+    }
+    if (nomem) return -1;
+
+    cd->st.cell = gr.side;
+    cd->st.levels = 1;
+    cd->st.dense = 1;
+    cd->st.grid_bodies = ns;
+    cd->st.coarse_bodies = 0;
+    cd->st.large_bodies = 0;
+    cd->st.planes = (size_t)nplanes;
+    cd->st.entries = ns;
+    cd->st.buckets = (size_t)nc;
+    cd->st.pairs = total;
+    cd->st.sphere_list = 1;
+    *npairs = total;
+    return 0;
+}

@@ -1,0 +1,261 @@
+/* test_sphere_list.c: the sphere cell list (lib/broadphase_spheres.c) against the general path.
+ *
+ * clab_broadphase_kept takes the cell list when every bounded body is a sphere of similar size;
+ * its list must be the general path's (clab_broadphase, then the distance filter) exactly: the
+ * same pairs in the same order, compared with memcmp (no tolerance: both apply the same
+ * predicate with the same arithmetic). Scenes: random spheres (radii within 25 %, some fixed),
+ * open or periodic along x y or x y z (centers also outside the period, and straddling its
+ * faces), half-spaces first, among the spheres or last; envelopes 0 and 0.02 m, skins 0 and
+ * automatic; pairs placed at the edge of the distance test (S (1 + delta), delta from -1e-13
+ * to 2e-10, along an axis and a diagonal). Without a skin the list is also checked against
+ * the documented predicate by brute force (clab_broadphase_test and the sphere distance).
+ * Scenes the cell list must leave to the general path (radii a factor 4 apart, a box) are
+ * checked to go there. With OpenMP: the list on 1, 2 and 3 threads, compared with memcmp. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include <gsl/gsl_rng.h>
+
+#include "collide_internal.h"
+#include "tap.h"
+
+typedef struct {
+    int n;           /* spheres */
+    double rmin, rmax;
+    unsigned per;    /* periodic axes (bit k: axis k) on [0, L) */
+    int planes;      /* 0..2: the floor z >= 0.05 L, then (open x) a wall x >= 0.02 L */
+    int plane_at;    /* 0: planes first, 1: among the spheres, 2: last */
+    int box;         /* 1: one body is a box */
+    double outside;  /* fraction of centers moved a period away along the periodic axes */
+} scene_def;
+
+static clab_world *scene(const scene_def *s, unsigned long seed, double *side)
+{
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, seed);
+    clab_world *w = clab_world_create(NULL);
+    clab_error err;
+    double rm = 0.5 * (s->rmin + s->rmax), L = cbrt(s->n * 4.0 / 3.0 * M_PI * rm * rm * rm / 0.3);
+    *side = L;
+    for (int k = 0; k < 3; k++)
+        if (s->per & (1u << k)) clab_world_set_periodic(w, k, 0.0, L, &err);
+    int nplanes_added = 0;
+    for (int k = 0; k < s->n + s->planes; k++) {
+        int plane_here = nplanes_added < s->planes &&
+                         ((s->plane_at == 0 && k < s->planes) || (s->plane_at == 1 && k == (nplanes_added + 1) * s->n / 3) ||
+                          (s->plane_at == 2 && k >= s->n));
+        clab_body_def d = clab_default_body_def();
+        d.mass = 1.0;
+        if (plane_here) {
+            d.shape = clab_plane();
+            d.fixed = 1;
+            if (nplanes_added == 0) {
+                d.r = clab_v3(0.3 * L, 0.6 * L, 0.05 * L);
+            } else {
+                d.r = clab_v3(0.02 * L, 0.5 * L, 0.5 * L);
+                d.e = clab_q_axis_angle(clab_v3(0, 1, 0), M_PI / 2); /* normal -x: the wall x <= 0.02 L */
+            }
+            nplanes_added++;
+        } else {
+            double R = s->rmin + (s->rmax - s->rmin) * gsl_rng_uniform(r);
+            d.shape = s->box && k == s->n / 2 ? clab_box(R, 0.7 * R, 0.5 * R) : clab_sphere(R);
+            d.fixed = gsl_rng_uniform(r) < 0.15;
+            double x[3];
+            for (int c = 0; c < 3; c++) {
+                x[c] = L * gsl_rng_uniform(r);
+                if ((s->per & (1u << c)) && gsl_rng_uniform(r) < s->outside) x[c] += gsl_rng_uniform(r) < 0.5 ? L : -L;
+            }
+            d.r = clab_v3(x[0], x[1], x[2]);
+        }
+        if (clab_world_add_body(w, &d, &err) < 0) {
+            tap_diag("add_body: %s", err.msg);
+            exit(99);
+        }
+    }
+    gsl_rng_free(r);
+    return w;
+}
+
+/* the kept list of a fresh collider (general path or not) with the given skin; the pairs are
+ * copied to *out (malloc), *fast tells which path built them */
+static size_t kept(const clab_world *w, double env, double skin, int general, clab_pair **out, int *fast)
+{
+    clab_collider *cd = clab_collider_create();
+    cd->general_only = general;
+    clab_collider_set_skin(cd, skin);
+    const clab_pair *p;
+    size_t np = 0;
+    clab_error err;
+    if (clab_broadphase_kept(cd, w, env, &p, &np, &err)) {
+        tap_diag("clab_broadphase_kept: %s", err.msg);
+        exit(99);
+    }
+    *out = malloc((np ? np : 1) * sizeof **out);
+    if (np) memcpy(*out, p, np * sizeof **out);
+    clab_broadphase_stats st;
+    clab_broadphase_stats_get(cd, &st);
+    *fast = st.sphere_list;
+    clab_collider_destroy(cd);
+    return np;
+}
+
+/* the documented predicate by brute force: the bounds grown by M meet, and two spheres are
+ * within R_i + R_j + M (minimum image) with the factor (1 + 2e-10) on the squares */
+static size_t brute(const clab_world *w, double M, clab_pair **out)
+{
+    size_t n = w->nbodies, np = 0, cap = 1024;
+    clab_pair *p = malloc(cap * sizeof *p);
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = i + 1; j < n; j++) {
+            if (!clab_broadphase_test(w, (int)i, (int)j, M)) continue;
+            const clab_body *A = &w->bodies[i], *B = &w->bodies[j];
+            if (A->shape.type == CLAB_SHAPE_SPHERE && B->shape.type == CLAB_SHAPE_SPHERE) {
+                clab_vec3 d = clab_world_min_image(&w->periodic, clab_v3_sub(B->r, A->r));
+                double S = A->shape.radius + B->shape.radius + M;
+                if (clab_v3_dot(d, d) > S * S * (1.0 + 2e-10)) continue;
+            }
+            if (np == cap) p = realloc(p, (cap *= 2) * sizeof *p);
+            p[np].i = (int)i;
+            p[np++].j = (int)j;
+        }
+    *out = p;
+    return np;
+}
+
+static int same(const clab_pair *a, size_t na, const clab_pair *b, size_t nb)
+{
+    return na == nb && (na == 0 || memcmp(a, b, na * sizeof *a) == 0);
+}
+
+/* the cell list (expected: taken or not) against the general path for envelopes 0, 0.02 and
+ * skins 0, automatic; without a skin also against brute force (small scenes) */
+static void compare(const clab_world *w, const char *what, int expect_fast, int with_brute)
+{
+    const double envs[2] = {0.0, 0.02}, skins[2] = {0.0, -1.0};
+    for (int e = 0; e < 2; e++)
+        for (int s = 0; s < 2; s++) {
+            clab_pair *a, *b;
+            int fa, fb;
+            size_t na = kept(w, envs[e], skins[s], 0, &a, &fa), nb = kept(w, envs[e], skins[s], 1, &b, &fb);
+            tap_ok(fa == expect_fast && fb == 0, "%s, envelope %g, skin %s: %s (%d)", what, envs[e],
+                   skins[s] == 0.0 ? "0" : "auto", expect_fast ? "the cell list is taken" : "the general path is taken",
+                   fa);
+            tap_ok(same(a, na, b, nb), "%s, envelope %g, skin %s: %zu pairs, the general path's %zu, identical", what,
+                   envs[e], skins[s] == 0.0 ? "0" : "auto", na, nb);
+            if (with_brute && skins[s] == 0.0) {
+                clab_pair *c;
+                size_t nc = brute(w, envs[e], &c);
+                tap_ok(same(a, na, c, nc), "%s, envelope %g: %zu pairs, brute force %zu, identical", what, envs[e], na,
+                       nc);
+                free(c);
+            }
+            free(a);
+            free(b);
+        }
+}
+
+/* isolated pairs of spheres R = 0.5 at S (1 + delta), S = 1 + M, along x and along a
+ * diagonal, around a row of spheres; periodic: the pairs straddle the face x = 0 */
+static clab_world *edge_scene(double M, int periodic)
+{
+    static const double delta[] = {-1e-13, 0.0, 5e-11, 9.9e-11, 1e-10, 1.01e-10, 1.5e-10, 2e-10, 3e-10};
+    const int nd = (int)(sizeof delta / sizeof delta[0]);
+    clab_world *w = clab_world_create(NULL);
+    clab_error err;
+    double S = 1.0 + M;
+    if (periodic) clab_world_set_periodic(w, 0, 0.0, 12.0, &err);
+    for (int k = 0; k < nd; k++)
+        for (int diag = 0; diag < 2; diag++) {
+            double dist = S * (1.0 + delta[k]), u = diag ? dist / sqrt(3.0) : dist;
+            clab_vec3 a = clab_v3(periodic ? 0.25 : 1.0, 8.0 * k + 0.3, diag ? 5.0 : 0.0);
+            clab_vec3 b = diag ? clab_v3(a.x - u, a.y + u, a.z + u) : clab_v3(a.x - u, a.y, a.z);
+            if (periodic && b.x < 0.0) b.x += 12.0;
+            clab_vec3 rr[2] = {a, b};
+            for (int m = 0; m < 2; m++) {
+                clab_body_def d = clab_default_body_def();
+                d.shape = clab_sphere(0.5);
+                d.mass = 1.0;
+                d.r = rr[m];
+                if (clab_world_add_body(w, &d, &err) < 0) exit(99);
+            }
+        }
+    return w;
+}
+
+int main(void)
+{
+    double L;
+    /* narrow sizes: the cell list */
+    const struct {
+        scene_def d;
+        const char *what;
+    } cases[] = {
+        {{1500, 0.04, 0.05, 0, 0, 0, 0, 0.0}, "open, spheres only"},
+        {{1500, 0.04, 0.05, 0, 2, 0, 0, 0.0}, "open, floor and wall first"},
+        {{1500, 0.04, 0.05, 0, 2, 1, 0, 0.0}, "open, floor and wall among the spheres"},
+        {{1500, 0.04, 0.05, 0, 2, 2, 0, 0.0}, "open, floor and wall last"},
+        {{1500, 0.03, 0.05, 3, 1, 1, 0, 0.0}, "periodic x y, floor among the spheres"},
+        {{1500, 0.04, 0.05, 3, 1, 0, 0, 0.3}, "periodic x y, 30 % of the centers a period away"},
+        {{1500, 0.04, 0.05, 7, 0, 0, 0, 0.2}, "periodic x y z"},
+        {{400, 0.04, 0.05, 7, 0, 0, 0, 0.0}, "periodic x y z, small box (few cells a period)"},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        clab_world *w = scene(&cases[c].d, 11 + c, &L);
+        compare(w, cases[c].what, 1, 1);
+        clab_world_destroy(w);
+    }
+    /* left to the general path */
+    scene_def mixed = {1500, 0.01, 0.05, 3, 1, 0, 0, 0.0}, boxed = {1500, 0.04, 0.05, 0, 1, 0, 1, 0.0};
+    clab_world *w = scene(&mixed, 31, &L);
+    compare(w, "periodic x y, radii 0.01..0.05 (mixed)", 0, 1);
+    clab_world_destroy(w);
+    w = scene(&boxed, 32, &L);
+    compare(w, "open, one box among the spheres", 0, 1);
+    clab_world_destroy(w);
+    /* the edge of the distance test */
+    for (int k = 0; k < 4; k++) {
+        int periodic = k & 1;
+        double M = k < 2 ? 0.0 : 0.02;
+        w = edge_scene(M, periodic);
+        char what[96];
+        snprintf(what, sizeof what, "pairs at S (1 + delta), M = %g%s", M, periodic ? ", across the periodic face" : "");
+        compare(w, what, 1, 1);
+        clab_pair *a;
+        int f;
+        size_t na = kept(w, M, 0.0, 0, &a, &f);
+        tap_ok(na > 2 && na < 16, "%s: %zu of the 18 pairs kept (some at the edge in, some out)", what, na);
+        free(a);
+        clab_world_destroy(w);
+    }
+    /* a large scene: the same list on 1, 2 and 3 threads (and the general path's) */
+    scene_def big = {20000, 0.04, 0.05, 3, 1, 1, 0, 0.1};
+    w = scene(&big, 41, &L);
+    clab_pair *ref;
+    int f;
+    size_t nref = kept(w, 0.0, -1.0, 1, &ref, &f);
+#ifdef _OPENMP
+    int nt0 = omp_get_max_threads();
+    for (int nt = 1; nt <= 3; nt++) {
+        omp_set_num_threads(nt);
+        clab_pair *a;
+        size_t na = kept(w, 0.0, -1.0, 0, &a, &f);
+        tap_ok(f == 1 && same(a, na, ref, nref), "20,000 spheres, %d thread(s): %zu pairs, the general path's %zu, identical",
+               nt, na, nref);
+        free(a);
+    }
+    omp_set_num_threads(nt0);
+#else
+    clab_pair *a;
+    size_t na = kept(w, 0.0, -1.0, 0, &a, &f);
+    tap_ok(f == 1 && same(a, na, ref, nref), "20,000 spheres: %zu pairs, the general path's %zu, identical", na, nref);
+    free(a);
+#endif
+    free(ref);
+    clab_world_destroy(w);
+    return tap_done();
+}
