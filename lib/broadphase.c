@@ -59,9 +59,9 @@ void clab_collider_destroy(clab_collider *cd)
     void *arrays[] = {cd->lo,    cd->hi,     cd->clo,   cd->chi,    cd->level,  cd->width,  cd->grid,
                       cd->large, cd->planes, cd->pm,    cd->flag, cd->owner, cd->key,    cd->count,  cd->slo,    cd->shi,
                       cd->sclo,  cd->schi,   cd->sbody, cd->slevel, cd->sfixed, cd->ent,    cd->sorted,
-                      cd->ebucket, cd->start, cd->pairs, cd->tmp, cd->ref_r, cd->ref_e, cd->ref_R, cd->ref_kind, cd->hot,
+                      cd->ebucket, cd->start, cd->pairs, cd->tmp, cd->ref_r, cd->ref_e, cd->ref_R, cd->ref_kind, cd->ref_tmp, cd->hot,
                       cd->sl_lo, cd->sl_hi, cd->sl_cell, cd->sl_cnt, cd->sl_pmask, cd->sl_src, cd->sl_thr, cd->sl_slot,
-                      cd->sl_cstart};
+                      cd->sl_cstart, cd->sl_ccount, cd->sl_stage, cd->sl_slotof};
     for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++) free(arrays[k]);
     free(cd);
 }
@@ -665,31 +665,35 @@ static int remember(clab_collider *cd, const clab_world *w, double margin, doubl
     if (n > cd->cap_ref) {
         size_t cap = n + n / 2 + 16;
         if (clab_bp_resize(&cd->ref_r, 3 * cap, sizeof(double)) || clab_bp_resize(&cd->ref_e, cap, sizeof(clab_quat)) ||
-            clab_bp_resize(&cd->ref_R, cap, sizeof(double)) || clab_bp_resize(&cd->ref_kind, cap, 1))
+            clab_bp_resize(&cd->ref_R, cap, sizeof(double)) || clab_bp_resize(&cd->ref_tmp, cap, sizeof(double)) ||
+            clab_bp_resize(&cd->ref_kind, cap, 1))
             return 1;
         cd->cap_ref = cap;
     }
+    /* the reference state, and the scale of the coordinates (a parallel max: the same for any
+     * thread count) */
     double big = 0.0;
-    size_t nb = 0;
-    for (size_t i = 0; i < n; i++) {
+    const long nl = (long)n;
+#pragma omp parallel for schedule(static) reduction(max : big) if (nl > 4096)
+    for (long i = 0; i < nl; i++) {
         const clab_body *b = &w->bodies[i];
-        double R = clab_shape_bound_radius(&b->shape);
-        if (b->shape.type != CLAB_SHAPE_PLANE) {
-            cd->ref_R[nb++] = R; /* scratch for the median first */
-            big = fmax(big, fabs(b->r.x) + fabs(b->r.y) + fabs(b->r.z) + R);
-        }
-    }
-    *skin = cd->skin >= 0.0 ? cd->skin : nb ? CLAB_SKIN_AUTO * gsl_stats_median(cd->ref_R, 1, nb) : 0.0;
-    if (!isfinite(*skin)) *skin = 0.0;
-    for (size_t i = 0; i < n; i++) {
-        const clab_body *b = &w->bodies[i];
+        double R = b->shape.type == CLAB_SHAPE_SPHERE ? b->shape.radius : clab_shape_bound_radius(&b->shape);
         cd->ref_r[3 * i] = b->r.x;
         cd->ref_r[3 * i + 1] = b->r.y;
         cd->ref_r[3 * i + 2] = b->r.z;
         cd->ref_e[i] = b->e;
-        cd->ref_R[i] = clab_shape_bound_radius(&b->shape);
+        cd->ref_R[i] = R;
         cd->ref_kind[i] = (unsigned char)(2 * b->shape.type + (b->fixed != 0));
+        if (b->shape.type != CLAB_SHAPE_PLANE) big = fmax(big, fabs(b->r.x) + fabs(b->r.y) + fabs(b->r.z) + R);
     }
+    *skin = cd->skin;
+    if (!(cd->skin >= 0.0)) { /* automatic: the median bound radius of the bounded bodies */
+        size_t nb = 0;
+        for (size_t i = 0; i < n; i++)
+            if (cd->ref_kind[i] >> 1 != CLAB_SHAPE_PLANE) cd->ref_tmp[nb++] = cd->ref_R[i];
+        *skin = nb ? CLAB_SKIN_AUTO * gsl_stats_median(cd->ref_tmp, 1, nb) : 0.0;
+    }
+    if (!isfinite(*skin)) *skin = 0.0;
     for (int k = 0; k < 3; k++)
         if (w->periodic.on[k]) big = fmax(big, fabs(w->periodic.lo[k]) + fabs(w->periodic.hi[k]));
     /* the bounds are rounded at the scale of the coordinates: grow the build by a few ulps of

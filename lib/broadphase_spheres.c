@@ -56,14 +56,19 @@ static int reserve(clab_collider *cd, size_t n, size_t ncells, int nt)
             clab_bp_resize(&cd->sl_cell, cap, sizeof(int32_t)) || clab_bp_resize(&cd->sl_cnt, cap, sizeof(uint32_t)) ||
             clab_bp_resize(&cd->sl_pmask, cap, sizeof(uint32_t)) || clab_bp_resize(&cd->sl_src, cap, sizeof(size_t)) ||
             clab_bp_resize(&cd->sl_thr, cap, 1) || clab_bp_resize(&cd->sl_slot, cap, sizeof(sphere_slot)) ||
+            clab_bp_resize(&cd->sl_slotof, cap, sizeof(uint32_t)) ||
             clab_bp_resize(&cd->sl_stage, cap, sizeof(sphere_slot)))
             return 1;
         cd->cap_sl = cap;
     }
-    if (ncells > cd->cap_cells || !cd->sl_cstart) {
+    if (ncells > cd->cap_cells || nt > cd->sl_ncount || !cd->sl_cstart) {
         size_t cap = ncells + ncells / 2 + 16;
-        if (clab_bp_resize(&cd->sl_cstart, cap + 1, sizeof(uint32_t))) return 1;
+        if (cap < cd->cap_cells) cap = cd->cap_cells;
+        if (clab_bp_resize(&cd->sl_cstart, cap + 1, sizeof(uint32_t)) ||
+            clab_bp_resize(&cd->sl_ccount, cap * (size_t)nt, sizeof(uint32_t)))
+            return 1;
         cd->cap_cells = cap;
+        cd->sl_ncount = nt;
     }
     if (nt > cd->sl_nbuf) {
         int32_t **b = realloc(cd->sl_buf, (size_t)nt * sizeof *b);
@@ -118,6 +123,14 @@ static inline int image_far(const clab_periodic *per, const double *half, clab_v
         d2 += v[k] * v[k];
     }
     return d2 > S * S * (1.0 + 1e-9);
+}
+
+/* the plane list slot of half-space body i */
+static inline int plane_of(const sl_plane *pl, int i)
+{
+    int q = 0;
+    while (pl[q].body != i) q++;
+    return q;
 }
 
 static int cmp_int32(const void *a, const void *b)
@@ -189,7 +202,6 @@ static void scan(clab_collider *cd, const clab_world *w, double M, size_t a, siz
             }
             sp->plane[sp->nplanes++] = (int)i;
             cd->sl_cell[i] = -1;
-            cd->sl_pmask[i] = 0;
             continue;
         }
         double R = bd->shape.radius;
@@ -313,12 +325,15 @@ static int cell_pairs(clab_collider *cd, const clab_world *w, const sl_grid *gr,
         for (int q = 0; q < nr; q++)
             for (uint32_t u = rs[q], e = re[q]; u < e; u++) {
                 const sphere_slot *B = &slot[u];
-                if (B->body <= i) continue;
                 /* keep_near_spheres: d = r_j - r_i at its minimum image, |d|^2 against S^2.
                  * Within S the image is d itself (|d_k| <= S < c <= L/3); beyond S, d moves only
-                 * when some |d_k| > L/2, so only when |d| > hmin, the smallest half period */
+                 * when some |d_k| > L/2, so only when |d| > hmin, the smallest half period.
+                 * One branch for the three tests (j > i is a coin toss: as a branch of its
+                 * own it was mispredicted half the time) */
                 clab_vec3 d = clab_v3(B->r[0] - xi, B->r[1] - yi, B->r[2] - zi);
-                double d2 = clab_v3_dot(d, d), S = Ri + B->R + M;
+                double d2 = clab_v3_dot(d, d);
+                if (!((B->body > i) & ((d2 <= far2) | (d2 > hmin2)))) continue;
+                double S = Ri + B->R + M;
                 if (d2 > far2 || d2 > S * S * (1.0 + 2e-10)) {
                     if (!(d2 > hmin2)) continue;
                     if (!((fabs(d.x) > half[0]) | (fabs(d.y) > half[1]) | (fabs(d.z) > half[2]))) continue;
@@ -340,11 +355,13 @@ static int cell_pairs(clab_collider *cd, const clab_world *w, const sl_grid *gr,
                 mask |= 1u << q;
             }
         }
-        cd->sl_pmask[i] = mask;
+        /* by slot: a thread's cells are its own stretch of slots (by body index, the threads'
+         * writes would share cache lines) */
+        cd->sl_pmask[s] = mask;
         sort_partners(*buf + first, *len - first);
-        cd->sl_cnt[i] = (uint32_t)(*len - first);
-        cd->sl_src[i] = first;
-        cd->sl_thr[i] = (unsigned char)t;
+        cd->sl_cnt[s] = (uint32_t)(*len - first);
+        cd->sl_src[s] = first;
+        cd->sl_thr[s] = (unsigned char)t;
     }
     return 0;
 }
@@ -441,25 +458,49 @@ int clab_sphere_list(clab_collider *cd, const clab_world *w, double M, size_t *n
     const long nc = (long)ncells;
     if (reserve(cd, n, (size_t)nc, T)) return -1;
     cd->kept = 0; /* cd->pairs is overwritten below */
+    /* cells, and a counting sort by cell on contiguous ranges of bodies: each range counts
+     * its spheres a cell, the starts run cell by cell and range by range, so a cell's spheres
+     * come in index order (the same slots for any thread count) */
     int32_t *cell = cd->sl_cell;
-    const long nl = (long)n;
-#pragma omp parallel for schedule(static) num_threads(T) if (T > 1)
-    for (long i = 0; i < nl; i++) {
-        if (cell[i] < 0) continue; /* a half-space */
-        double x[3];
-        for (int k = 0; k < 3; k++) x[k] = 0.5 * (cd->sl_lo[3 * i + k] + cd->sl_hi[3 * i + k]);
-        cell[i] = (int32_t)cell_index(&gr, x);
-    }
-    /* counting sort by cell (stable: a cell's spheres in index order) */
     uint32_t *cstart = cd->sl_cstart;
-    memset(cstart, 0, ((size_t)nc + 1) * sizeof *cstart);
-    for (size_t i = 0; i < n; i++)
-        if (cell[i] >= 0) cstart[cell[i] + 1]++;
-    for (long c = 0; c < nc; c++) cstart[c + 1] += cstart[c];
-    for (size_t i = 0; i < n; i++)
-        if (cell[i] >= 0) cd->sl_slot[cstart[cell[i]]++] = cd->sl_stage[i];
-    for (long c = nc; c > 0; c--) cstart[c] = cstart[c - 1];
-    cstart[0] = 0;
+#pragma omp parallel num_threads(T) if (T > 1)
+    {
+        int t = 0, nt = 1;
+#ifdef _OPENMP
+        t = omp_get_thread_num();
+        nt = omp_get_num_threads();
+#endif
+        size_t a = n * (size_t)t / (size_t)nt, b = n * (size_t)(t + 1) / (size_t)nt;
+        uint32_t *cnt = cd->sl_ccount + (size_t)t * (size_t)nc;
+        memset(cnt, 0, (size_t)nc * sizeof *cnt);
+        for (size_t i = a; i < b; i++) {
+            if (cell[i] < 0) continue; /* a half-space */
+            double x[3];
+            for (int k = 0; k < 3; k++) x[k] = 0.5 * (cd->sl_lo[3 * i + k] + cd->sl_hi[3 * i + k]);
+            cell[i] = (int32_t)cell_index(&gr, x);
+            cnt[cell[i]]++;
+        }
+#pragma omp barrier
+#pragma omp single
+        {
+            uint32_t run = 0;
+            for (long c = 0; c < nc; c++) {
+                cstart[c] = run;
+                for (int u = 0; u < nt; u++) {
+                    uint32_t *q = cd->sl_ccount + (size_t)u * (size_t)nc + c, k = *q;
+                    *q = run; /* range u's first slot in cell c */
+                    run += k;
+                }
+            }
+            cstart[nc] = run;
+        }
+        for (size_t i = a; i < b; i++)
+            if (cell[i] >= 0) {
+                uint32_t p = cnt[cell[i]]++;
+                cd->sl_slot[p] = cd->sl_stage[i];
+                cd->sl_slotof[i] = p;
+            }
+    }
 
     /* 3. pairs, cell by cell on every thread */
     int nomem = 0;
@@ -483,7 +524,8 @@ int clab_sphere_list(clab_collider *cd, const clab_world *w, double M, size_t *n
 
     /* 4. order: the half-spaces' rows counted per thread range, the blocks' first pairs by a
      * scan over the bodies, then each range copies its blocks and its share of the rows */
-    size_t rowcnt[SL_MAX_THREADS][SL_MAX_PLANES], rowstart[SL_MAX_PLANES], tsum[SL_MAX_THREADS + 1];
+    size_t rowcnt[SL_MAX_THREADS][SL_MAX_PLANES], rowstart[SL_MAX_PLANES], rowtot[SL_MAX_PLANES],
+        tsum[SL_MAX_THREADS + 1];
     size_t total = 0;
 #pragma omp parallel num_threads(T) if (T > 1)
     {
@@ -496,16 +538,17 @@ int clab_sphere_list(clab_collider *cd, const clab_world *w, double M, size_t *n
         for (int q = 0; q < nplanes; q++) rowcnt[t][q] = 0;
         if (nplanes)
             for (size_t i = a; i < b; i++)
-                for (uint32_t m = cd->sl_pmask[i]; m; m &= m - 1) rowcnt[t][__builtin_ctz(m)]++;
+                if (cd->sl_cell[i] >= 0)
+                    for (uint32_t m = cd->sl_pmask[cd->sl_slotof[i]]; m; m &= m - 1) rowcnt[t][__builtin_ctz(m)]++;
 #pragma omp barrier
 #pragma omp single
         for (int q = 0; q < nplanes; q++) {
             size_t s = 0;
             for (int u = 0; u < nt; u++) s += rowcnt[u][q];
-            cd->sl_cnt[pl[q].body] = (uint32_t)s;
+            rowtot[q] = s;
         }
         size_t s = 0;
-        for (size_t i = a; i < b; i++) s += cd->sl_cnt[i];
+        for (size_t i = a; i < b; i++) s += cd->sl_cell[i] >= 0 ? cd->sl_cnt[cd->sl_slotof[i]] : rowtot[plane_of(pl, (int)i)];
         tsum[t + 1] = s;
 #pragma omp barrier
 #pragma omp single
@@ -525,20 +568,21 @@ int clab_sphere_list(clab_collider *cd, const clab_world *w, double M, size_t *n
         if (!nomem) {
             clab_pair *out = cd->pairs;
             size_t off = tsum[t];
-            int q = 0;
             for (size_t i = a; i < b; i++) {
-                size_t k = cd->sl_cnt[i];
                 if (cd->sl_cell[i] >= 0) {
-                    const int32_t *src = cd->sl_buf[cd->sl_thr[i]] + cd->sl_src[i];
+                    uint32_t sl = cd->sl_slotof[i];
+                    size_t k = cd->sl_cnt[sl];
+                    const int32_t *src = cd->sl_buf[cd->sl_thr[sl]] + cd->sl_src[sl];
                     for (size_t u = 0; u < k; u++) {
                         out[off + u].i = (int)i;
                         out[off + u].j = src[u];
                     }
+                    off += k;
                 } else {
-                    while (pl[q].body != (int)i) q++;
+                    int q = plane_of(pl, (int)i);
                     rowstart[q] = off;
+                    off += rowtot[q];
                 }
-                off += k;
             }
         }
 #pragma omp barrier
@@ -549,7 +593,7 @@ int clab_sphere_list(clab_collider *cd, const clab_world *w, double M, size_t *n
                 for (int u = 0; u < t; u++) cur[q] += rowcnt[u][q];
             }
             for (size_t i = a; i < b; i++)
-                for (uint32_t m = cd->sl_pmask[i]; m; m &= m - 1) {
+                for (uint32_t m = cd->sl_cell[i] >= 0 ? cd->sl_pmask[cd->sl_slotof[i]] : 0; m; m &= m - 1) {
                     int q = __builtin_ctz(m);
                     cd->pairs[cur[q]].i = pl[q].body;
                     cd->pairs[cur[q]++].j = (int)i;

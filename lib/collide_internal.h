@@ -77,7 +77,8 @@ struct clab_collider {
     size_t cap_ref, nref;       /* bodies at the last build */
     double *ref_r;              /* centers (triples) at the last build [m] */
     clab_quat *ref_e;           /* orientations at the last build */
-    double *ref_R;              /* bound radii at the last build [m] (scratch for the median) */
+    double *ref_R;              /* bound radii at the last build [m] */
+    double *ref_tmp;            /* scratch for their median */
     unsigned char *ref_kind;    /* shape type x 2 + fixed at the last build */
     double ref_margin;          /* envelope margin of the last build [m] */
     double ref_skin;            /* skin of the last build [m] */
@@ -88,14 +89,18 @@ struct clab_collider {
     size_t cap_sl;              /* per body [cap_sl] */
     double *sl_lo, *sl_hi;      /* bounds grown by M/2, wrapped as in clab_broadphase (triples) */
     int32_t *sl_cell;           /* cell of each sphere (-1: plane) */
-    uint32_t *sl_cnt;           /* partners j > i of body i (a plane: its row) */
-    uint32_t *sl_pmask;         /* planes of lower index whose half-space the sphere's bounds reach (bit q: plane slot q) */
-    size_t *sl_src;             /* where body i's partners start in its thread's buffer; then its first pair */
+    uint32_t *sl_slotof;        /* slot of each sphere */
+    /* per slot: */
+    uint32_t *sl_cnt;           /* partners j > i of the sphere i */
+    uint32_t *sl_pmask;         /* planes of lower index whose half-space its bounds reach (bit q: plane slot q) */
+    size_t *sl_src;             /* where its partners start in its thread's buffer */
     unsigned char *sl_thr;      /* the thread whose buffer holds them */
     sphere_slot *sl_stage;      /* the spheres in index order (planes: unused) */
     sphere_slot *sl_slot;       /* the spheres in cell order */
     size_t cap_cells;           /* [cap_cells + 1] */
     uint32_t *sl_cstart;        /* cell c holds sl_slot[sl_cstart[c] .. sl_cstart[c + 1]) */
+    uint32_t *sl_ccount;        /* [cap_cells x sl_ncount] counting sort by cell, per thread range */
+    int sl_ncount;
     int32_t **sl_buf;           /* per thread: partner lists [sl_bufcap[t]] */
     size_t *sl_bufcap;
     int sl_nbuf;
