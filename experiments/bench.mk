@@ -1,6 +1,9 @@
 ## benchmarks (not tests): the grid broad phase against brute force
 noinst_PROGRAMS += experiments/bench_broadphase
 experiments_bench_broadphase_LDADD = $(CLAB_LDADD)
+## the pair-list rebuild and the skin test on the chute's data or the pile's lattice
+noinst_PROGRAMS += experiments/bench_rebuild
+experiments_bench_rebuild_LDADD = $(CLAB_LDADD)
 
 ## `contactlab bench` (bench.c and one bench_<name>.c per benchmark); `make bench` runs them
 contactlab_SOURCES += \

@@ -174,7 +174,8 @@ static int narrow_range(const clab_world *w, const clab_hot_body *hot, const cla
 /* broad phase (broadphase.c: the kept list of the Verlet skin, or a rebuild), then the narrow
  * phase of each candidate pair in (i, j) order; each pair's records come out sorted by
  * feature, so the array is ordered by (a, b, feature). Sphere pairs take the fast path over
- * the bodies' hot data (center, radius, orientation: one cache line a body) gathered first.
+ * the bodies' hot data (center, radius, orientation: one cache line a body) gathered first
+ * (by the skin test's pass over the bodies when it runs, else here).
  * With OpenMP the pairs are cut into one contiguous range a thread; thread 0 appends to out,
  * the others to buffers of their own that are then copied behind it in thread order, so the
  * array is the same for any thread count. */
@@ -183,24 +184,21 @@ int clab_collide(clab_collider *cd, const clab_world *w, double envelope, clab_c
     const clab_pair *pairs;
     size_t np, n = w->nbodies;
     clab_contacts_clear(out);
+    cd->hot_ok = 0;
     int rc = clab_broadphase_kept(cd, w, envelope > 0.0 ? envelope : 0.0, &pairs, &np, err);
     if (rc) return rc;
-    if (n > cd->cap_hot) {
-        size_t cap = n + n / 2 + 16;
-        clab_hot_body *h = realloc(cd->hot, cap * sizeof *h);
-        if (!h) return clab_error_set(err, CLAB_ENOMEM, "out of memory in the narrow phase");
-        cd->hot = h;
-        cd->cap_hot = cap;
-    }
-    clab_hot_body *hot = cd->hot;
+    clab_hot_body *hot = clab_collider_hot(cd, n);
+    if (!hot) return clab_error_set(err, CLAB_ENOMEM, "out of memory in the narrow phase");
+    if (!cd->hot_ok) { /* else the skin test gathered them in its pass (broadphase.c: max_motion) */
 #pragma omp parallel for schedule(static) if (n > PAR_MIN)
-    for (size_t i = 0; i < n; i++) {
-        const clab_body *b = &w->bodies[i];
-        hot[i].r[0] = b->r.x;
-        hot[i].r[1] = b->r.y;
-        hot[i].r[2] = b->r.z;
-        hot[i].R = b->shape.type == CLAB_SHAPE_SPHERE ? b->shape.radius : -1.0;
-        hot[i].e = b->e;
+        for (size_t i = 0; i < n; i++) {
+            const clab_body *b = &w->bodies[i];
+            hot[i].r[0] = b->r.x;
+            hot[i].r[1] = b->r.y;
+            hot[i].r[2] = b->r.z;
+            hot[i].R = b->shape.type == CLAB_SHAPE_SPHERE ? b->shape.radius : -1.0;
+            hot[i].e = b->e;
+        }
     }
     int nt = 1;
 #ifdef _OPENMP

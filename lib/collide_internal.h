@@ -107,6 +107,7 @@ struct clab_collider {
     /* narrow phase (collide.c): the bodies' hot data, gathered every call [cap_hot] */
     size_t cap_hot;
     clab_hot_body *hot;
+    int hot_ok;                 /* 1: the skin test of this call gathered them (clab_collide resets it) */
     /* narrow phase with OpenMP: the contacts of threads 1.. [ntbuf] */
     clab_contacts *tbuf;
     size_t ntbuf;
@@ -117,6 +118,9 @@ struct clab_collider {
  * grown by margin + skin. *pairs is valid until the next broad-phase call. */
 int clab_broadphase_kept(clab_collider *cd, const clab_world *w, double margin, const clab_pair **pairs,
                          size_t *npairs, clab_error *err);
+
+/* cd->hot with room for n records; NULL when out of memory */
+clab_hot_body *clab_collider_hot(clab_collider *cd, size_t n);
 
 /* The kept list of clab_broadphase_kept for bounds grown by M/2 (M = margin + skin + slack)
  * from the sphere cell list, when every bounded body is a sphere and their 2R + M are within
