@@ -325,14 +325,13 @@ static int cell_pairs(clab_collider *cd, const clab_world *w, const sl_grid *gr,
         for (int q = 0; q < nr; q++)
             for (uint32_t u = rs[q], e = re[q]; u < e; u++) {
                 const sphere_slot *B = &slot[u];
+                if (B->body <= i) continue;
                 /* keep_near_spheres: d = r_j - r_i at its minimum image, |d|^2 against S^2.
                  * Within S the image is d itself (|d_k| <= S < c <= L/3); beyond S, d moves only
-                 * when some |d_k| > L/2, so only when |d| > hmin, the smallest half period.
-                 * One branch for the three tests (j > i is a coin toss: as a branch of its
-                 * own it was mispredicted half the time) */
+                 * when some |d_k| > L/2, so only when |d| > hmin, the smallest half period */
                 clab_vec3 d = clab_v3(B->r[0] - xi, B->r[1] - yi, B->r[2] - zi);
                 double d2 = clab_v3_dot(d, d);
-                if (!((B->body > i) & ((d2 <= far2) | (d2 > hmin2)))) continue;
+                if (!((d2 <= far2) | (d2 > hmin2))) continue;
                 double S = Ri + B->R + M;
                 if (d2 > far2 || d2 > S * S * (1.0 + 2e-10)) {
                     if (!(d2 > hmin2)) continue;
