@@ -670,7 +670,7 @@ static double max_motion(clab_collider *cd, const clab_world *w)
 
 clab_hot_body *clab_collider_hot(clab_collider *cd, size_t n)
 {
-    if (n > cd->cap_hot) {
+    if (n > cd->cap_hot || !cd->hot) { /* never NULL unless out of memory, even for n = 0 */
         size_t cap = n + n / 2 + 16;
         clab_hot_body *h = realloc(cd->hot, cap * sizeof *h);
         if (!h) return NULL;

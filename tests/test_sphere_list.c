@@ -257,5 +257,23 @@ int main(void)
 #endif
     free(ref);
     clab_world_destroy(w);
+    /* clab_collide twice (the second call runs the skin test, which gathers the hot records)
+     * on an empty world and on one sphere */
+    for (int nb = 0; nb < 2; nb++) {
+        w = clab_world_create(NULL);
+        clab_error err;
+        if (nb) {
+            clab_body_def d = clab_default_body_def();
+            if (clab_world_add_body(w, &d, &err) < 0) exit(99);
+        }
+        clab_collider *cd = clab_collider_create();
+        clab_contacts cs;
+        clab_contacts_init(&cs);
+        int rc = clab_collide(cd, w, 0.0, &cs, &err) || clab_collide(cd, w, 0.0, &cs, &err);
+        tap_ok(rc == 0 && cs.n == 0, "clab_collide on %s: no error, no contacts", nb ? "one sphere" : "an empty world");
+        clab_contacts_free(&cs);
+        clab_collider_destroy(cd);
+        clab_world_destroy(w);
+    }
     return tap_done();
 }
