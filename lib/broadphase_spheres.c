@@ -280,36 +280,37 @@ static int cell_pairs(clab_collider *cd, const clab_world *w, const sl_grid *gr,
     long cx = c % nx, cy = (c / nx) % ny, cz = c / (nx * ny);
     uint32_t rs[18], re[18];
     int nr = 0;
-    if (cx > 0 && cx < nx - 1 && cy > 0 && cy < ny - 1 && cz > 0 && cz < nz - 1) /* inside: no edge, no wrap */
+    if (cx > 0 && cx < nx - 1 && cy > 0 && cy < ny - 1 && cz > 0 && cz < nz - 1) { /* inside: no edge, no wrap */
         for (int dz = -1; dz <= 1; dz++)
             for (int dy = -1; dy <= 1; dy++) {
                 long row = c + nx * (dy + ny * dz);
                 rs[nr] = cstart[row - 1];
                 re[nr++] = cstart[row + 2];
             }
-    else
-    for (int dz = -1; dz <= 1; dz++) {
-        long z = cz + dz;
-        if (z < 0 || z >= nz) {
-            if (!per->on[2]) continue;
-            z = z < 0 ? z + nz : z - nz;
-        }
-        for (int dy = -1; dy <= 1; dy++) {
-            long y = cy + dy;
-            if (y < 0 || y >= ny) {
-                if (!per->on[1]) continue;
-                y = y < 0 ? y + ny : y - ny;
+    } else {
+        for (int dz = -1; dz <= 1; dz++) {
+            long z = cz + dz;
+            if (z < 0 || z >= nz) {
+                if (!per->on[2]) continue;
+                z = z < 0 ? z + nz : z - nz;
             }
-            long row = nx * (y + ny * z), x0 = cx > 0 ? cx - 1 : 0, x1 = cx + 1 < nx ? cx + 1 : nx - 1;
-            rs[nr] = cstart[row + x0];
-            re[nr++] = cstart[row + x1 + 1];
-            if (per->on[0] && cx == 0) {
-                rs[nr] = cstart[row + nx - 1];
-                re[nr++] = cstart[row + nx];
-            }
-            if (per->on[0] && cx == nx - 1) {
-                rs[nr] = cstart[row];
-                re[nr++] = cstart[row + 1];
+            for (int dy = -1; dy <= 1; dy++) {
+                long y = cy + dy;
+                if (y < 0 || y >= ny) {
+                    if (!per->on[1]) continue;
+                    y = y < 0 ? y + ny : y - ny;
+                }
+                long row = nx * (y + ny * z), x0 = cx > 0 ? cx - 1 : 0, x1 = cx + 1 < nx ? cx + 1 : nx - 1;
+                rs[nr] = cstart[row + x0];
+                re[nr++] = cstart[row + x1 + 1];
+                if (per->on[0] && cx == 0) {
+                    rs[nr] = cstart[row + nx - 1];
+                    re[nr++] = cstart[row + nx];
+                }
+                if (per->on[0] && cx == nx - 1) {
+                    rs[nr] = cstart[row];
+                    re[nr++] = cstart[row + 1];
+                }
             }
         }
     }
