@@ -6,7 +6,9 @@
  * level and looks up at most 8 cells on each coarser level in use: linear in the body count
  * for any mix of sizes. Planes, bodies wider than the coarsest cell and the few bodies of a
  * sparse level (floor slabs, walls) are kept out of the grid and tested against every
- * bounded body.
+ * bounded body. clab_collide's kept list (see clab_collider_set_skin) of a scene whose
+ * bounded bodies are all spheres of similar size comes instead from one cell list with the
+ * distance test in place: the same pairs in the same order.
  * Narrow phase: one function per shape pair, dispatched through a table indexed by the
  * two shape types; contacts are reported while Phi < envelope (delta_K of seed 000). */
 #ifndef CLAB_COLLIDE_H
