@@ -2,6 +2,7 @@
  * G_j rows, the vector p, and the matrix-free product N nu = P^T M^-1 P nu. */
 #include "ccp.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,6 +27,8 @@ void clab_ccp_free(clab_ccp *P)
     free(P->inc);
     free(P->inc_r);
     free(P->cone);
+    free(P->sph);
+    free(P->sph_chunk);
     clab_ccp_init(P);
 }
 
@@ -82,6 +85,12 @@ static int reserve(clab_ccp *P, size_t nb, size_t n, size_t nblk)
         double *cn = realloc(P->cone, 4 * cap * sizeof *cn);
         if (!cn) return CLAB_ENOMEM;
         P->cone = cn;
+        clab_ccp_sph *sp = realloc(P->sph, cap * sizeof *sp);
+        if (!sp) return CLAB_ENOMEM;
+        P->sph = sp;
+        unsigned char *sc = realloc(P->sph_chunk, clab_ccp_nchunks(cap) + 1);
+        if (!sc) return CLAB_ENOMEM;
+        P->sph_chunk = sc;
         P->cap_blocks = cap;
     }
     return CLAB_OK;
@@ -125,6 +134,32 @@ static void make_item(clab_ccp_item *it, const clab_body *A, const clab_body *B,
     put3(&it->r[3], clab_q_rotate(B->e, sbar_b));
     it->a = a;
     it->b = b;
+}
+
+/* The compact record of contact i from its item (ccp.h, clab_ccp_sph); 0 when an arm of a
+ * moving body is off the normal (by more than 1e-13 |r|, far above the rounding of the
+ * rotations) or the third direction is not n x u: such a contact keeps the item. */
+static int make_sph(clab_ccp_sph *s, const clab_ccp_item *it, const clab_world *w)
+{
+    const double *n = it->t, *t = it->t + 3, *tw = it->t + 6;
+    const double w0 = n[1] * t[2] - n[2] * t[1], w1 = n[2] * t[0] - n[0] * t[2], w2 = n[0] * t[1] - n[1] * t[0];
+    int ok = fabs(w0 - tw[0]) <= 1e-13 && fabs(w1 - tw[1]) <= 1e-13 && fabs(w2 - tw[2]) <= 1e-13;
+    double rho[2] = {0.0, 0.0};
+    for (int side = 0; side < 2; side++) {
+        if (w->bodies[side ? it->b : it->a].fixed) continue; /* no velocity: the arm is never used */
+        const double *r = it->r + 3 * side;
+        double l = r[0] * n[0] + r[1] * n[1] + r[2] * n[2];
+        double e0 = r[0] - l * n[0], e1 = r[1] - l * n[1], e2 = r[2] - l * n[2];
+        double r2 = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
+        if (!(e0 * e0 + e1 * e1 + e2 * e2 <= 1e-26 * r2)) ok = 0;
+        rho[side] = l;
+    }
+    for (int c = 0; c < 3; c++) s->n[c] = n[c], s->u[c] = t[c];
+    s->ra = rho[0];
+    s->rb = rho[1];
+    s->a = it->a;
+    s->b = it->b;
+    return ok;
 }
 
 /* per body M^-1 in the world frame (1/m and A Jbar^-1 A^T) and A; the incidence lists of the
@@ -221,6 +256,18 @@ int clab_ccp_build(clab_ccp *P, const clab_world *w, const clab_contacts *c, dou
         double phi_h = ct->phi / h;
         if (phi_h < -recovery_speed) phi_h = -recovery_speed;
         P->p[3 * i] += phi_h;
+    }
+    /* the compact records, and per chunk whether all of its contacts have one */
+    const size_t nch = clab_ccp_nchunks(nk);
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) if (nch >= CLAB_CCP_PAR_CHUNKS)
+#endif
+    for (size_t ch = 0; ch < nch; ch++) {
+        size_t lo, hi;
+        clab_ccp_chunk(ch, nk, &lo, &hi);
+        int all = 1;
+        for (size_t i = lo; i < hi; i++) all &= make_sph(&P->sph[i], &P->items[i], w);
+        P->sph_chunk[ch] = (unsigned char)all;
     }
 
     /* joints: G_j rows and b_{j,0} = g_j/h + G_j^T v* of Eq. (5c) */

@@ -74,6 +74,21 @@ typedef struct clab_ccp_item {
     int32_t a, b;   /* bodies */
 } clab_ccp_item;
 
+/* The compact record of a contact whose arms lie along its normal (72 bytes): r_a = ra n and
+ * r_b = rb n in the world frame (a sphere's contact point lies on the line of centres; a
+ * fixed body gets 0: it never moves), so with w = n x u (clab_v3_frame) and
+ * c = rb omega_b - ra omega_a the rows of the item reduce to
+ *     v = v_b - v_a + c x n,   (D_i^T v)_n = n.(v_b - v_a),
+ *     (D_i^T v)_u = u.(v_b - v_a) + w.c,   (D_i^T v)_w = w.(v_b - v_a) - u.c
+ * (u.(c x n) = c.(n x u) = c.w, w.(c x n) = c.(n x w) = -c.u, n.(c x n) = 0), and the world
+ * impulse is F = n x_0 + u x_1 + w x_2 as before. The same numbers as the item's up to
+ * rounding; the solvers' contact loops read these 72 bytes instead of its 128. */
+typedef struct clab_ccp_sph {
+    double n[3], u[3]; /* normal and first tangent, world [-] */
+    double ra, rb;     /* signed arm lengths along n: r_a = ra n, r_b = rb n [m] */
+    int32_t a, b;      /* bodies */
+} clab_ccp_sph;
+
 typedef struct clab_ccp {
     size_t nbodies;      /* bodies of the world */
     size_t ncontacts;    /* N_K: cone blocks 0 .. NK-1, rows 0 .. 3 NK - 1 */
@@ -100,6 +115,9 @@ typedef struct clab_ccp {
                              so the torque of the block's impulse F on the body is inc_r x F */
     double *cone;         /* [4 ncontacts] per contact mu_i, t_res, lambda_max(N_ii) [1/kg], 1/t_res
                              (compact copy of the blocks for the solvers' loops) */
+    clab_ccp_sph *sph;    /* [ncontacts] the compact records (valid where the chunk's flag is set) */
+    unsigned char *sph_chunk; /* [chunks of CLAB_CCP_CHUNK contacts] 1: every contact of the chunk
+                                 has a compact record (arms along n to 1e-13 |r|, w = n x u) */
     int has_compliance;   /* some compliance[k] != 0 (set by clab_ccp_update_blocks) */
 } clab_ccp;
 

@@ -23,6 +23,14 @@
 #define CLAB_CCP_PAR_CHUNKS 8  /* loops of fewer chunks run on one thread (fork costs more) */
 #define CLAB_CCP_PAR_BODIES 4096 /* likewise bodies for the body pass */
 
+/* complete unrolling of the loops over a block's three rows (q = 0, 1, 2): GCC at -O2 keeps
+ * them as loops, with the rows' values in memory; the arithmetic is the same either way */
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 8
+#define CLAB_UNROLL3 _Pragma("GCC unroll 3")
+#else
+#define CLAB_UNROLL3
+#endif
+
 static inline size_t clab_ccp_nchunks(size_t ncontacts) { return (ncontacts + CLAB_CCP_CHUNK - 1) / CLAB_CCP_CHUNK; }
 
 /* u = M^-1 P nu in the world frame (body pass); body_frame = 1 gives the angular part as the
@@ -80,6 +88,47 @@ static inline void clab_ccp_item_rows(const clab_ccp_item *it, const double v[3]
     out[0] = t[0] * v[0] + t[1] * v[1] + t[2] * v[2];
     out[1] = t[3] * v[0] + t[4] * v[1] + t[5] * v[2];
     out[2] = t[6] * v[0] + t[7] * v[1] + t[8] * v[2];
+}
+
+/* the three rows of a contact from its compact record (ccp.h, clab_ccp_sph): out = D_i^T u */
+static inline void clab_ccp_sph_rows(const clab_ccp_sph *s, const double *u, double out[3])
+{
+    const double *ua = u + 6 * (size_t)s->a, *ub = u + 6 * (size_t)s->b, *n = s->n, *t = s->u;
+    const double w0 = n[1] * t[2] - n[2] * t[1], w1 = n[2] * t[0] - n[0] * t[2], w2 = n[0] * t[1] - n[1] * t[0];
+    const double d0 = ub[0] - ua[0], d1 = ub[1] - ua[1], d2 = ub[2] - ua[2];
+    const double c0 = s->rb * ub[3] - s->ra * ua[3], c1 = s->rb * ub[4] - s->ra * ua[4],
+                 c2 = s->rb * ub[5] - s->ra * ua[5];
+    out[0] = n[0] * d0 + n[1] * d1 + n[2] * d2;
+    out[1] = (t[0] * d0 + t[1] * d1 + t[2] * d2) + (w0 * c0 + w1 * c1 + w2 * c2);
+    out[2] = (w0 * d0 + w1 * d1 + w2 * d2) - (t[0] * c0 + t[1] * c1 + t[2] * c2);
+}
+
+/* the world impulse of a contact from its compact record: F = n x_0 + u x_1 + w x_2 */
+static inline void clab_ccp_sph_force(const clab_ccp_sph *s, const double x[3], double F[3])
+{
+    const double *n = s->n, *t = s->u;
+    const double w0 = n[1] * t[2] - n[2] * t[1], w1 = n[2] * t[0] - n[0] * t[2], w2 = n[0] * t[1] - n[1] * t[0];
+    F[0] = n[0] * x[0] + t[0] * x[1] + w0 * x[2];
+    F[1] = n[1] * x[0] + t[1] * x[1] + w1 * x[2];
+    F[2] = n[2] * x[0] + t[2] * x[1] + w2 * x[2];
+}
+
+/* contact i's rows D_i^T u and its impulse F, from the compact record when its chunk has them
+ * (sph: P->sph_chunk[c], the same for the whole chunk) or from the item */
+static inline void clab_ccp_rows(const clab_ccp *P, int sph, size_t i, const double *u, double out[3])
+{
+    if (sph) {
+        clab_ccp_sph_rows(&P->sph[i], u, out);
+    } else {
+        double v[3];
+        clab_ccp_item_vrel(&P->items[i], u, v);
+        clab_ccp_item_rows(&P->items[i], v, out);
+    }
+}
+static inline void clab_ccp_force(const clab_ccp *P, int sph, size_t i, const double x[3], double F[3])
+{
+    if (sph) clab_ccp_sph_force(&P->sph[i], x, F);
+    else clab_ccp_item_force(&P->items[i], x, F);
 }
 
 /* Euclidean projection onto K = {mu x_n >= |x_T|} (the same operations as clab_cone_project

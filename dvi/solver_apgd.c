@@ -20,10 +20,14 @@
  * iterate is returned, as in the paper.
  *
  * An iteration is three passes over memory (ccp_fast.h): the body pass u = M^-1 P x_{k+1};
- * the gather pass N x_{k+1} = P^T u with the sums of the backtracking and restart tests; and
- * one update pass forming y, N y, the residual of x_{k+1} and already the next
- * Proj_C(y - t (N y + p)). Iterates live in four buffers (nu and three scratch) and change
- * roles by pointer, so keeping the best iterate copies nothing. Parallel and deterministic. */
+ * the gather pass N x_{k+1} = P^T u with the sums of the backtracking test; and one update
+ * pass forming the residual of x_{k+1}, already the next Proj_C(y - t (N y + p)) with its
+ * impulses, and the next restart sum (N y + p).(x_{k+2} - x_{k+1}). y and N y are not kept:
+ * each pass forms them from x_k, x_{k-1} and N x_k, N x_{k-1} (the same operations, so the
+ * same bits, as when they were stored), which moves fewer bytes than writing and reading two
+ * more vectors. Contacts read their compact record (ccp.h, clab_ccp_sph) where their chunk has
+ * one. Iterates live in four buffers (nu and three scratch) and change roles by pointer, so
+ * keeping the best iterate copies nothing. Parallel and deterministic. */
 #include <math.h>
 #include <string.h>
 
@@ -32,8 +36,20 @@
 
 #define MAX_BACKTRACK 60
 
-/* xn = Proj_C(y - t (Ny + p)) and its blocks' impulses F */
-static void step(const clab_ccp *P, double t, const double *y, const double *Ny, double *xn, double *F)
+/* y = x + beta (x - xp) and N y = Nx + beta (Nx - Nxp), the extrapolated point of the last
+ * momentum step, formed where it is used instead of kept in two vectors (the same operations
+ * as when it was kept: the same bits) */
+static inline void extrapolate(double beta, const double *x, const double *xp, const double *Nx, const double *Nxp,
+                               size_t k, double *y, double *Ny)
+{
+    y[0] = x[k] + beta * (x[k] - xp[k]);
+    Ny[0] = Nx[k] + beta * (Nx[k] - Nxp[k]);
+}
+
+/* xn = Proj_C(y - t (Ny + p)) from y of (beta, x, xp), its blocks' impulses F, and the restart
+ * sum s2 = (Ny + p).(xn - x) (returned) */
+static double step(const clab_ccp *P, double t, double beta, const double *x, const double *xp, const double *Nx,
+                   const double *Nxp, double *xn, double *F, double *part)
 {
     const size_t nk = P->ncontacts, nch = clab_ccp_nchunks(nk);
 #ifdef _OPENMP
@@ -42,20 +58,41 @@ static void step(const clab_ccp *P, double t, const double *y, const double *Ny,
     for (size_t c = 0; c < nch; c++) {
         size_t lo, hi;
         clab_ccp_chunk(c, nk, &lo, &hi);
-        for (size_t k = 3 * lo; k < 3 * hi; k += 3) {
-            for (int q = 0; q < 3; q++) xn[k + q] = y[k + q] - t * (Ny[k + q] + P->p[k + q]);
-            clab_ccp_cone_project(P->cone[4 * (k / 3)], &xn[k]);
-            clab_ccp_item_force(&P->items[k / 3], &xn[k], &F[k]);
+        const int sph = P->sph_chunk[c];
+        double gdx = 0.0;
+        for (size_t i = lo; i < hi; i++) {
+            const size_t k = 3 * i;
+            double g[3];
+            CLAB_UNROLL3
+            for (int q = 0; q < 3; q++) {
+                double y, Ny;
+                extrapolate(beta, x, xp, Nx, Nxp, k + q, &y, &Ny);
+                g[q] = Ny + P->p[k + q];
+                xn[k + q] = y - t * g[q];
+            }
+            clab_ccp_cone_project(P->cone[4 * i], &xn[k]);
+            clab_ccp_force(P, sph, i, &xn[k], &F[k]);
+            CLAB_UNROLL3
+            for (int q = 0; q < 3; q++) gdx += g[q] * (xn[k + q] - x[k + q]);
         }
+        part[c] = gdx;
     }
-    for (size_t k = 3 * nk; k < P->n; k++) xn[k] = y[k] - t * (Ny[k] + P->p[k]);
+    double s2 = 0.0;
+    for (size_t c = 0; c < nch; c++) s2 += part[c];
+    for (size_t k = 3 * nk; k < P->n; k++) {
+        double y, Ny;
+        extrapolate(beta, x, xp, Nx, Nxp, k, &y, &Ny);
+        xn[k] = y - t * (Ny + P->p[k]);
+        s2 += (Ny + P->p[k]) * (xn[k] - x[k]);
+    }
     clab_ccp_joint_forces(P, xn, F);
+    return s2;
 }
 
-/* Nxn = P^T u + compliance xn (u = M^-1 P xn) and the sums s[0] = (xn - y).(Nxn - Ny),
- * s[1] = |xn - y|^2, s[2] = (Ny + p).(xn - x) */
-static void gather(const clab_ccp *P, const double *u, const double *xn, const double *y, const double *Ny,
-                   const double *x, double *Nxn, double *part, double s[3])
+/* Nxn = P^T u + compliance xn (u = M^-1 P xn) and the backtracking sums s[0] = (xn - y).(Nxn - Ny),
+ * s[1] = |xn - y|^2, with y of (beta, x, xp) */
+static void gather(const clab_ccp *P, const double *u, const double *xn, double beta, const double *x,
+                   const double *xp, const double *Nx, const double *Nxp, double *Nxn, double *part, double s[2])
 {
     const size_t nk = P->ncontacts, nch = clab_ccp_nchunks(nk);
     const int comp = P->has_compliance;
@@ -65,37 +102,41 @@ static void gather(const clab_ccp *P, const double *u, const double *xn, const d
     for (size_t c = 0; c < nch; c++) {
         size_t lo, hi;
         clab_ccp_chunk(c, nk, &lo, &hi);
-        double dNd = 0.0, dd = 0.0, gdx = 0.0;
+        const int sph = P->sph_chunk[c];
+        double dNd = 0.0, dd = 0.0;
         for (size_t i = lo; i < hi; i++) {
-            double v[3], o[3];
-            clab_ccp_item_vrel(&P->items[i], u, v);
-            clab_ccp_item_rows(&P->items[i], v, o);
+            double o[3];
+            clab_ccp_rows(P, sph, i, u, o);
+            CLAB_UNROLL3
             for (int q = 0; q < 3; q++) {
                 size_t k = 3 * i + (size_t)q;
-                double Nk = o[q] + (comp ? P->compliance[k] * xn[k] : 0.0), e = xn[k] - y[k];
+                double y, Ny;
+                extrapolate(beta, x, xp, Nx, Nxp, k, &y, &Ny);
+                double Nk = o[q] + (comp ? P->compliance[k] * xn[k] : 0.0), e = xn[k] - y;
                 Nxn[k] = Nk;
-                dNd += e * (Nk - Ny[k]);
+                dNd += e * (Nk - Ny);
                 dd += e * e;
-                gdx += (Ny[k] + P->p[k]) * (xn[k] - x[k]);
             }
         }
-        part[3 * c] = dNd, part[3 * c + 1] = dd, part[3 * c + 2] = gdx;
+        part[2 * c] = dNd, part[2 * c + 1] = dd;
     }
-    s[0] = s[1] = s[2] = 0.0;
-    for (size_t c = 0; c < nch; c++) s[0] += part[3 * c], s[1] += part[3 * c + 1], s[2] += part[3 * c + 2];
+    s[0] = s[1] = 0.0;
+    for (size_t c = 0; c < nch; c++) s[0] += part[2 * c], s[1] += part[2 * c + 1];
     clab_ccp_gather_joints(P, u, xn, Nxn);
     for (size_t k = 3 * nk; k < P->n; k++) {
-        double e = xn[k] - y[k];
-        s[0] += e * (Nxn[k] - Ny[k]);
+        double y, Ny;
+        extrapolate(beta, x, xp, Nx, Nxp, k, &y, &Ny);
+        double e = xn[k] - y;
+        s[0] += e * (Nxn[k] - Ny);
         s[1] += e * e;
-        s[2] += (Ny[k] + P->p[k]) * (xn[k] - x[k]);
     }
 }
 
-/* y = xn + beta (xn - x), Ny = Nxn + beta (Nxn - Nx), the residual of xn (returned) with
- * d = Nxn + p, and the next step from y with t into next, with its impulses F */
+/* with y = xn + beta (xn - x), Ny = Nxn + beta (Nxn - Nx): the residual of xn (returned) with
+ * d = Nxn + p, the next step from y with t into next, with its impulses F, and the next
+ * restart sum *s2 = (Ny + p).(next - xn) */
 static double update(const clab_ccp *P, const double *p0, double beta, double t, const double *xn, const double *x,
-                     const double *Nxn, const double *Nx, double *y, double *Ny, double *next, double *F, double *part)
+                     const double *Nxn, const double *Nx, double *next, double *F, double *part, double *s2)
 {
     const size_t nk = P->ncontacts, nch = clab_ccp_nchunks(nk);
 #ifdef _OPENMP
@@ -104,37 +145,47 @@ static double update(const clab_ccp *P, const double *p0, double beta, double t,
     for (size_t c = 0; c < nch; c++) {
         size_t lo, hi;
         clab_ccp_chunk(c, nk, &lo, &hi);
-        double e2max = 0.0;
+        const int sph = P->sph_chunk[c];
+        double e2max = 0.0, gdx = 0.0;
         for (size_t i = lo; i < hi; i++) {
             const size_t k = 3 * i;
             const double *cn = &P->cone[4 * i];
-            double g[3];
+            double g[3], y[3], Ny[3];
+            CLAB_UNROLL3
             for (int q = 0; q < 3; q++) {
-                y[k + q] = xn[k + q] + beta * (xn[k + q] - x[k + q]);
-                Ny[k + q] = Nxn[k + q] + beta * (Nxn[k + q] - Nx[k + q]);
+                extrapolate(beta, xn, x, Nxn, Nx, k + q, &y[q], &Ny[q]);
                 g[q] = Nxn[k + q] + P->p[k + q];
             }
             if (p0) clab_desaxce_block(P, p0, i, g); /* exact friction, inner: moves p_n and g_n */
-            for (int q = 0; q < 3; q++) next[k + q] = y[k + q] - t * (Ny[k + q] + P->p[k + q]);
+            double gy[3];
+            CLAB_UNROLL3
+            for (int q = 0; q < 3; q++) {
+                gy[q] = Ny[q] + P->p[k + q];
+                next[k + q] = y[q] - t * gy[q];
+            }
             e2max = clab_ccp_max_nan(e2max, clab_ccp_cone_res2(cn, &xn[k], g));
             clab_ccp_cone_project(cn[0], &next[k]);
-            clab_ccp_item_force(&P->items[i], &next[k], &F[k]);
+            clab_ccp_force(P, sph, i, &next[k], &F[k]);
+            CLAB_UNROLL3
+            for (int q = 0; q < 3; q++) gdx += gy[q] * (next[k + q] - xn[k + q]);
         }
-        part[c] = e2max;
+        part[2 * c] = e2max, part[2 * c + 1] = gdx;
     }
     double e2 = 0.0;
-    for (size_t c = 0; c < nch; c++) e2 = clab_ccp_max_nan(e2, part[c]);
+    *s2 = 0.0;
+    for (size_t c = 0; c < nch; c++) e2 = clab_ccp_max_nan(e2, part[2 * c]), *s2 += part[2 * c + 1];
     for (size_t i = nk; i < P->nblocks; i++) { /* joints: r_j = |b_j| */
         const clab_ccp_block *bl = &P->blocks[i];
-        double s2 = 0.0;
+        double sq = 0.0;
         for (size_t k = bl->first; k < bl->first + (size_t)bl->size; k++) {
-            y[k] = xn[k] + beta * (xn[k] - x[k]);
-            Ny[k] = Nxn[k] + beta * (Nxn[k] - Nx[k]);
-            next[k] = y[k] - t * (Ny[k] + P->p[k]);
+            double y, Ny;
+            extrapolate(beta, xn, x, Nxn, Nx, k, &y, &Ny);
+            next[k] = y - t * (Ny + P->p[k]);
+            *s2 += (Ny + P->p[k]) * (next[k] - xn[k]);
             double g = Nxn[k] + P->p[k];
-            s2 += g * g;
+            sq += g * g;
         }
-        e2 = clab_ccp_max_nan(e2, s2);
+        e2 = clab_ccp_max_nan(e2, sq);
     }
     clab_ccp_joint_forces(P, next, F);
     return sqrt(e2);
@@ -146,14 +197,14 @@ static int solve(const clab_ccp *P, const clab_ccp_options *o, double *nu, clab_
     if (clab_ccp_begin(o, W, res, err)) return err ? err->status : CLAB_ENOMEM;
     if (P->n == 0) return clab_ccp_finish("apgd", o, res, 0.0, err); /* nothing to solve */
     size_t n = P->n;
-    /* x-type buffers: nu and three scratch; N-type: two; y, Ny, u, chunk sums */
+    /* x-type buffers: nu and three scratch; N-type: three; u, chunk sums, impulses */
     double *X[4] = {nu, clab_ccp_work_get(W, 0, n), clab_ccp_work_get(W, 1, n), clab_ccp_work_get(W, 2, n)};
-    double *Nx = clab_ccp_work_get(W, 3, n), *Nxn = clab_ccp_work_get(W, 4, n);
-    double *y = clab_ccp_work_get(W, 5, n), *Ny = clab_ccp_work_get(W, 6, n);
+    double *NB[3] = {clab_ccp_work_get(W, 3, n), clab_ccp_work_get(W, 4, n), clab_ccp_work_get(W, 5, n)};
+    double *Nx = NB[0], *Nxn = NB[1], *Nxp = NB[0];
     double *u = clab_ccp_work_get(W, 7, 6 * P->nbodies);
-    double *part = clab_ccp_work_get(W, 8, 3 * clab_ccp_nchunks(P->ncontacts) + 3);
+    double *part = clab_ccp_work_get(W, 8, 2 * clab_ccp_nchunks(P->ncontacts) + 2);
     double *F = clab_ccp_work_get(W, 9, 3 * P->nblocks);
-    if (!X[1] || !X[2] || !X[3] || !Nx || !Nxn || !y || !Ny || !u || !part || !F)
+    if (!X[1] || !X[2] || !X[3] || !NB[0] || !NB[1] || !NB[2] || !u || !part || !F)
         return clab_error_set(err, CLAB_ENOMEM, "dvi: out of memory in the apgd solver");
 
     double *x = X[0], *best = X[0], *xn = X[1];
@@ -166,32 +217,36 @@ static int solve(const clab_ccp *P, const clab_ccp_options *o, double *nu, clab_
 
     double L = clab_ccp_lipschitz_guess(P, x, xn, Nxn, u);
     double theta = 1.0;
-    memcpy(y, x, n * sizeof *x);
-    memcpy(Ny, Nx, n * sizeof *x);
-    step(P, 1.0 / L, y, Ny, xn, F);
+    /* y = x + beta (x - xp) with xp = x, beta = 0: y = x_0, N y = N x_0 */
+    double *xp = x, beta = 0.0;
+    double s2 = step(P, 1.0 / L, beta, x, xp, Nx, Nxp, xn, F, part);
     while (res->iterations < o->max_iter) {
         /* N x_{k+1} with the backtracking test on L; a failed test redoes the step */
-        double s[3];
+        double s[2];
         for (int bt = 0;; bt++) {
             clab_ccp_body_pass_F(P, F, u);
-            gather(P, u, xn, y, Ny, x, Nxn, part, s);
+            gather(P, u, xn, beta, x, xp, Nx, Nxp, Nxn, part, s);
             if (s[0] <= L * s[1] || bt == MAX_BACKTRACK || !isfinite(s[0])) break;
             L *= 2.0;
-            step(P, 1.0 / L, y, Ny, xn, F);
+            s2 = step(P, 1.0 / L, beta, x, xp, Nx, Nxp, xn, F, part);
         }
         /* Nesterov momentum, with the restart test on g(y).(x_{k+1} - x_k) */
         double theta_n = 0.5 * (-theta * theta + theta * sqrt(theta * theta + 4.0));
-        double beta = theta * (1.0 - theta) / (theta * theta + theta_n);
-        if (s[2] > 0.0) beta = 0.0, theta_n = 1.0;
+        beta = theta * (1.0 - theta) / (theta * theta + theta_n);
+        if (s2 > 0.0) beta = 0.0, theta_n = 1.0;
         theta = theta_n;
         L *= 0.9;
-        /* the next step goes to a buffer that is neither x_{k+1} nor the best iterate */
+        /* the next step goes to a buffer that is neither x_{k+1}, x_k nor the best iterate */
         double *next = NULL;
         for (int b = 0; b < 4 && !next; b++)
-            if (X[b] != xn && X[b] != best) next = X[b];
-        r = update(P, o->desaxce_p0, beta, 1.0 / L, xn, x, Nxn, Nx, y, Ny, next, F, part);
-        double *t = Nx;
-        x = xn, Nx = Nxn, Nxn = t, xn = next;
+            if (X[b] != xn && X[b] != x && X[b] != best) next = X[b];
+        r = update(P, o->desaxce_p0, beta, 1.0 / L, xn, x, Nxn, Nx, next, F, part, &s2);
+        /* roles: x_k becomes the previous iterate, x_{k+1} the current one */
+        double *Nfree = NULL;
+        for (int b = 0; b < 3 && !Nfree; b++)
+            if (NB[b] != Nx && NB[b] != Nxn) Nfree = NB[b];
+        xp = x, x = xn, xn = next;
+        Nxp = Nx, Nx = Nxn, Nxn = Nfree;
         clab_ccp_record(W, res, r);
         if (r < r_best) r_best = r, best = x;
         if (r <= o->tol || !isfinite(r)) break;

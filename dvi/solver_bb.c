@@ -43,26 +43,30 @@ static void direction(const clab_ccp *P, const double *p0, double alpha, const d
     for (size_t c = 0; c < nch; c++) {
         size_t lo, hi;
         clab_ccp_chunk(c, nk, &lo, &hi);
+        const int sph = P->sph_chunk[c];
         double gs = 0.0, ss = 0.0, xdp = 0.0, e2max = 0.0;
         for (size_t i = lo; i < hi; i++) {
             const size_t k = 3 * i;
             const double *cn = &P->cone[4 * i];
             double g[3], z[3];
+            CLAB_UNROLL3
             for (int q = 0; q < 3; q++) g[q] = Nx[k + q] + P->p[k + q];
             if (p0) clab_desaxce_block(P, p0, i, g); /* exact friction, inner: moves p_n and g_n */
+            CLAB_UNROLL3
             for (int q = 0; q < 3; q++) {
                 xdp += x[k + q] * (g[q] + P->p[k + q]);
                 z[q] = x[k + q] - alpha * g[q];
             }
             e2max = clab_ccp_max_nan(e2max, clab_ccp_cone_res2(cn, &x[k], g));
             clab_ccp_cone_project(cn[0], z);
+            CLAB_UNROLL3
             for (int q = 0; q < 3; q++) {
                 double sq = z[q] - x[k + q];
                 s[k + q] = sq;
                 gs += g[q] * sq;
                 ss += sq * sq;
             }
-            clab_ccp_item_force(&P->items[i], &s[k], &F[k]);
+            clab_ccp_force(P, sph, i, &s[k], &F[k]);
         }
         double *pc = &part[NSUM * c];
         pc[0] = gs, pc[1] = ss, pc[2] = xdp, pc[3] = e2max;
@@ -100,11 +104,12 @@ static double gather(const clab_ccp *P, const double *u, const double *s, double
     for (size_t c = 0; c < nch; c++) {
         size_t lo, hi;
         clab_ccp_chunk(c, nk, &lo, &hi);
+        const int sph = P->sph_chunk[c];
         double sNs = 0.0;
         for (size_t i = lo; i < hi; i++) {
-            double v[3], o[3];
-            clab_ccp_item_vrel(&P->items[i], u, v);
-            clab_ccp_item_rows(&P->items[i], v, o);
+            double o[3];
+            clab_ccp_rows(P, sph, i, u, o);
+            CLAB_UNROLL3
             for (int q = 0; q < 3; q++) {
                 size_t k = 3 * i + (size_t)q;
                 double Nk = o[q] + (comp ? P->compliance[k] * s[k] : 0.0);

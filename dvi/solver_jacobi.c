@@ -32,12 +32,12 @@ static double sweep(const clab_ccp *P, double omega, const double *p0, const dou
     for (size_t c = 0; c < nch; c++) {
         size_t lo, hi;
         clab_ccp_chunk(c, nk, &lo, &hi);
+        const int sph = P->sph_chunk[c];
         double e2max = 0.0;
         for (size_t i = lo; i < hi; i++) {
             const double *cn = &P->cone[4 * i], *xi = &x[3 * i], *pi = &P->p[3 * i];
-            double v[3], g[3];
-            clab_ccp_item_vrel(&P->items[i], u, v);
-            clab_ccp_item_rows(&P->items[i], v, g);
+            double g[3];
+            clab_ccp_rows(P, sph, i, u, g);
             g[0] += pi[0], g[1] += pi[1], g[2] += pi[2];
             if (comp) {
                 const double *ci = &P->compliance[3 * i];
@@ -48,7 +48,7 @@ static double sweep(const clab_ccp *P, double omega, const double *p0, const dou
             double eta = omega / cn[2], *y = &xn[3 * i];
             y[0] = xi[0] - eta * g[0], y[1] = xi[1] - eta * g[1], y[2] = xi[2] - eta * g[2];
             clab_ccp_cone_project(cn[0], y);
-            clab_ccp_item_force(&P->items[i], y, &F[3 * i]);
+            clab_ccp_force(P, sph, i, y, &F[3 * i]);
         }
         part[c] = e2max;
     }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "ccp.h"
+#include "ccp_fast.h"
 #include "pile.h"
 #include "tap.h"
 
@@ -140,6 +141,45 @@ int main(void)
         tap_ok(rc == CLAB_EINVAL && strstr(err.msg, "two fixed bodies"), "joint between two fixed bodies: %s", err.msg);
         clab_ccp_free(&Q);
         clab_world_destroy(w2);
+    }
+    /* the compact records (ccp.h, clab_ccp_sph): set for a chunk of spheres on a plane, not for
+     * one with boxes (their arms are off the normal); where set, the rows D_i^T u and the
+     * impulses F_i equal the item's to round-off (1e-13 of the largest term), F to the bit */
+    for (int boxes = 0; boxes < 2; boxes++) {
+        clab_world *ws = pile_world(r, 12, boxes);
+        clab_contacts cs;
+        clab_contacts_init(&cs);
+        clab_ccp Q;
+        clab_ccp_init(&Q);
+        rc = clab_collide(cd, ws, 0.02, &cs, &err) || clab_ccp_build(&Q, ws, &cs, h, vrec, &err);
+        double *uq = malloc(6 * ws->nbodies * sizeof *uq);
+        for (size_t k = 0; k < 6 * ws->nbodies; k++) uq[k] = gsl_rng_uniform(r) - 0.5;
+        for (size_t k = 0; k < ws->nbodies; k++)
+            if (ws->bodies[k].fixed)
+                for (int q = 0; q < 6; q++) uq[6 * k + (size_t)q] = 0.0; /* fixed bodies never move */
+        double worst = 0.0;
+        int same_F = 1;
+        for (size_t i = 0; rc == 0 && !boxes && i < Q.ncontacts; i++) {
+            double o1[3], o2[3], v[3], x[3] = {0.3, -0.2, 0.1}, F1[3], F2[3];
+            clab_ccp_item_vrel(&Q.items[i], uq, v);
+            clab_ccp_item_rows(&Q.items[i], v, o1);
+            clab_ccp_sph_rows(&Q.sph[i], uq, o2);
+            for (int q = 0; q < 3; q++) worst = fmax(worst, fabs(o1[q] - o2[q]));
+            clab_ccp_item_force(&Q.items[i], x, F1);
+            clab_ccp_sph_force(&Q.sph[i], x, F2);
+            same_F &= memcmp(F1, F2, sizeof F1) == 0;
+        }
+        if (boxes)
+            tap_ok(rc == 0 && Q.ncontacts > 0 && Q.sph_chunk[0] == 0, "boxes in the chunk: no compact records (%zu contacts)",
+                   Q.ncontacts);
+        else
+            tap_ok(rc == 0 && Q.ncontacts > 0 && Q.sph_chunk[0] == 1 && worst <= 1e-13 && same_F,
+                   "spheres: compact records, rows = the item's (worst %.3g), F the same bits (%zu contacts)", worst,
+                   Q.ncontacts);
+        free(uq);
+        clab_ccp_free(&Q);
+        clab_contacts_free(&cs);
+        clab_world_destroy(ws);
     }
     /* building again reuses the arrays (same contacts: same n) */
     {
