@@ -90,27 +90,34 @@ static inline void clab_ccp_item_rows(const clab_ccp_item *it, const double v[3]
     out[2] = t[6] * v[0] + t[7] * v[1] + t[8] * v[2];
 }
 
-/* the three rows of a contact from its compact record (ccp.h, clab_ccp_sph): out = D_i^T u */
-static inline void clab_ccp_sph_rows(const clab_ccp_sph *s, const double *u, double out[3])
+/* w = n x u of a compact record (the operations of clab_v3_frame: the same bits as the item's) */
+static inline void clab_ccp_sph_w(const clab_ccp_sph *s, double w[3])
+{
+    const double *n = s->n, *t = s->u;
+    w[0] = n[1] * t[2] - n[2] * t[1];
+    w[1] = n[2] * t[0] - n[0] * t[2];
+    w[2] = n[0] * t[1] - n[1] * t[0];
+}
+
+/* the three rows of a contact from its compact record and w (ccp.h, clab_ccp_sph): out = D_i^T u */
+static inline void clab_ccp_sph_rows(const clab_ccp_sph *s, const double w[3], const double *u, double out[3])
 {
     const double *ua = u + 6 * (size_t)s->a, *ub = u + 6 * (size_t)s->b, *n = s->n, *t = s->u;
-    const double w0 = n[1] * t[2] - n[2] * t[1], w1 = n[2] * t[0] - n[0] * t[2], w2 = n[0] * t[1] - n[1] * t[0];
     const double d0 = ub[0] - ua[0], d1 = ub[1] - ua[1], d2 = ub[2] - ua[2];
     const double c0 = s->rb * ub[3] - s->ra * ua[3], c1 = s->rb * ub[4] - s->ra * ua[4],
                  c2 = s->rb * ub[5] - s->ra * ua[5];
     out[0] = n[0] * d0 + n[1] * d1 + n[2] * d2;
-    out[1] = (t[0] * d0 + t[1] * d1 + t[2] * d2) + (w0 * c0 + w1 * c1 + w2 * c2);
-    out[2] = (w0 * d0 + w1 * d1 + w2 * d2) - (t[0] * c0 + t[1] * c1 + t[2] * c2);
+    out[1] = (t[0] * d0 + t[1] * d1 + t[2] * d2) + (w[0] * c0 + w[1] * c1 + w[2] * c2);
+    out[2] = (w[0] * d0 + w[1] * d1 + w[2] * d2) - (t[0] * c0 + t[1] * c1 + t[2] * c2);
 }
 
-/* the world impulse of a contact from its compact record: F = n x_0 + u x_1 + w x_2 */
-static inline void clab_ccp_sph_force(const clab_ccp_sph *s, const double x[3], double F[3])
+/* the world impulse of a contact from its compact record and w: F = n x_0 + u x_1 + w x_2 */
+static inline void clab_ccp_sph_force(const clab_ccp_sph *s, const double w[3], const double x[3], double F[3])
 {
     const double *n = s->n, *t = s->u;
-    const double w0 = n[1] * t[2] - n[2] * t[1], w1 = n[2] * t[0] - n[0] * t[2], w2 = n[0] * t[1] - n[1] * t[0];
-    F[0] = n[0] * x[0] + t[0] * x[1] + w0 * x[2];
-    F[1] = n[1] * x[0] + t[1] * x[1] + w1 * x[2];
-    F[2] = n[2] * x[0] + t[2] * x[1] + w2 * x[2];
+    F[0] = n[0] * x[0] + t[0] * x[1] + w[0] * x[2];
+    F[1] = n[1] * x[0] + t[1] * x[1] + w[1] * x[2];
+    F[2] = n[2] * x[0] + t[2] * x[1] + w[2] * x[2];
 }
 
 /* contact i's rows D_i^T u and its impulse F, from the compact record when its chunk has them
@@ -118,7 +125,9 @@ static inline void clab_ccp_sph_force(const clab_ccp_sph *s, const double x[3], 
 static inline void clab_ccp_rows(const clab_ccp *P, int sph, size_t i, const double *u, double out[3])
 {
     if (sph) {
-        clab_ccp_sph_rows(&P->sph[i], u, out);
+        double w[3];
+        clab_ccp_sph_w(&P->sph[i], w);
+        clab_ccp_sph_rows(&P->sph[i], w, u, out);
     } else {
         double v[3];
         clab_ccp_item_vrel(&P->items[i], u, v);
@@ -127,8 +136,13 @@ static inline void clab_ccp_rows(const clab_ccp *P, int sph, size_t i, const dou
 }
 static inline void clab_ccp_force(const clab_ccp *P, int sph, size_t i, const double x[3], double F[3])
 {
-    if (sph) clab_ccp_sph_force(&P->sph[i], x, F);
-    else clab_ccp_item_force(&P->items[i], x, F);
+    if (sph) {
+        double w[3];
+        clab_ccp_sph_w(&P->sph[i], w);
+        clab_ccp_sph_force(&P->sph[i], w, x, F);
+    } else {
+        clab_ccp_item_force(&P->items[i], x, F);
+    }
 }
 
 /* Euclidean projection onto K = {mu x_n >= |x_T|} (the same operations as clab_cone_project

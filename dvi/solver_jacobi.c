@@ -36,8 +36,13 @@ static double sweep(const clab_ccp *P, double omega, const double *p0, const dou
         double e2max = 0.0;
         for (size_t i = lo; i < hi; i++) {
             const double *cn = &P->cone[4 * i], *xi = &x[3 * i], *pi = &P->p[3 * i];
-            double g[3];
-            clab_ccp_rows(P, sph, i, u, g);
+            double g[3], w[3]; /* w: the record's third direction, formed once for rows and force */
+            if (sph) {
+                clab_ccp_sph_w(&P->sph[i], w);
+                clab_ccp_sph_rows(&P->sph[i], w, u, g);
+            } else {
+                clab_ccp_rows(P, 0, i, u, g);
+            }
             g[0] += pi[0], g[1] += pi[1], g[2] += pi[2];
             if (comp) {
                 const double *ci = &P->compliance[3 * i];
@@ -48,7 +53,8 @@ static double sweep(const clab_ccp *P, double omega, const double *p0, const dou
             double eta = omega / cn[2], *y = &xn[3 * i];
             y[0] = xi[0] - eta * g[0], y[1] = xi[1] - eta * g[1], y[2] = xi[2] - eta * g[2];
             clab_ccp_cone_project(cn[0], y);
-            clab_ccp_force(P, sph, i, y, &F[3 * i]);
+            if (sph) clab_ccp_sph_force(&P->sph[i], w, y, &F[3 * i]);
+            else clab_ccp_force(P, 0, i, y, &F[3 * i]);
         }
         part[c] = e2max;
     }

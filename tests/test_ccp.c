@@ -163,10 +163,12 @@ int main(void)
             double o1[3], o2[3], v[3], x[3] = {0.3, -0.2, 0.1}, F1[3], F2[3];
             clab_ccp_item_vrel(&Q.items[i], uq, v);
             clab_ccp_item_rows(&Q.items[i], v, o1);
-            clab_ccp_sph_rows(&Q.sph[i], uq, o2);
+            double wq[3];
+            clab_ccp_sph_w(&Q.sph[i], wq);
+            clab_ccp_sph_rows(&Q.sph[i], wq, uq, o2);
             for (int q = 0; q < 3; q++) worst = fmax(worst, fabs(o1[q] - o2[q]));
             clab_ccp_item_force(&Q.items[i], x, F1);
-            clab_ccp_sph_force(&Q.sph[i], x, F2);
+            clab_ccp_sph_force(&Q.sph[i], wq, x, F2);
             same_F &= memcmp(F1, F2, sizeof F1) == 0;
         }
         if (boxes)
