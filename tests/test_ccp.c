@@ -144,7 +144,7 @@ int main(void)
     }
     /* the compact records (ccp.h, clab_ccp_sph): set for a chunk of spheres on a plane, not for
      * one with boxes (their arms are off the normal); where set, the rows D_i^T u and the
-     * impulses F_i equal the item's to round-off (1e-13 of the largest term), F to the bit */
+     * impulses F_i equal the item's to round-off (1e-13 absolute for u of order 1), F to the bit */
     for (int boxes = 0; boxes < 2; boxes++) {
         clab_world *ws = pile_world(r, 12, boxes);
         clab_contacts cs;
