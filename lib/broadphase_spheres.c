@@ -358,7 +358,7 @@ static int cell_pairs(clab_collider *cd, const clab_world *w, const sl_grid *gr,
         /* by slot: a thread's cells are its own stretch of slots (by body index, the threads'
          * writes would share cache lines) */
         cd->sl_pmask[s] = mask;
-        sort_partners(*buf + first, *len - first);
+        if (*len > first) sort_partners(*buf + first, *len - first); /* *buf may still be NULL when empty */
         cd->sl_cnt[s] = (uint32_t)(*len - first);
         cd->sl_src[s] = first;
         cd->sl_thr[s] = (unsigned char)t;
@@ -572,6 +572,7 @@ int clab_sphere_list(clab_collider *cd, const clab_world *w, double M, size_t *n
                 if (cd->sl_cell[i] >= 0) {
                     uint32_t sl = cd->sl_slotof[i];
                     size_t k = cd->sl_cnt[sl];
+                    if (k == 0) continue; /* (a thread without partners has no buffer: no pointer arithmetic on NULL) */
                     const int32_t *src = cd->sl_buf[cd->sl_thr[sl]] + cd->sl_src[sl];
                     for (size_t u = 0; u < k; u++) {
                         out[off + u].i = (int)i;
