@@ -366,6 +366,21 @@ static int cell_pairs(clab_collider *cd, const clab_world *w, const sl_grid *gr,
     return 0;
 }
 
+/* inside a parallel region: this thread's contiguous share [*a, *b) of n items, the number of
+ * threads *nt; returns the thread's number */
+static inline int thread_range(size_t n, size_t *a, size_t *b, int *nt)
+{
+    int t = 0;
+    *nt = 1;
+#ifdef _OPENMP
+    t = omp_get_thread_num();
+    *nt = omp_get_num_threads();
+#endif
+    *a = n * (size_t)t / (size_t)*nt;
+    *b = n * (size_t)(t + 1) / (size_t)*nt;
+    return t;
+}
+
 int clab_sphere_list(clab_collider *cd, const clab_world *w, double M, size_t *npairs)
 {
     const size_t n = w->nbodies;
@@ -465,12 +480,9 @@ int clab_sphere_list(clab_collider *cd, const clab_world *w, double M, size_t *n
     uint32_t *cstart = cd->sl_cstart;
 #pragma omp parallel num_threads(T) if (T > 1)
     {
-        int t = 0, nt = 1;
-#ifdef _OPENMP
-        t = omp_get_thread_num();
-        nt = omp_get_num_threads();
-#endif
-        size_t a = n * (size_t)t / (size_t)nt, b = n * (size_t)(t + 1) / (size_t)nt;
+        size_t a, b;
+        int nt;
+        const int t = thread_range(n, &a, &b, &nt);
         uint32_t *cnt = cd->sl_ccount + (size_t)t * (size_t)nc;
         memset(cnt, 0, (size_t)nc * sizeof *cnt);
         for (size_t i = a; i < b; i++) {
@@ -529,12 +541,9 @@ int clab_sphere_list(clab_collider *cd, const clab_world *w, double M, size_t *n
     size_t total = 0;
 #pragma omp parallel num_threads(T) if (T > 1)
     {
-        int t = 0, nt = 1;
-#ifdef _OPENMP
-        t = omp_get_thread_num();
-        nt = omp_get_num_threads();
-#endif
-        size_t a = n * (size_t)t / (size_t)nt, b = n * (size_t)(t + 1) / (size_t)nt;
+        size_t a, b;
+        int nt;
+        const int t = thread_range(n, &a, &b, &nt);
         for (int q = 0; q < nplanes; q++) rowcnt[t][q] = 0;
         if (nplanes)
             for (size_t i = a; i < b; i++)
