@@ -631,13 +631,7 @@ static double max_motion(clab_collider *cd, const clab_world *w)
 #pragma omp parallel for schedule(static) reduction(max : dmax, d2max) reduction(| : changed) if (n > 4096)
     for (long i = 0; i < n; i++) {
         const clab_body *b = &w->bodies[i];
-        if (hot) {
-            hot[i].r[0] = b->r.x;
-            hot[i].r[1] = b->r.y;
-            hot[i].r[2] = b->r.z;
-            hot[i].R = b->shape.type == CLAB_SHAPE_SPHERE ? b->shape.radius : -1.0;
-            hot[i].e = b->e;
-        }
+        if (hot) clab_hot_fill(&hot[i], b);
         unsigned char kind = (unsigned char)(2 * b->shape.type + (b->fixed != 0));
         double R = b->shape.type == CLAB_SHAPE_SPHERE ? b->shape.radius : clab_shape_bound_radius(&b->shape);
         if (kind != cd->ref_kind[i] || R != cd->ref_R[i]) {

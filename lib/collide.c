@@ -191,14 +191,7 @@ int clab_collide(clab_collider *cd, const clab_world *w, double envelope, clab_c
     if (!hot) return clab_error_set(err, CLAB_ENOMEM, "out of memory in the narrow phase");
     if (!cd->hot_ok) { /* else the skin test gathered them in its pass (broadphase.c: max_motion) */
 #pragma omp parallel for schedule(static) if (n > PAR_MIN)
-        for (size_t i = 0; i < n; i++) {
-            const clab_body *b = &w->bodies[i];
-            hot[i].r[0] = b->r.x;
-            hot[i].r[1] = b->r.y;
-            hot[i].r[2] = b->r.z;
-            hot[i].R = b->shape.type == CLAB_SHAPE_SPHERE ? b->shape.radius : -1.0;
-            hot[i].e = b->e;
-        }
+        for (size_t i = 0; i < n; i++) clab_hot_fill(&hot[i], &w->bodies[i]);
     }
     int nt = 1;
 #ifdef _OPENMP

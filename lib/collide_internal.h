@@ -119,6 +119,16 @@ struct clab_collider {
 int clab_broadphase_kept(clab_collider *cd, const clab_world *w, double margin, const clab_pair **pairs,
                          size_t *npairs, clab_error *err);
 
+/* the hot record of body b (the skin test's pass and clab_collide's own gather) */
+static inline void clab_hot_fill(clab_hot_body *h, const clab_body *b)
+{
+    h->r[0] = b->r.x;
+    h->r[1] = b->r.y;
+    h->r[2] = b->r.z;
+    h->R = b->shape.type == CLAB_SHAPE_SPHERE ? b->shape.radius : -1.0;
+    h->e = b->e;
+}
+
 /* cd->hot with room for n records; NULL when out of memory */
 clab_hot_body *clab_collider_hot(clab_collider *cd, size_t n);
 
