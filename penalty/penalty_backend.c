@@ -348,21 +348,21 @@ static inline void contact_force(penalty *p, const clab_world *w, const clab_con
     p->f_nuw[i] = clab_v3(Fn, clab_v3_dot(Ft, ci->u), clab_v3_dot(Ft, ci->w));
 }
 
-/* One free body i: its contact forces summed in contact order (as b: the nb_ contacts of
- * blist_, then as a: [a0, a1) of the contacts, through alist when given) and their torques
+/* One free body i: its contact forces summed in contact order (as b: [b0, b1) of blist,
+ * then as a: [a0, a1) of the contacts, through alist when given) and their torques
  * l x F in its own frame, lbar x (A^T F) with lbar = sbar (or the surface point,
  * lever=surface); then the explicit integration (integrator.h). A body without contacts
  * skips the rotation matrix (F = tau = 0 exactly as the empty sums give them). */
 static inline void body_sum_integrate(clab_world *w, size_t i, const pen_body *pbi, const clab_contact *cc,
-                                      const clab_vec3 *Fc, const clab_vec3 *Mr, const uint32_t *blist_, uint32_t nb_,
-                                      const uint32_t *alist, uint32_t a0, uint32_t a1, int surface, int rolling,
+                                      const clab_vec3 *Fc, const clab_vec3 *Mr, const uint32_t *blist, uint32_t b0,
+                                      uint32_t b1, const uint32_t *alist, uint32_t a0, uint32_t a1, int surface, int rolling,
                                       double h, clab_penalty_integrator scheme, int first)
 {
     clab_vec3 F = clab_v3(0.0, 0.0, 0.0), tau = F;
-    if (nb_ > 0 || a1 > a0) {
+    if (b1 > b0 || a1 > a0) {
         clab_mat33 A = clab_q_to_A(pbi->e);
-        for (uint32_t q = 0; q < nb_; q++) {
-            uint32_t k = blist_[q];
+        for (uint32_t q = b0; q < b1; q++) {
+            uint32_t k = blist[q];
             clab_vec3 Fbar = clab_m33_tmulv(A, Fc[k]), l = cc[k].sb;
             if (surface) l = clab_v3_madd(l, 0.5 * cc[k].phi, clab_m33_tmulv(A, cc[k].n));
             F = clab_v3_add(F, Fc[k]);
@@ -564,7 +564,9 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
             CLAB_PREFETCH(&Fc[k]);
         }
         if (!pb[i].fixed) {
-            body_sum_integrate(w, i, &pb[i], cc, Fc, Mr, blist + bstart[i], bstart[i + 1] - bstart[i], alist,
+            /* indices, not blist + bstart[i]: blist is NULL while no contact was ever stored, and
+             * NULL + 0 is undefined (the CI fuzz stage, stop 12) */
+            body_sum_integrate(w, i, &pb[i], cc, Fc, Mr, blist, bstart[i], bstart[i + 1], alist,
                                afirst[i], alast[i], surface, rolling, h, scheme, first);
             if (wrap) clab_world_wrap_body(per, bi);
         }
