@@ -120,10 +120,14 @@ static inline double clab_world_wrap_coord(double x, double lo, double hi)
 static inline void clab_world_wrap_body(const clab_periodic *p, clab_body *b)
 {
     if (b->fixed) return;
-    double *r[3] = {&b->r.x, &b->r.y, &b->r.z};
-    for (int k = 0; k < 3; k++) /* inside [lo, hi): nothing to do (a NaN fails the test, then isfinite) */
-        if (p->on[k] && !(*r[k] >= p->lo[k] && *r[k] < p->hi[k]) && isfinite(*r[k]))
-            *r[k] = clab_world_wrap_coord(*r[k], p->lo[k], p->hi[k]);
+    /* inside [lo, hi): nothing to do (a NaN fails the test, then isfinite); the three axes
+     * written out, so the common case is six compares */
+    if (p->on[0] && !(b->r.x >= p->lo[0] && b->r.x < p->hi[0]) && isfinite(b->r.x))
+        b->r.x = clab_world_wrap_coord(b->r.x, p->lo[0], p->hi[0]);
+    if (p->on[1] && !(b->r.y >= p->lo[1] && b->r.y < p->hi[1]) && isfinite(b->r.y))
+        b->r.y = clab_world_wrap_coord(b->r.y, p->lo[1], p->hi[1]);
+    if (p->on[2] && !(b->r.z >= p->lo[2] && b->r.z < p->hi[2]) && isfinite(b->r.z))
+        b->r.z = clab_world_wrap_coord(b->r.z, p->lo[2], p->hi[2]);
 }
 
 /* Wrap the centers of the free bodies back into [lo, hi) along the periodic axes. */

@@ -30,8 +30,10 @@ typedef struct pen_body {
     clab_vec3 omega; /* angular velocity, world frame A(e) wbar [rad/s] */
     clab_quat e;     /* orientation (lever arms A(e) sbar) */
     double m;        /* mass [kg] */
-    double Rc;       /* radius for R* [m] */
-    int material, fixed;
+    double Rc;       /* radius for R* [m] (clab_penalty_reff) */
+    double iRc;      /* 1/Rc [1/m] (0 for flat shapes), once a body: 1/R* = 1/R_a + 1/R_b */
+    int material;
+    unsigned char fixed, sphere;
 } pen_body;
 
 typedef struct penalty {
@@ -299,15 +301,27 @@ static inline void contact_force(penalty *p, const clab_world *w, const clab_con
     const clab_penalty_pair *pp = &p->pairs[(size_t)A->material * p->nmat + (size_t)B->material];
     double delta_n = -ci->phi;
     double m_eff = clab_penalty_meff(A->m, A->fixed, B->m, B->fixed);
-    double R_eff = clab_penalty_reff(A->Rc, B->Rc);
+    double R_eff = 1.0 / (A->iRc + B->iRc); /* clab_penalty_reff, its two quotients once a body */
 
     /* lever arms from the centers (world frame): to the contact point P, A(e) sbar (not P - r,
      * which is wrong through a periodic image), or (lever=surface) to each body's own surface
-     * point P -+ Phi/2 n, LAMMPS's radii */
-    clab_vec3 la = clab_q_rotate(A->e, ci->sa), lb = clab_q_rotate(B->e, ci->sb);
-    if (p->lever_surface) {
-        la = clab_v3_madd(la, -0.5 * ci->phi, ci->n);
-        lb = clab_v3_madd(lb, 0.5 * ci->phi, ci->n);
+     * point P -+ Phi/2 n, LAMMPS's radii. Two spheres touch on the line of centers, with P
+     * midway between the surface points r_a + R_a n and r_b - R_b n: A(e) sbar is then
+     * (R_a + Phi/2) n and -(R_b + Phi/2) n (R_a n and -R_b n to the surface points), taken so
+     * without turning sbar by the orientation (equal to rounding) */
+    clab_vec3 la, lb;
+    if (A->sphere && B->sphere) {
+        double ha = p->lever_surface ? A->Rc : A->Rc + 0.5 * ci->phi;
+        double hb = p->lever_surface ? B->Rc : B->Rc + 0.5 * ci->phi;
+        la = clab_v3_scale(ci->n, ha);
+        lb = clab_v3_scale(ci->n, -hb);
+    } else {
+        la = clab_q_rotate(A->e, ci->sa);
+        lb = clab_q_rotate(B->e, ci->sb);
+        if (p->lever_surface) {
+            la = clab_v3_madd(la, -0.5 * ci->phi, ci->n);
+            lb = clab_v3_madd(lb, 0.5 * ci->phi, ci->n);
+        }
     }
 
     /* relative velocity of the contact point, b with respect to a: v = rdot + omega x l */
@@ -418,8 +432,10 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
         pb[i].e = b->e;
         pb[i].m = b->m;
         pb[i].Rc = contact_radius(&b->shape);
+        pb[i].iRc = 1.0 / pb[i].Rc;
         pb[i].material = b->material;
-        pb[i].fixed = b->fixed;
+        pb[i].fixed = b->fixed != 0;
+        pb[i].sphere = b->shape.type == CLAB_SHAPE_SPHERE;
     }
 
     /* 2. every contact, independently; the history is looked up by merge when the contacts
