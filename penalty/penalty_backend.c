@@ -293,7 +293,7 @@ static double inv_inertia_about(const clab_body *b, clab_vec3 k)
  * b (Fc), the rolling couple (Mr, rolling=cdt), (F_n, F_u, F_w) and the new delta_t (history
  * entry i); the torques l x F follow per body in body_lever. Contacts i are independent: no
  * shared writes. */
-static inline void contact_force(penalty *p, const clab_world *w, const clab_contact *ci, size_t i,
+static CLAB_ALWAYS_INLINE void contact_force(penalty *p, const clab_world *w, const clab_contact *ci, size_t i,
                                  const clab_vec3 *old, double h)
 {
     const pen_body *A = &p->pb[ci->a], *B = &p->pb[ci->b];
@@ -367,7 +367,7 @@ static inline void contact_force(penalty *p, const clab_world *w, const clab_con
  * l x F in its own frame, lbar x (A^T F) with lbar = sbar (or the surface point,
  * lever=surface); then the explicit integration (integrator.h). A body without contacts
  * skips the rotation matrix (F = tau = 0 exactly as the empty sums give them). */
-static inline void body_sum_integrate(clab_world *w, size_t i, const pen_body *pbi, const clab_contact *cc,
+static CLAB_ALWAYS_INLINE void body_sum_integrate(clab_world *w, size_t i, const pen_body *pbi, const clab_contact *cc,
                                       const clab_vec3 *Fc, const clab_vec3 *Mr, const uint32_t *blist, uint32_t b0,
                                       uint32_t b1, const uint32_t *alist, uint32_t a0, uint32_t a1, int surface, int rolling,
                                       double h, clab_penalty_integrator scheme, int first)
