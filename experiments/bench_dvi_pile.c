@@ -18,10 +18,18 @@
  *      which the residual (the natural map of residual.c, m/s) first falls below 1e-4 and
  *      1e-6 ("-" = not within the limit). Solvers give the same bytes for any thread count,
  *      so this runs once;
- *   2. for each thread count of --threads and each solver: TIME_ITER iterations with tol = 0
- *      (always exactly TIME_ITER iterations) from the warm start, best of 3: seconds per
- *      iteration and ns per (contact x iteration), wall clock, and for one thread also CPU
- *      time (the machine may be shared: the 1-minute load average is printed beside);
+ *   2. for each thread count of --threads and each solver: solves of SHORT_ITER and TIME_ITER
+ *      iterations with tol = 0 (always exactly that many) from the warm start, alternating,
+ *      best of TIME_REPS of each, wall clock and, for one thread, CPU time (the machine may be
+ *      shared: the 1-minute load average is printed beside). A solve is set-up work (projection
+ *      of the guess, the first product with N, the residual of the guess; apgd: the Lipschitz
+ *      estimate, a second product, and the first step; jacobi: the joints' block factors) and
+ *      then its iterations, so the two are reported apart:
+ *        loop   = (T(TIME_ITER) - T(SHORT_ITER)) / (TIME_ITER - SHORT_ITER), the cost of one
+ *                 iteration, printed as seconds and as ns per (contact x iteration);
+ *        setup  = T(TIME_ITER) - TIME_ITER loop, in ms, paid once per solve (once per step);
+ *        whole  = T(TIME_ITER) / TIME_ITER per contact, the figure this benchmark printed up to
+ *                 session 4 (set-up spread over TIME_ITER iterations);
  *   3. for each thread count and each solver: STEPS full backend steps (collision, CCP build,
  *      solve to tol 1e-4 m/s, the pile experiments' default, update), warm-started from the
  *      settled state: seconds per step.
@@ -52,6 +60,8 @@
 #define RADIUS 0.01       /* sphere radius R [m] */
 #define CONV_ITER 500     /* iteration limit of the convergence runs */
 #define TIME_ITER 100     /* iterations of a timing run */
+#define SHORT_ITER 20     /* iterations of the short timing run (loop = difference of the two) */
+#define TIME_REPS 5       /* timing runs of each length (best of) */
 #define STEPS 3           /* timed backend steps per (solver, threads) */
 
 /* the fastest sphere [m/s] */
@@ -211,6 +221,25 @@ static double load1(void)
     return l;
 }
 
+/* best (smallest) wall and CPU seconds of a solve of iters iterations from the warm start */
+typedef struct solve_time {
+    double wall, cpu;
+} solve_time;
+static void time_solve(const clab_ccp_solver_type *sv, const clab_ccp *P, long iters, const double *warm, double *nu,
+                       clab_ccp_work *W, solve_time *best)
+{
+    clab_ccp_options so = clab_ccp_default_options(sv);
+    so.tol = 0.0;
+    so.max_iter = iters;
+    memcpy(nu, warm, P->n * sizeof *nu);
+    clab_ccp_result res;
+    clab_error err;
+    double t1 = bench_now(), c1 = cpu_now();
+    sv->solve(P, &so, nu, W, &res, &err);
+    best->wall = fmin(best->wall, bench_now() - t1);
+    best->cpu = fmin(best->cpu, cpu_now() - c1);
+}
+
 static int run_size(const bench_ctx *c, int nx)
 {
     clab_error err;
@@ -344,26 +373,28 @@ static int run_size(const bench_ctx *c, int nx)
             fflush(stdout);
         }
 
-    /* 2. cost per iteration, and 3. seconds per backend step, per thread count */
-    printf("%-7s %7s %12s %14s %14s %12s %6s   (best of 3; CPU: one thread only)\n", "solver", "threads",
-           "s_per_iter", "ns_per_c_iter", "cpu_ns_c_iter", "s_per_step", "load");
+    /* 2. cost per iteration (loop) and per solve (setup), and 3. seconds per backend step, per
+     * thread count */
+    printf("%-7s %7s %12s %14s %14s %10s %10s %12s %6s\n", "solver", "threads", "s_per_iter", "ns_per_c_iter",
+           "cpu_ns_c_iter", "setup_ms", "whole_ns", "s_per_step", "load");
+    printf("        (ns_per_c_iter: one iteration of the loop, wall, = (T(%d) - T(%d)) / %d per contact, best of %d; "
+           "cpu_ns_c_iter: the same in CPU time, one thread only;\n         setup_ms: the rest of a %d-iteration "
+           "solve, paid once per solve; whole_ns: T(%d) / %d per contact, set-up included, the figure printed up to "
+           "session 4)\n", TIME_ITER, SHORT_ITER, TIME_ITER - SHORT_ITER, TIME_REPS, TIME_ITER, TIME_ITER, TIME_ITER);
     int status = 0;
     for (int ti = 0; ti < c->nthreads; ti++) {
         int threads = bench_set_threads(c->threads[ti]);
         for (int k = 0; k < nsolvers; k++) {
-            clab_ccp_options so = clab_ccp_default_options(solvers[k]);
-            so.tol = 0.0;
-            so.max_iter = TIME_ITER;
-            double best = INFINITY, best_cpu = INFINITY;
-            for (int rep = 0; rep < 3; rep++) {
-                memcpy(nu, warm, P.n * sizeof *nu);
-                clab_ccp_result res;
-                double t1 = bench_now(), c1 = cpu_now();
-                solvers[k]->solve(&P, &so, nu, &W, &res, &err);
-                double its = (double)(res.iterations > 0 ? res.iterations : 1);
-                best = fmin(best, (bench_now() - t1) / its);
-                best_cpu = fmin(best_cpu, (cpu_now() - c1) / its);
+            solve_time ts = {INFINITY, INFINITY}, tl = {INFINITY, INFINITY};
+            for (int rep = 0; rep < TIME_REPS; rep++) {
+                time_solve(solvers[k], &P, SHORT_ITER, warm, nu, &W, &ts);
+                time_solve(solvers[k], &P, TIME_ITER, warm, nu, &W, &tl);
             }
+            const double nc = (double)P.ncontacts, span = TIME_ITER - SHORT_ITER;
+            const double best = (tl.wall - ts.wall) / span, best_cpu = (tl.cpu - ts.cpu) / span;
+            const double loop1 = threads == 1 ? best_cpu : best; /* the setup from CPU time on one thread */
+            const double setup = (threads == 1 ? tl.cpu : tl.wall) - TIME_ITER * loop1;
+            const double whole = (threads == 1 ? tl.cpu : tl.wall) / TIME_ITER;
             double load = load1();
             /* full steps from the settled state, warm-started from its impulses */
             clab_world_destroy(w);
@@ -389,20 +420,20 @@ static int run_size(const bench_ctx *c, int nx)
             clab_solver_stats sst;
             sk->type->stats(sk->self, &sst);
             char cpu[32] = "-";
-            if (threads == 1) snprintf(cpu, sizeof cpu, "%.1f", 1e9 * best_cpu / (double)P.ncontacts);
-            printf("%-7s %7d %12.4g %14.1f %14s %12.4g %6.2f\n", solvers[k]->name, threads, best,
-                   1e9 * best / (double)P.ncontacts, cpu, best_step, load);
-            char name[64], note[400], it[4][24];
+            if (threads == 1) snprintf(cpu, sizeof cpu, "%.1f", 1e9 * best_cpu / nc);
+            printf("%-7s %7d %12.4g %14.1f %14s %10.2f %10.1f %12.4g %6.2f\n", solvers[k]->name, threads, best,
+                   1e9 * best / nc, cpu, 1e3 * setup, 1e9 * whole / nc, best_step, load);
+            char name[64], note[512], it[4][24];
             snprintf(name, sizeof name, "dvi-pile-%d-%s", N, solvers[k]->name);
             fmt_iter(it[0], sizeof it[0], fig[k].it4[0]);
             fmt_iter(it[1], sizeof it[1], fig[k].it6[0]);
             fmt_iter(it[2], sizeof it[2], fig[k].it4[1]);
             fmt_iter(it[3], sizeof it[3], fig[k].it6[1]);
             snprintf(note, sizeof note,
-                     "s_per_iter=%.4g ns_per_contact_iter=%.1f cpu_ns_per_contact_iter=%s warm_it_1e-4=%s "
-                     "warm_it_1e-6=%s cold_it_1e-4=%s cold_it_1e-6=%s (limit %d) step_tol=%s best_s_per_step=%.4g "
-                     "iterations_last_step=%ld load=%.2f",
-                     best, 1e9 * best / (double)P.ncontacts, cpu, it[0], it[1], it[2], it[3], CONV_ITER,
+                     "s_per_iter=%.4g ns_per_contact_iter=%.1f cpu_ns_per_contact_iter=%s setup_ms=%.2f "
+                     "whole_ns_per_contact_iter=%.1f warm_it_1e-4=%s warm_it_1e-6=%s cold_it_1e-4=%s cold_it_1e-6=%s "
+                     "(limit %d) step_tol=%s best_s_per_step=%.4g iterations_last_step=%ld load=%.2f",
+                     best, 1e9 * best / nc, cpu, 1e3 * setup, 1e9 * whole / nc, it[0], it[1], it[2], it[3], CONV_ITER,
                      XP_PILE_DVI_TOL, best_step, sst.iterations, load);
             bench_row row = {name, threads, (long)N, (long)sk->contacts.n, STEPS, t_steps, bench_peak_rss_bytes(), note};
             if (bench_summary_append(c, &row)) status = 1;
