@@ -432,9 +432,20 @@ void clab_ccp_forces(const clab_ccp *P, const double *x, double *F)
     for (size_t c = 0; c < nch; c++) {
         size_t lo, hi;
         clab_ccp_chunk(c, nk, &lo, &hi);
-        for (size_t i = lo; i < hi; i++) clab_ccp_item_force(&P->items[i], &x[3 * i], &F[3 * i]);
+        const int sph = P->sph_chunk[c];
+        for (size_t i = lo; i < hi; i++) clab_ccp_force(P, sph, i, &x[3 * i], &F[3 * i]);
     }
     clab_ccp_joint_forces(P, x, F);
+}
+
+/* N nu through the impulses: F of nu (sequential, from the compact records where they are),
+ * the body pass from F (sequential incidences, F read per incidence) and the gather; the same
+ * bits as clab_ccp_apply_N, whose body pass reads a 128-byte item per incidence instead */
+void clab_ccp_apply_N_F(const clab_ccp *P, const double *nu, double *F, double *u, double *out)
+{
+    clab_ccp_forces(P, nu, F);
+    clab_ccp_body_pass_F(P, F, u);
+    clab_ccp_gather(P, u, nu, 0, out);
 }
 
 void clab_ccp_joint_forces(const clab_ccp *P, const double *x, double *F)

@@ -43,6 +43,10 @@ void clab_ccp_joint_forces(const clab_ccp *P, const double *x, double *F);
 /* u = M^-1 P nu (world) from the blocks' impulses F of nu: the same bits as the body pass
  * from nu, with less work (the solvers form F where they form nu) */
 void clab_ccp_body_pass_F(const clab_ccp *P, const double *F, double *u);
+/* out = N nu (clab_ccp_apply_N, the same bits) through F = the impulses of nu [3 nblocks,
+ * scratch] and the body pass from F: fewer bytes than the body pass from nu (the solvers'
+ * set-up) */
+void clab_ccp_apply_N_F(const clab_ccp *P, const double *nu, double *F, double *u, double *out);
 
 /* (P^T u) for the joint rows (serial, after the contacts); out indexed like nu; nu may be
  * NULL (no compliance term) */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ccp_fast.h"
 #include "solver_internal.h"
 
 static const clab_ccp_solver_type *const solvers[] = {&clab_ccp_solver_apgd, &clab_ccp_solver_gs,
@@ -166,7 +167,7 @@ int clab_ccp_finish(const char *solver, const clab_ccp_options *o, clab_ccp_resu
     return CLAB_OK;
 }
 
-double clab_ccp_lipschitz_guess(const clab_ccp *P, const double *x, double *a, double *b, double *u)
+double clab_ccp_lipschitz_guess(const clab_ccp *P, const double *x, double *a, double *b, double *u, double *F)
 {
     double floor = 0.0;
     for (size_t i = 0; i < P->ncontacts; i++)
@@ -178,7 +179,7 @@ double clab_ccp_lipschitz_guess(const clab_ccp *P, const double *x, double *a, d
     }
     double num = 0.0, den = 0.0;
     for (size_t k = 0; k < P->n; k++) a[k] = x[k] - 1.0;
-    clab_ccp_apply_N(P, a, u, b);
+    clab_ccp_apply_N_F(P, a, F, u, b);
     for (size_t k = 0; k < P->n; k++) {
         num += b[k] * b[k];
         den += a[k] * a[k];

@@ -209,13 +209,13 @@ static int solve(const clab_ccp *P, const clab_ccp_options *o, double *nu, clab_
 
     double *x = X[0], *best = X[0], *xn = X[1];
     clab_ccp_project(P, x);
-    clab_ccp_apply_N(P, x, u, Nx);
+    clab_ccp_apply_N_F(P, x, F, u, Nx);
     for (size_t k = 0; k < n; k++) Nxn[k] = Nx[k] + P->p[k]; /* d of x_0 (Nxn as scratch) */
     if (o->desaxce_p0) clab_desaxce_all(P, o->desaxce_p0, Nxn); /* exact friction, inner */
     double r = clab_ccp_residual(P, x, Nxn), r_best = r;
     if (r <= o->tol) return clab_ccp_finish("apgd", o, res, r, err);
 
-    double L = clab_ccp_lipschitz_guess(P, x, xn, Nxn, u);
+    double L = clab_ccp_lipschitz_guess(P, x, xn, Nxn, u, F);
     double theta = 1.0;
     /* y = x + beta (x - xp) with xp = x, beta = 0: y = x_0, N y = N x_0 */
     double *xp = x, beta = 0.0;

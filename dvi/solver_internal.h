@@ -32,7 +32,8 @@ int clab_ccp_finish(const char *solver, const clab_ccp_options *o, clab_ccp_resu
 
 /* Estimate of the Lipschitz constant of the gradient, |N (x - e)| / |x - e| with e = (1, .., 1)
  * (the start of APGD in Mazhar et al. 2015), floored by the largest diagonal-block eigenvalue
- * over the number of unknowns so it is never zero; uses scratch a, b of length n and u. */
-double clab_ccp_lipschitz_guess(const clab_ccp *P, const double *x, double *a, double *b, double *u);
+ * over the number of unknowns so it is never zero; uses scratch a, b of length n, u and F
+ * (3 nblocks). */
+double clab_ccp_lipschitz_guess(const clab_ccp *P, const double *x, double *a, double *b, double *u, double *F);
 
 #endif

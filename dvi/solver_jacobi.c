@@ -102,7 +102,8 @@ static int solve(const clab_ccp *P, const clab_ccp_options *o, double *nu, clab_
 
     double *x = nu, *xn = xb;
     clab_ccp_project(P, x);
-    clab_ccp_body_pass(P, x, u, 0);
+    clab_ccp_forces(P, x, F); /* the body pass from F: the same bits as from x, fewer bytes */
+    clab_ccp_body_pass_F(P, F, u);
     double r = sweep(P, o->omega, o->desaxce_p0, fj, x, u, xn, F, part);
     while (r > o->tol && res->iterations < o->max_iter && isfinite(r)) {
         double *t = x; /* the next iterate was formed by the sweep */
