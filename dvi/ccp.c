@@ -240,7 +240,8 @@ int clab_ccp_build(clab_ccp *P, const clab_world *w, const clab_contacts *c, dou
     for (size_t i = 0; i < nk; i++) {
         const clab_contact *ct = &c->c[i];
         const clab_body *A = &w->bodies[ct->a], *B = &w->bodies[ct->b];
-        clab_vec3 dir[3] = {ct->n, ct->u, ct->w};
+        clab_vec3 dir[3] = {ct->n};
+        clab_contact_frame(ct, &dir[1], &dir[2]);
         clab_ccp_block *bl = &P->blocks[i];
         bl->first = 3 * i;
         bl->size = 3;

@@ -117,7 +117,9 @@ static int dvi_create(const clab_world *w, clab_options *opt, void **self, clab_
 /* the contact frame of contact i as a rotation: world = [n u w] local */
 static clab_vec3 to_world(const clab_contact *c, const double *g)
 {
-    return clab_v3_add(clab_v3_add(clab_v3_scale(c->n, g[0]), clab_v3_scale(c->u, g[1])), clab_v3_scale(c->w, g[2]));
+    clab_vec3 tu, tw;
+    clab_contact_frame(c, &tu, &tw);
+    return clab_v3_add(clab_v3_add(clab_v3_scale(c->n, g[0]), clab_v3_scale(tu, g[1])), clab_v3_scale(tw, g[2]));
 }
 
 /* initial guess: the last step's impulse of the same contact key, in the new frame */
@@ -129,9 +131,11 @@ static void warm_guess(const clab_dvi *s, const clab_world *w, const clab_contac
     for (size_t i = 0; i < P->ncontacts; i++) {
         const clab_vec3 *F = clab_warm_get(&s->warm, c->c[i].key);
         if (!F) continue;
+        clab_vec3 tu, tw;
+        clab_contact_frame(&c->c[i], &tu, &tw);
         nu[3 * i] = clab_v3_dot(*F, c->c[i].n);
-        nu[3 * i + 1] = clab_v3_dot(*F, c->c[i].u);
-        nu[3 * i + 2] = clab_v3_dot(*F, c->c[i].w);
+        nu[3 * i + 1] = clab_v3_dot(*F, tu);
+        nu[3 * i + 2] = clab_v3_dot(*F, tw);
     }
     if (s->warm.nlambda == P->njoint_rows && w->njoints > 0)
         memcpy(&nu[3 * P->ncontacts], s->warm.lambda, P->njoint_rows * sizeof *nu);

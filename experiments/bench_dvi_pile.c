@@ -342,9 +342,11 @@ static int run_size(const bench_ctx *c, int nx)
         const clab_vec3 *F = clab_warm_get(&ws, cs.c[i].key);
         if (!F) continue;
         matched++;
+        clab_vec3 tu, tw;
+        clab_contact_frame(&cs.c[i], &tu, &tw);
         warm[3 * i] = clab_v3_dot(*F, cs.c[i].n);
-        warm[3 * i + 1] = clab_v3_dot(*F, cs.c[i].u);
-        warm[3 * i + 2] = clab_v3_dot(*F, cs.c[i].w);
+        warm[3 * i + 1] = clab_v3_dot(*F, tu);
+        warm[3 * i + 2] = clab_v3_dot(*F, tw);
     }
     printf("CCP of the next step: %zu contacts, %zu unknowns, %zu warm-start impulses matched by key\n", P.ncontacts,
            P.n, matched);

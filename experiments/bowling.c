@@ -295,7 +295,9 @@ static int bowl_case(bowl_opts *o, const bowl_method *bm, double v0, double mu, 
             for (size_t i = 0; i < s->contacts.n; i++) {
                 const clab_contact *c = &s->contacts.c[i];
                 fn += f[i].x;
-                ftx += f[i].y * c->u.x + f[i].z * c->w.x;
+                clab_vec3 tu, tw;
+                clab_contact_frame(c, &tu, &tw);
+                ftx += f[i].y * tu.x + f[i].z * tw.x;
             }
             imp_n += fn * h;
             imp_t += ftx * h;

@@ -249,8 +249,10 @@ static int inc_case(inc_opts *o, const char *method, double ratio, double h, dou
             clab_sim_forces(s, f);
             for (size_t i = 0; i < s->contacts.n; i++) {
                 const clab_contact *c = &s->contacts.c[i];
+                clab_vec3 tu, tw;
+                clab_contact_frame(c, &tu, &tw);
                 clab_vec3 F = clab_v3_add(clab_v3_scale(c->n, f[i].x),
-                                          clab_v3_add(clab_v3_scale(c->u, f[i].y), clab_v3_scale(c->w, f[i].z)));
+                                          clab_v3_add(clab_v3_scale(tu, f[i].y), clab_v3_scale(tw, f[i].z)));
                 if (c->a == 1) F = clab_v3_neg(F); /* the box as body a */
                 fn += clab_v3_dot(F, n);
                 ft -= clab_v3_dot(F, d);

@@ -315,8 +315,9 @@ int xp_pile_measure(const clab_sim *s, const xp_pile_info *info, clab_vec3 **for
         st->max_pen = fmax(st->max_pen, -c->phi);
         if (f.x > f_eps) st->active++;
         if (c->a < XP_PILE_FIRST) { /* a is the floor or a wall; the force on the sphere b */
-            clab_vec3 F = clab_v3_add(clab_v3_add(clab_v3_scale(c->n, f.x), clab_v3_scale(c->u, f.y)),
-                                      clab_v3_scale(c->w, f.z));
+            clab_vec3 tu, tw;
+            clab_contact_frame(c, &tu, &tw);
+            clab_vec3 F = clab_v3_add(clab_v3_add(clab_v3_scale(c->n, f.x), clab_v3_scale(tu, f.y)), clab_v3_scale(tw, f.z));
             st->support_z += F.z;
             if (c->a == 0) st->floor_fn += f.x;
         }

@@ -34,7 +34,7 @@ void clab_sim_destroy(clab_sim *s);
  * (CLAB_ENUMERIC naming the body when a state is non-finite or too fast). */
 int clab_sim_step(clab_sim *s, clab_error *err);
 
-/* Contact forces of the last step [N], frame (n, u, w), one per s->contacts record;
+/* Contact forces of the last step [N], frame (n, u, w) (u, w: clab_contact_frame), one per s->contacts record;
  * out must hold s->contacts.n entries. */
 void clab_sim_forces(const clab_sim *s, clab_vec3 *f_nuw);
 

@@ -19,7 +19,6 @@ int clab_emit_contact(const clab_body *A, const clab_body *B, int ia, int ib, cl
     c.a = ia;
     c.b = ib;
     c.n = n;
-    clab_v3_frame(n, &c.u, &c.w);
     c.p = clab_v3_scale(clab_v3_add(pA, pB), 0.5);
     c.phi = phi;
     c.sa = clab_q_rotate_inv(A->e, clab_v3_sub(c.p, A->r));
@@ -101,7 +100,6 @@ static int sphere_record(const clab_hot_body *hi, const clab_hot_body *hj, int i
     c->a = i;
     c->b = j;
     c->n = n;
-    clab_v3_frame(n, &c->u, &c->w);
     c->p = clab_v3_scale(clab_v3_add(pA, pB), 0.5);
     c->phi = phi;
     c->sa = clab_q_rotate_inv(hi->e, clab_v3_sub(c->p, ra));

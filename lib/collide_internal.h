@@ -183,7 +183,7 @@ typedef int (*clab_narrow_fn)(const clab_body *A, const clab_body *B, int ia, in
 
 /* Fill a record from the two surface points pA (on A) and pB (on B), the unit normal n
  * pointing from A to B and the gap phi; orients it so that a < b (flipping n if needed),
- * builds u, w and the body-frame points, and appends it. */
+ * builds the body-frame points, and appends it (u, w follow from n: clab_contact_frame). */
 int clab_emit_contact(const clab_body *A, const clab_body *B, int ia, int ib, clab_vec3 pA, clab_vec3 pB, clab_vec3 n,
                       double phi, unsigned feature, clab_contacts *out);
 

@@ -359,7 +359,9 @@ static CLAB_ALWAYS_INLINE void contact_force(penalty *p, const clab_world *w, co
         p->Mr[i] = clab_v3(0.0, 0.0, 0.0);
     }
     p->Fc[i] = Fb;
-    p->f_nuw[i] = clab_v3(Fn, clab_v3_dot(Ft, ci->u), clab_v3_dot(Ft, ci->w));
+    clab_vec3 tu, tw;
+    clab_contact_frame(ci, &tu, &tw);
+    p->f_nuw[i] = clab_v3(Fn, clab_v3_dot(Ft, tu), clab_v3_dot(Ft, tw));
 }
 
 /* One free body i: its contact forces summed in contact order (as b: [b0, b1) of blist,

@@ -125,8 +125,10 @@ int main(int argc, char **argv)
     clab_sim_forces(s, f);
     for (size_t i = 0; i < s->contacts.n; i++) {
         const clab_contact *c = &s->contacts.c[i];
-        clab_vec3 F = clab_v3_scale(clab_v3_add(clab_v3_add(clab_v3_scale(c->n, f[i].x), clab_v3_scale(c->u, f[i].y)),
-                                                clab_v3_scale(c->w, f[i].z)),
+        clab_vec3 tu, tw;
+        clab_contact_frame(c, &tu, &tw);
+        clab_vec3 F = clab_v3_scale(clab_v3_add(clab_v3_add(clab_v3_scale(c->n, f[i].x), clab_v3_scale(tu, f[i].y)),
+                                                clab_v3_scale(tw, f[i].z)),
                                     h);
         clab_warm_put(&ws, c->key, F);
     }
@@ -162,9 +164,11 @@ int main(int argc, char **argv)
             const clab_vec3 *F = clab_warm_get(&ws, c.c[i].key);
             if (!F) continue;
             matched++;
+            clab_vec3 tu, tw;
+            clab_contact_frame(&c.c[i], &tu, &tw);
             warm[3 * i] = clab_v3_dot(*F, c.c[i].n);
-            warm[3 * i + 1] = clab_v3_dot(*F, c.c[i].u);
-            warm[3 * i + 2] = clab_v3_dot(*F, c.c[i].w);
+            warm[3 * i + 1] = clab_v3_dot(*F, tu);
+            warm[3 * i + 2] = clab_v3_dot(*F, tw);
         }
         printf("# snapshot CCP, recovery_speed = %g m/s: %zu contacts (%zu unknowns), min Phi %.3g m, %zu warm-start "
                "impulses matched by key; tol %g m/s, max_iter %ld\n",

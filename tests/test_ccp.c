@@ -53,7 +53,9 @@ int main(void)
         const clab_contact *ct = &c.c[i];
         const clab_body *A = &w->bodies[ct->a], *B = &w->bodies[ct->b];
         clab_vec3 vrel = clab_v3_sub(clab_body_point_velocity(B, ct->sb), clab_body_point_velocity(A, ct->sa));
-        double want[3] = {clab_v3_dot(vrel, ct->n), clab_v3_dot(vrel, ct->u), clab_v3_dot(vrel, ct->w)};
+        clab_vec3 tu, tw;
+        clab_contact_frame(ct, &tu, &tw);
+        double want[3] = {clab_v3_dot(vrel, ct->n), clab_v3_dot(vrel, tu), clab_v3_dot(vrel, tw)};
         for (int k = 0; k < 3; k++) {
             worst = fmax(worst, relerr(out[3 * i + k], want[k], vscale));
             /* p_i = [max(Phi/h, -vrec), 0, 0] + D_i^T v (the world holds v* here) */

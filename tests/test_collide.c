@@ -50,9 +50,11 @@ static void check_records(const clab_world *w, const clab_contacts *cs, const ch
     int order = 1;
     for (size_t k = 0; k < cs->n; k++) {
         const clab_contact *c = &cs->c[k];
-        double e[] = {clab_v3_norm(c->n) - 1.0, clab_v3_norm(c->u) - 1.0, clab_v3_norm(c->w) - 1.0,
-                      clab_v3_dot(c->n, c->u), clab_v3_dot(c->n, c->w), clab_v3_dot(c->u, c->w),
-                      clab_v3_norm(clab_v3_sub(clab_v3_cross(c->n, c->u), c->w)),
+        clab_vec3 u, w_; /* the frame the backends build from n */
+        clab_contact_frame(c, &u, &w_);
+        double e[] = {clab_v3_norm(c->n) - 1.0, clab_v3_norm(u) - 1.0, clab_v3_norm(w_) - 1.0,
+                      clab_v3_dot(c->n, u), clab_v3_dot(c->n, w_), clab_v3_dot(u, w_),
+                      clab_v3_norm(clab_v3_sub(clab_v3_cross(c->n, u), w_)),
                       clab_v3_norm(clab_v3_sub(clab_body_point(&w->bodies[c->a], c->sa), c->p)),
                       clab_v3_norm(clab_v3_sub(clab_body_point(&w->bodies[c->b], c->sb), c->p))};
         for (size_t i = 0; i < sizeof e / sizeof e[0]; i++)
@@ -505,8 +507,10 @@ static void test_random_pairs(void)
             finite &= clab_v3_isfinite(ct->p) && clab_v3_isfinite(ct->n) && isfinite(ct->phi);
             if (c > 0) keys_ok &= ct->key > cs.c[c - 1].key;
             keys_ok &= ct->a == 0 && ct->b == 1;
-            worst_frame = fmax(worst_frame, fabs(clab_v3_norm(ct->n) - 1.0) + fabs(clab_v3_dot(ct->n, ct->u)) +
-                                                clab_v3_norm(clab_v3_sub(clab_v3_cross(ct->n, ct->u), ct->w)));
+            clab_vec3 tu, tw;
+            clab_contact_frame(ct, &tu, &tw);
+            worst_frame = fmax(worst_frame, fabs(clab_v3_norm(ct->n) - 1.0) + fabs(clab_v3_dot(ct->n, tu)) +
+                                                clab_v3_norm(clab_v3_sub(clab_v3_cross(ct->n, tu), tw)));
             clab_vec3 pa = clab_v3_madd(ct->p, -0.5 * ct->phi, ct->n), pb = clab_v3_madd(ct->p, 0.5 * ct->phi, ct->n);
             const clab_body *A = &w->bodies[0], *B = &w->bodies[1];
             double la = A->shape.type == CLAB_SHAPE_SPHERE ? clab_v3_norm(clab_v3_sub(pa, A->r)) / A->shape.radius

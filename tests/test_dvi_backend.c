@@ -142,9 +142,11 @@ int main(void)
         clab_vec3 *f = malloc(nc * sizeof *f);
         clab_sim_forces(s, f);
         double fz_floor = 0.0, wsum = 0.0;
-        for (size_t i = 0; i < nc; i++)
-            if (s->contacts.c[i].a <= 4) fz_floor += f[i].x * s->contacts.c[i].n.z + f[i].y * s->contacts.c[i].u.z +
-                                                    f[i].z * s->contacts.c[i].w.z;
+        for (size_t i = 0; i < nc; i++) {
+            clab_vec3 tu, tw;
+            clab_contact_frame(&s->contacts.c[i], &tu, &tw);
+            if (s->contacts.c[i].a <= 4) fz_floor += f[i].x * s->contacts.c[i].n.z + f[i].y * tu.z + f[i].z * tw.z;
+        }
         for (size_t k = 5; k < w->nbodies; k++) wsum += w->bodies[k].m * 9.81;
         double ke = clab_world_kinetic_energy(w);
         tap_ok(ke < 1e-8, "pile at rest after 0.3 s (kinetic energy %.3g J)", ke);

@@ -257,8 +257,10 @@ static void forces_in_frame(void)
     clab_sim_forces(s, f);
     for (size_t i = 0; i < nc && i < 8; i++) {
         const clab_contact *c = &s->contacts.c[i];
-        clab_vec3 Fb = clab_v3_add(clab_v3_scale(c->n, f[i].x), clab_v3_add(clab_v3_scale(c->u, f[i].y),
-                                                                             clab_v3_scale(c->w, f[i].z)));
+        clab_vec3 tu, tw;
+        clab_contact_frame(c, &tu, &tw);
+        clab_vec3 Fb = clab_v3_add(clab_v3_scale(c->n, f[i].x), clab_v3_add(clab_v3_scale(tu, f[i].y),
+                                                                             clab_v3_scale(tw, f[i].z)));
         sum = clab_v3_add(sum, Fb);
     }
     /* at rest: the contact forces on the box (body b) carry its weight, F = -m g_vec */

@@ -172,7 +172,9 @@ static int slide_two_steps(const char *turn, double *Ft1, clab_vec3 *n1, clab_ve
             *n1 = c->n;
         } else {
             *n2 = c->n;
-            *Ft2 = clab_v3_add(clab_v3_scale(c->u, f.y), clab_v3_scale(c->w, f.z));
+            clab_vec3 tu, tw;
+            clab_contact_frame(c, &tu, &tw);
+            *Ft2 = clab_v3_add(clab_v3_scale(tu, f.y), clab_v3_scale(tw, f.z));
         }
     }
     if (rc) tap_diag("slide: %s", err.msg);

@@ -52,8 +52,11 @@ static double record_diff(const clab_contact *a, const clab_contact *b, clab_vec
 {
     double d = fabs(a->phi - b->phi);
     d = fmax(d, vdiff(a->n, b->n));
-    d = fmax(d, vdiff(a->u, b->u));
-    d = fmax(d, vdiff(a->w, b->w));
+    clab_vec3 ua, wa, ub, wb; /* the frames the backends build from n */
+    clab_contact_frame(a, &ua, &wa);
+    clab_contact_frame(b, &ub, &wb);
+    d = fmax(d, vdiff(ua, ub));
+    d = fmax(d, vdiff(wa, wb));
     d = fmax(d, vdiff(a->sa, b->sa));
     d = fmax(d, vdiff(a->sb, b->sb));
     d = fmax(d, vdiff(clab_v3_sub(a->p, ra), clab_v3_sub(b->p, rb)));
