@@ -278,7 +278,7 @@ int clab_ccp_build(clab_ccp *P, const clab_world *w, const clab_contacts *c, dou
         const clab_body *A = &w->bodies[J->a], *B = &w->bodies[J->b];
         if (A->fixed && B->fixed)
             return clab_error_set(err, CLAB_EINVAL, "dvi: joint %zu (%s) connects two fixed bodies (%s, %s)", j,
-                                  clab_joint_name(J->type), w->names[J->a], w->names[J->b]);
+                                  clab_joint_name(J->type), clab_world_body_name(w, (size_t)J->a), clab_world_body_name(w, (size_t)J->b));
         /* g = r_b + A_b sbar_b - r_a - A_a sbar_a (spherical: 3 rows along the world axes) */
         clab_vec3 delta = clab_v3_sub(clab_body_point(B, J->sb), clab_body_point(A, J->sa));
         clab_ccp_block *bl = &P->blocks[nk + j];
@@ -298,7 +298,7 @@ int clab_ccp_build(clab_ccp *P, const clab_world *w, const clab_contacts *c, dou
             if (!(len > 1e-12 * J->length))
                 return clab_error_set(err, CLAB_EINVAL,
                                       "dvi: distance joint %zu (%s, %s): attachment points coincide, no direction", j,
-                                      w->names[J->a], w->names[J->b]);
+                                      clab_world_body_name(w, (size_t)J->a), clab_world_body_name(w, (size_t)J->b));
             bl->size = 1;
             clab_vec3 t = clab_v3_scale(delta, 1.0 / len);
             make_row(&P->rows[k], A, B, J->a, J->b, t, J->sa, J->sb);

@@ -105,7 +105,7 @@ static int dvi_create(const clab_world *w, clab_options *opt, void **self, clab_
         const clab_joint *J = &w->joints[j];
         if (w->bodies[J->a].fixed && w->bodies[J->b].fixed) {
             clab_error_set(err, CLAB_EINVAL, "dvi: joint %zu (%s) connects two fixed bodies (%s, %s)", j,
-                           clab_joint_name(J->type), w->names[J->a], w->names[J->b]);
+                           clab_joint_name(J->type), clab_world_body_name(w, (size_t)J->a), clab_world_body_name(w, (size_t)J->b));
             dvi_destroy(s);
             return CLAB_EINVAL;
         }

@@ -148,7 +148,7 @@ uint32_t clab_checkpoint_scene_fingerprint(const clab_world *w)
     put_u64(&b, w->nbodies);
     for (size_t i = 0; i < w->nbodies; i++) {
         const clab_body *bd = &w->bodies[i];
-        put_str(&b, w->names[i]);
+        put_str(&b, clab_world_body_name(w, i));
         put_u32(&b, (uint32_t)bd->shape.type);
         put_f64(&b, bd->shape.radius);
         put_v3(&b, bd->shape.half);
@@ -531,7 +531,7 @@ int clab_checkpoint_decode(clab_sim *s, const unsigned char *data, size_t len, c
         memcpy(&v, f.q + k * sizeof v, sizeof v);
         if (!isfinite(v))
             return clab_error_set(err, CLAB_EIO, "%s: damaged checkpoint (body %s holds a non-finite state)", name,
-                                  w->names[k / CKPT_BODY_DOUBLES]);
+                                  clab_world_body_name(w, k / CKPT_BODY_DOUBLES));
     }
     clab_checkpoint_info in;
     memset(&in, 0, sizeof in);

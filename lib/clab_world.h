@@ -46,8 +46,12 @@ typedef struct clab_periodic {
 
 typedef struct clab_world {
     clab_body *bodies;        /* [nbodies] */
-    char (*names)[CLAB_NAME_LEN]; /* [nbodies] body names */
     size_t nbodies, cap_bodies;
+    /* body names (clab_world_body_name), one after the other, each '\0'-terminated: about 10
+     * bytes a body instead of a CLAB_NAME_LEN slot */
+    char *name_pool;          /* [name_cap] */
+    size_t name_len, name_cap; /* bytes in use, allocated */
+    size_t *name_off;         /* [cap_bodies] where body i's name starts in name_pool */
     clab_material *materials; /* [nmaterials]; index 0 always exists */
     size_t nmaterials, cap_materials;
     clab_joint *joints;       /* [njoints] bilateral constraints */

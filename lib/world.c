@@ -52,7 +52,8 @@ void clab_world_destroy(clab_world *w)
 {
     if (!w) return;
     free(w->bodies);
-    free(w->names);
+    free(w->name_pool);
+    free(w->name_off);
     free(w->materials);
     free(w->joints);
     free(w);
@@ -88,7 +89,7 @@ int clab_world_add_material(clab_world *w, const clab_material *m, clab_error *e
 int clab_world_find_body(const clab_world *w, const char *name)
 {
     for (size_t i = 0; i < w->nbodies; i++)
-        if (strcmp(w->names[i], name) == 0) return (int)i;
+        if (strcmp(w->name_pool + w->name_off[i], name) == 0) return (int)i;
     return -1;
 }
 
@@ -160,15 +161,31 @@ int clab_world_add_body(clab_world *w, const clab_body_def *d, clab_error *err)
         clab_error_set(err, CLAB_ENOMEM, "out of memory adding %s", label);
         return -1;
     }
-    /* names grow with the bodies (only then: a realloc per body is quadratic under ASan and valgrind) */
-    if (w->cap_bodies != old_cap || !w->names) {
-        char(*names)[CLAB_NAME_LEN] = realloc(w->names, w->cap_bodies * sizeof *names);
-        if (!names) {
+    /* name offsets grow with the bodies (only then: a realloc per body is quadratic under ASan
+     * and valgrind), the pool by doubling */
+    if (w->cap_bodies != old_cap || !w->name_off) {
+        size_t *off = realloc(w->name_off, w->cap_bodies * sizeof *off);
+        if (!off) {
             w->cap_bodies = old_cap; /* retried at the next add */
             clab_error_set(err, CLAB_ENOMEM, "out of memory adding %s", label);
             return -1;
         }
-        w->names = names;
+        w->name_off = off;
+    }
+    char name[CLAB_NAME_LEN];
+    if (d->name[0]) snprintf(name, sizeof name, "%s", d->name);
+    else snprintf(name, sizeof name, "body%zu", w->nbodies);
+    size_t len = strlen(name) + 1;
+    if (w->name_len + len > w->name_cap) {
+        size_t cap = w->name_cap ? 2 * w->name_cap : 1024;
+        while (cap < w->name_len + len) cap *= 2;
+        char *pool = realloc(w->name_pool, cap);
+        if (!pool) {
+            clab_error_set(err, CLAB_ENOMEM, "out of memory adding %s", label);
+            return -1;
+        }
+        w->name_pool = pool;
+        w->name_cap = cap;
     }
 
     clab_body *b = &w->bodies[w->nbodies];
@@ -182,8 +199,9 @@ int clab_world_add_body(clab_world *w, const clab_body_def *d, clab_error *err)
     b->fixed = d->fixed ? 1 : 0;
     b->material = d->material;
     b->shape = *s;
-    if (d->name[0]) snprintf(w->names[w->nbodies], CLAB_NAME_LEN, "%s", d->name);
-    else snprintf(w->names[w->nbodies], CLAB_NAME_LEN, "body%zu", w->nbodies);
+    memcpy(w->name_pool + w->name_len, name, len);
+    w->name_off[w->nbodies] = w->name_len;
+    w->name_len += len;
     return (int)w->nbodies++;
 }
 
@@ -225,7 +243,7 @@ int clab_world_add_joint(clab_world *w, const clab_joint *j, clab_error *err)
     return (int)w->njoints++;
 }
 
-const char *clab_world_body_name(const clab_world *w, size_t i) { return w->names[i]; }
+const char *clab_world_body_name(const clab_world *w, size_t i) { return w->name_pool + w->name_off[i]; }
 
 double clab_world_kinetic_energy(const clab_world *w)
 {
@@ -241,12 +259,12 @@ int clab_world_check_state(const clab_world *w, double vmax, clab_error *err)
         if (!clab_v3_isfinite(b->r) || !clab_v3_isfinite(b->rdot) || !clab_v3_isfinite(b->wbar) ||
             !isfinite(b->e.e0 + b->e.e1 + b->e.e2 + b->e.e3))
             return clab_error_set(err, CLAB_ENUMERIC, "%s: non-finite state at step %ld, t = %.9g s",
-                                  w->names[i], w->step, w->t);
+                                  clab_world_body_name(w, i), w->step, w->t);
         if (vmax > 0.0 && clab_v3_norm(b->rdot) > vmax)
             return clab_error_set(err, CLAB_ENUMERIC,
                                   "%s: speed %g m/s exceeds the bound %g m/s at step %ld, t = %.9g s (exploding state? "
                                   "reduce the step size or raise the bound)",
-                                  w->names[i], clab_v3_norm(b->rdot), vmax, w->step, w->t);
+                                  clab_world_body_name(w, i), clab_v3_norm(b->rdot), vmax, w->step, w->t);
     }
     return CLAB_OK;
 }
@@ -256,18 +274,20 @@ clab_world *clab_world_clone(const clab_world *w)
     clab_world *c = calloc(1, sizeof *c);
     if (!c) return NULL;
     *c = *w;
-    c->bodies = NULL; c->names = NULL; c->materials = NULL; c->joints = NULL;
+    c->bodies = NULL; c->name_pool = NULL; c->name_off = NULL; c->materials = NULL; c->joints = NULL;
     c->bodies = malloc((w->cap_bodies ? w->cap_bodies : 1) * sizeof *c->bodies);
-    c->names = malloc((w->cap_bodies ? w->cap_bodies : 1) * sizeof *c->names);
+    c->name_pool = malloc(w->name_cap ? w->name_cap : 1);
+    c->name_off = malloc((w->cap_bodies ? w->cap_bodies : 1) * sizeof *c->name_off);
     c->materials = malloc((w->cap_materials ? w->cap_materials : 1) * sizeof *c->materials);
     c->joints = malloc((w->cap_joints ? w->cap_joints : 1) * sizeof *c->joints);
-    if (!c->bodies || !c->names || !c->materials || !c->joints) {
+    if (!c->bodies || !c->name_pool || !c->name_off || !c->materials || !c->joints) {
         clab_world_destroy(c);
         return NULL;
     }
     if (w->nbodies) {
         memcpy(c->bodies, w->bodies, w->nbodies * sizeof *c->bodies);
-        memcpy(c->names, w->names, w->nbodies * sizeof *c->names);
+        memcpy(c->name_pool, w->name_pool, w->name_len);
+        memcpy(c->name_off, w->name_off, w->nbodies * sizeof *c->name_off);
     }
     if (w->nmaterials) memcpy(c->materials, w->materials, w->nmaterials * sizeof *c->materials);
     if (w->njoints) memcpy(c->joints, w->joints, w->njoints * sizeof *c->joints);

@@ -221,7 +221,7 @@ static void test_valid_full(void)
         same = a->m == b->m && eq3(a->J, b->J) && eq3(a->r, b->r) && eqq(a->e, b->e) && eq3(a->rdot, b->rdot) &&
                eq3(a->wbar, b->wbar) && a->fixed == b->fixed && a->material == b->material &&
                a->shape.type == b->shape.type && a->shape.radius == b->shape.radius &&
-               eq3(a->shape.half, b->shape.half) && strcmp(c->names[i], w->names[i]) == 0;
+               eq3(a->shape.half, b->shape.half) && strcmp(clab_world_body_name(c, i), clab_world_body_name(w, i)) == 0;
         if (!same) tap_diag("body %zu differs", i);
     }
     for (size_t i = 0; same && i < w->nmaterials; i++) same = memcmp(&c->materials[i], &w->materials[i],
