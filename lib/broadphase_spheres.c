@@ -381,7 +381,78 @@ static inline int thread_range(size_t n, size_t *a, size_t *b, int *nt)
     return t;
 }
 
+/* the per-body arrays of the list for n bodies carved from the storage of cd->scratch (grown
+ * when smaller): 153 bytes a body that then cost no memory of their own; 0 on success, else
+ * the collider's own arrays are used */
+static int borrow(clab_collider *cd, size_t n)
+{
+    clab_contacts *s = cd->scratch;
+    const size_t per = 6 * sizeof(double) + 2 * sizeof(sphere_slot) + sizeof(size_t) + 4 * sizeof(uint32_t) + 1;
+    if (!s || n == 0 || n > SIZE_MAX / per / 2) return 1;
+    size_t need = (n * per + sizeof(clab_contact) - 1) / sizeof(clab_contact);
+    if (need > s->cap) {
+        clab_contact *c = realloc(s->c, need * sizeof *c); /* the records are dead: nothing to keep */
+        if (!c) return 1;
+        s->c = c;
+        s->cap = need;
+    }
+    /* 8-byte items first, then 4-byte, then bytes: each array aligned */
+    char *p = (char *)s->c;
+    cd->sl_lo = (double *)p;
+    p += 3 * n * sizeof(double);
+    cd->sl_hi = (double *)p;
+    p += 3 * n * sizeof(double);
+    cd->sl_stage = (sphere_slot *)p;
+    p += n * sizeof(sphere_slot);
+    cd->sl_slot = (sphere_slot *)p;
+    p += n * sizeof(sphere_slot);
+    cd->sl_src = (size_t *)p;
+    p += n * sizeof(size_t);
+    cd->sl_cell = (int32_t *)p;
+    p += n * sizeof(int32_t);
+    cd->sl_slotof = (uint32_t *)p;
+    p += n * sizeof(uint32_t);
+    cd->sl_cnt = (uint32_t *)p;
+    p += n * sizeof(uint32_t);
+    cd->sl_pmask = (uint32_t *)p;
+    p += n * sizeof(uint32_t);
+    cd->sl_thr = (unsigned char *)p;
+    cd->sl_borrowed = 1;
+    cd->cap_sl = n;
+    return 0;
+}
+
+/* the collider's own per-body arrays, for a call without scratch: the borrowed pointers forgotten */
+static void unborrow(clab_collider *cd)
+{
+    cd->sl_lo = cd->sl_hi = NULL;
+    cd->sl_stage = cd->sl_slot = NULL;
+    cd->sl_src = NULL;
+    cd->sl_cell = NULL;
+    cd->sl_slotof = cd->sl_cnt = cd->sl_pmask = NULL;
+    cd->sl_thr = NULL;
+    cd->sl_borrowed = 0;
+    cd->cap_sl = 0;
+}
+
+static int sphere_list(clab_collider *cd, const clab_world *w, double M, size_t *npairs);
+
+/* the list, with its per-body scratch borrowed from clab_collide's output when it can be
+ * (the collider's own arrays, freed first, otherwise) */
 int clab_sphere_list(clab_collider *cd, const clab_world *w, double M, size_t *npairs)
+{
+    if (cd->scratch && !cd->sl_borrowed && !cd->general_only) {
+        void *own[] = {cd->sl_lo, cd->sl_hi, cd->sl_stage, cd->sl_slot, cd->sl_src,
+                       cd->sl_cell, cd->sl_slotof, cd->sl_cnt, cd->sl_pmask, cd->sl_thr};
+        if (borrow(cd, w->nbodies) == 0)
+            for (size_t k = 0; k < sizeof own / sizeof own[0]; k++) free(own[k]);
+    }
+    int rc = sphere_list(cd, w, M, npairs);
+    if (cd->sl_borrowed) unborrow(cd);
+    return rc;
+}
+
+static int sphere_list(clab_collider *cd, const clab_world *w, double M, size_t *npairs)
 {
     const size_t n = w->nbodies;
     const clab_periodic *per = &w->periodic;

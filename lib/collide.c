@@ -183,7 +183,9 @@ int clab_collide(clab_collider *cd, const clab_world *w, double envelope, clab_c
     size_t np, n = w->nbodies;
     clab_contacts_clear(out);
     cd->hot_ok = 0;
+    cd->scratch = out; /* a rebuild's per-sphere scratch lives in out's storage (dead until the narrow phase) */
     int rc = clab_broadphase_kept(cd, w, envelope > 0.0 ? envelope : 0.0, &pairs, &np, err);
+    cd->scratch = NULL;
     if (rc) return rc;
     clab_hot_body *hot = clab_collider_hot(cd, n);
     if (!hot) return clab_error_set(err, CLAB_ENOMEM, "out of memory in the narrow phase");

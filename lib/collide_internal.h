@@ -87,6 +87,10 @@ struct clab_collider {
     /* the sphere cell list (broadphase_spheres.c) */
     int general_only;           /* tests: 1 = clab_broadphase_kept always takes the general path */
     size_t cap_sl;              /* per body [cap_sl] */
+    clab_contacts *scratch;     /* clab_collide's output while it runs the broad phase (its records
+                                 * are dead until the narrow phase writes them): the per-body arrays
+                                 * below are carved from its storage then, not allocated */
+    int sl_borrowed;            /* 1: the per-body arrays below point into scratch (this call only) */
     double *sl_lo, *sl_hi;      /* bounds grown by M/2, wrapped as in clab_broadphase (triples) */
     int32_t *sl_cell;           /* cell of each sphere (-1: plane) */
     uint32_t *sl_slotof;        /* slot of each sphere */
