@@ -1,23 +1,21 @@
-/* history.c: storage, the hash table rebuild and checkpoints of the tangential history
- * (see history.h) */
+/* history.c: storage, the in-place alignment to the step's contacts, the hash table and
+ * checkpoints of the tangential history (see history.h) */
 #include "history.h"
 
 #include <stdlib.h>
 #include <string.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 void clab_history_init(clab_history *h) { memset(h, 0, sizeof *h); }
 
 void clab_history_free(clab_history *h)
 {
+    free(h->key);
+    free(h->delta_t);
+    free(h->has);
+    free(h->tkey);
+    free(h->tdelta_t);
     free(h->slot_key);
     free(h->slot_index);
-    for (int g = 0; g < 2; g++) {
-        free(h->key[g]);
-        free(h->delta_t[g]);
-    }
     clab_history_init(h);
 }
 
@@ -30,33 +28,82 @@ static int regrow(void **p, size_t n, size_t sz)
     return CLAB_OK;
 }
 
-/* insert every entry of the current generation into the (cleared) table */
-static void rebuild(clab_history *h)
+/* a capacity of at least n, growing by half (1.5x) from cap */
+static size_t grown(size_t cap, size_t n)
 {
-    if (h->nslots == 0) return;
-    size_t mask = h->nslots - 1;
-    for (size_t s = 0; s < h->nslots; s++) h->slot_key[s] = CLAB_HISTORY_EMPTY;
-    const uint64_t *key = h->key[h->cur];
-    for (size_t i = 0; i < h->n[h->cur]; i++) {
-        size_t s = (size_t)((key[i] * UINT64_C(0x9E3779B97F4A7C15)) >> h->shift);
-        while (h->slot_key[s] != CLAB_HISTORY_EMPTY && h->slot_key[s] != key[i]) s = (s + 1) & mask;
-        h->slot_key[s] = key[i]; /* a repeated key keeps its last value */
-        h->slot_index[s] = (uint32_t)i;
-    }
+    size_t c = cap ? cap : 64;
+    while (c < n) c += c / 2;
+    return c;
 }
 
-/* the hash table for 2 cap slots (contents rebuilt); 0 on success */
-static int grow_table(clab_history *h)
+/* the generation's storage for at least n entries (contents kept) */
+static int reserve(clab_history *h, size_t n)
 {
-    size_t nslots = 2 * h->cap;
-    unsigned bits = 0;
-    while (((size_t)1 << bits) < nslots) bits++;
-    if (regrow((void **)&h->slot_key, nslots, sizeof(uint64_t)) ||
-        regrow((void **)&h->slot_index, nslots, sizeof(uint32_t)))
+    if (n <= h->cap) return CLAB_OK;
+    size_t cap = grown(h->cap, n);
+    if (regrow((void **)&h->key, cap, sizeof(uint64_t)) || regrow((void **)&h->delta_t, cap, sizeof(clab_vec3)) ||
+        regrow((void **)&h->has, cap, 1))
         return CLAB_ENOMEM;
-    h->nslots = nslots;
-    h->shift = 64u - bits;
-    rebuild(h);
+    h->cap = cap;
+    h->grows++;
+    return CLAB_OK;
+}
+
+/* keys k[0..n) increase strictly */
+static int increasing(const uint64_t *k, size_t n)
+{
+    for (size_t i = 1; i < n; i++)
+        if (!(k[i - 1] < k[i])) return 0;
+    return 1;
+}
+
+/* the hash table over the keys k[0..n) (a repeated key keeps its last index); 0 on success */
+static int table(clab_history *h, const uint64_t *k, size_t n)
+{
+    if (h->nslots < 2 * n || h->nslots == 0) {
+        size_t nslots = 1;
+        unsigned bits = 0;
+        while (nslots < 2 * n || nslots < 64) {
+            nslots *= 2;
+            bits++;
+        }
+        if (regrow((void **)&h->slot_key, nslots, sizeof(uint64_t)) ||
+            regrow((void **)&h->slot_index, nslots, sizeof(uint32_t))) {
+            h->nslots = 0;
+            return CLAB_ENOMEM;
+        }
+        h->nslots = nslots;
+        h->shift = 64u - bits;
+        h->grows++;
+    }
+    size_t mask = h->nslots - 1;
+    for (size_t s = 0; s < h->nslots; s++) h->slot_key[s] = CLAB_HISTORY_EMPTY;
+    for (size_t i = 0; i < n; i++) {
+        size_t s = (size_t)((k[i] * UINT64_C(0x9E3779B97F4A7C15)) >> h->shift);
+        while (h->slot_key[s] != CLAB_HISTORY_EMPTY && h->slot_key[s] != k[i]) s = (s + 1) & mask;
+        h->slot_key[s] = k[i];
+        h->slot_index[s] = (uint32_t)i;
+    }
+    return CLAB_OK;
+}
+
+/* the generation copied aside (tkey, tdelta_t), looked up by clab_history_find while pending */
+static int set_aside(clab_history *h)
+{
+    size_t n = h->n;
+    if (n > h->tcap) {
+        size_t cap = grown(h->tcap, n);
+        if (regrow((void **)&h->tkey, cap, sizeof(uint64_t)) || regrow((void **)&h->tdelta_t, cap, sizeof(clab_vec3)))
+            return CLAB_ENOMEM;
+        h->tcap = cap;
+    }
+    if (n) {
+        memcpy(h->tkey, h->key, n * sizeof(uint64_t));
+        memcpy(h->tdelta_t, h->delta_t, n * sizeof(clab_vec3));
+    }
+    h->tn = n;
+    h->tsorted = h->sorted || n < 2;
+    if (!h->tsorted && table(h, h->tkey, n)) return CLAB_ENOMEM;
     return CLAB_OK;
 }
 
@@ -64,104 +111,104 @@ int clab_history_begin(clab_history *h, size_t nmax, clab_error *err)
 {
     if (nmax > UINT32_MAX / 2)
         return clab_error_set(err, CLAB_ENOMEM, "penalty history: %zu contacts is more than the table holds", nmax);
-    if (nmax > h->cap) {
-        size_t cap = h->cap ? h->cap : 64;
-        while (cap < nmax) cap *= 2;
-        for (int g = 0; g < 2; g++)
-            if (regrow((void **)&h->key[g], cap, sizeof(uint64_t)) ||
-                regrow((void **)&h->delta_t[g], cap, sizeof(clab_vec3)))
-                return clab_error_set(err, CLAB_ENOMEM, "penalty history: out of memory for %zu contacts", nmax);
-        h->cap = cap;
-        h->grows++;
-        /* a table in use grows with the generations (the current one in the larger table) */
-        if (h->nslots && grow_table(h))
-            return clab_error_set(err, CLAB_ENOMEM, "penalty history: out of memory for %zu contacts", nmax);
-    }
-    h->n[1 - h->cur] = 0;
+    if (set_aside(h) || reserve(h, nmax))
+        return clab_error_set(err, CLAB_ENOMEM, "penalty history: out of memory for %zu contacts", nmax);
+    h->pending = 1;
+    h->n = 0;
     return CLAB_OK;
 }
 
-/* Out of place into the current generation's arrays (last step's entries, no longer read
- * once this step's forces are done), then the two swapped: with OpenMP each thread copies its
- * range to the offset of the entries kept before it, the same result for any thread count. */
-void clab_history_keep(clab_history *h, const unsigned char *keep, size_t n)
+/* Re-index the sorted generation by the sorted contacts in place: contact i's history is
+ * entry f(i), the entry with its key, and f increases with i. The forward pass moves the
+ * entries with f(i) >= i down (in increasing i: position i is no later contact's source, since
+ * f(i') > f(i) >= i for i' > i); the backward pass moves those with f(i) < i up (in decreasing
+ * i, by the same argument mirrored; and no position the forward pass wrote is one of their
+ * sources). The keys are only read: the new keys come with clab_history_put_at. */
+static void align_merge(clab_history *h, const clab_contact *c, size_t nc)
 {
-    int nx = 1 - h->cur, cu = h->cur;
-    const uint64_t *key = h->key[nx];
-    const clab_vec3 *dt = h->delta_t[nx];
-    uint64_t *okey = h->key[cu];
-    clab_vec3 *odt = h->delta_t[cu];
-    size_t m = 0;
-    enum { MAXT = 256 };
-    size_t start[MAXT + 1];
-    int nt = 1;
-#ifdef _OPENMP
-    if (n > 4096) nt = omp_get_max_threads() < MAXT ? omp_get_max_threads() : MAXT;
-#endif
-    if (nt <= 1) {
-        for (size_t i = 0; i < n; i++)
-            if (keep[i]) {
-                okey[m] = key[i];
-                odt[m] = dt[i];
-                m++;
+    const uint64_t *key = h->key;
+    clab_vec3 *dt = h->delta_t;
+    unsigned char *has = h->has;
+    const size_t nold = h->n;
+    size_t j = 0;
+    int back = 0;
+    for (size_t i = 0; i < nc; i++) {
+        uint64_t k = c[i].key;
+        while (j < nold && key[j] < k) j++;
+        if (j < nold && key[j] == k) {
+            if (j >= i) {
+                if (j != i) dt[i] = dt[j];
+                has[i] = 1;
+            } else {
+                has[i] = 2; /* moves up: the backward pass */
+                back = 1;
             }
-    } else {
-#pragma omp parallel num_threads(nt)
-        {
-#ifdef _OPENMP
-            int t = omp_get_thread_num(), T = omp_get_num_threads();
-#else
-            int t = 0, T = 1;
-#endif
-            size_t k0 = n * (size_t)t / (size_t)T, k1 = n * (size_t)(t + 1) / (size_t)T, c = 0;
-            for (size_t i = k0; i < k1; i++) c += keep[i] != 0;
-            start[t + 1] = c;
-#pragma omp barrier
-#pragma omp single
-            {
-                start[0] = 0;
-                for (int k = 0; k < T; k++) start[k + 1] += start[k];
-                m = start[T];
-            }
-            size_t o = start[t];
-            for (size_t i = k0; i < k1; i++)
-                if (keep[i]) {
-                    okey[o] = key[i];
-                    odt[o] = dt[i];
-                    o++;
-                }
+            j++;
+        } else {
+            has[i] = 0;
         }
     }
-    /* the compacted entries become the next generation */
-    uint64_t *tk = h->key[nx];
-    h->key[nx] = h->key[cu];
-    h->key[cu] = tk;
-    clab_vec3 *td = h->delta_t[nx];
-    h->delta_t[nx] = h->delta_t[cu];
-    h->delta_t[cu] = td;
-    h->n[nx] = m;
+    if (!back) return;
+    j = nold;
+    for (size_t i = nc; i-- > 0;) {
+        if (has[i] != 2) continue;
+        uint64_t k = c[i].key;
+        while (key[j - 1] > k) j--; /* stops at the entry with key k, which exists */
+        dt[i] = dt[j - 1];
+        has[i] = 1;
+        j--;
+    }
+}
+
+int clab_history_align(clab_history *h, const clab_contact *c, size_t nc, clab_error *err)
+{
+    if (nc > UINT32_MAX / 2)
+        return clab_error_set(err, CLAB_ENOMEM, "penalty history: %zu contacts is more than the table holds", nc);
+    if (reserve(h, nc)) return clab_error_set(err, CLAB_ENOMEM, "penalty history: out of memory for %zu contacts", nc);
+    int inc = 1;
+    for (size_t i = 1; i < nc && inc; i++) inc = c[i - 1].key < c[i].key;
+    if (h->sorted && inc) {
+        align_merge(h, c, nc);
+    } else {
+        /* out of key order: look each contact up in a copy of the generation */
+        if (set_aside(h))
+            return clab_error_set(err, CLAB_ENOMEM, "penalty history: out of memory for %zu contacts", nc);
+        h->pending = 1;
+        for (size_t i = 0; i < nc; i++) {
+            const clab_vec3 *old = clab_history_find(h, c[i].key);
+            h->has[i] = old != NULL;
+            if (old) h->delta_t[i] = *old;
+        }
+        h->pending = 0;
+    }
+    h->n = nc;
+    return CLAB_OK;
+}
+
+void clab_history_keep(clab_history *h, const unsigned char *keep, size_t n)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (keep[i]) {
+            if (m != i) {
+                h->key[m] = h->key[i];
+                h->delta_t[m] = h->delta_t[i];
+            }
+            m++;
+        }
+    h->n = m;
 }
 
 void clab_history_end(clab_history *h)
 {
-    h->cur = 1 - h->cur;
-    /* sorted (strictly increasing keys): lookups by merge or binary search, no table */
-    const uint64_t *k = h->key[h->cur];
-    size_t n = h->n[h->cur];
-    int sorted = 1;
-    for (size_t i = 1; i < n && sorted; i++) sorted = k[i - 1] < k[i];
-    h->sorted = sorted;
-    if (sorted) return;
-    if (h->nslots < 2 * h->cap) {
-        h->grows++;
-        if (grow_table(h) == CLAB_OK) return;
-        /* out of memory for the table: fall back to the binary search on a sorted copy is not
-         * possible here, so keep the entries unfindable rather than wrong */
-        h->n[h->cur] = 0;
+    h->pending = 0;
+    h->sorted = increasing(h->key, h->n);
+    if (h->sorted) return;
+    if (table(h, h->key, h->n)) {
+        /* out of memory for the table: keep the entries unfindable rather than wrong */
+        h->n = 0;
         h->sorted = 1;
-        return;
     }
-    rebuild(h);
 }
 
 static const char magic[8] = {'C', 'L', 'A', 'B', 'H', 'I', 'S', 'T'};
@@ -169,13 +216,13 @@ static const char magic[8] = {'C', 'L', 'A', 'B', 'H', 'I', 'S', 'T'};
 int clab_history_save(const clab_history *h, FILE *f, clab_error *err)
 {
     uint32_t version = 1;
-    uint64_t n = h->n[h->cur];
+    uint64_t n = h->n;
     if (fwrite(magic, 1, 8, f) != 8 || fwrite(&version, sizeof version, 1, f) != 1 || fwrite(&n, sizeof n, 1, f) != 1)
         return clab_error_set(err, CLAB_EIO, "penalty history: write failed");
     for (size_t i = 0; i < n; i++) {
-        const clab_vec3 *d = &h->delta_t[h->cur][i];
+        const clab_vec3 *d = &h->delta_t[i];
         double v[3] = {d->x, d->y, d->z};
-        if (fwrite(&h->key[h->cur][i], sizeof(uint64_t), 1, f) != 1 || fwrite(v, sizeof(double), 3, f) != 3)
+        if (fwrite(&h->key[i], sizeof(uint64_t), 1, f) != 1 || fwrite(v, sizeof(double), 3, f) != 3)
             return clab_error_set(err, CLAB_EIO, "penalty history: write failed at record %zu of %zu", i, (size_t)n);
     }
     return CLAB_OK;
@@ -197,9 +244,17 @@ int clab_history_load(clab_history *h, FILE *f, clab_error *err)
     for (uint64_t i = 0; i < n; i++) {
         uint64_t key;
         double v[3];
-        if (fread(&key, sizeof key, 1, f) != 1 || fread(v, sizeof(double), 3, f) != 3)
+        if (fread(&key, sizeof key, 1, f) != 1 || fread(v, sizeof(double), 3, f) != 3) {
+            /* the generation before the load back (cap only grows: it holds tn entries) */
+            if (h->tn) {
+                memcpy(h->key, h->tkey, h->tn * sizeof(uint64_t));
+                memcpy(h->delta_t, h->tdelta_t, h->tn * sizeof(clab_vec3));
+            }
+            h->n = h->tn;
+            clab_history_end(h);
             return clab_error_set(err, CLAB_EIO, "penalty history: truncated at record %zu of %zu", (size_t)i,
                                   (size_t)n);
+        }
         clab_history_put(h, key, clab_v3(v[0], v[1], v[2]));
     }
     clab_history_end(h);

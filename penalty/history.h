@@ -1,16 +1,22 @@
 /* history.h: the tangential displacement history delta_t of seed 002, one vector per
  * persisting contact, keyed by the contact key (a, b, feature) of clab_contact.h.
  *
- * Two generations: the current one (last step's contacts, looked up with
- * clab_history_find) and the next one (this step's, filled with clab_history_put);
- * clab_history_end makes the next one current, so a contact that was not put this step
- * is dropped. The contacts of clab_collide come sorted by key, so a generation put in
- * contact order is sorted: lookups in increasing key order then walk it with a cursor
- * (clab_history_find_next: a merge, O(1) per contact, memory read in order, no table), and
- * clab_history_find binary-searches it. A generation put out of order gets an open-addressing
- * hash table (linear probing, load <= 1/2, Fibonacci hashing), built in clab_history_end.
- * Storage grows only when a step has more contacts than any before it (the table the first
- * time a generation is out of order); in steady state a step allocates nothing. */
+ * One generation, stored once: entries (key, delta_t) of last step's touching contacts, in
+ * contact order. The penalty step re-indexes it by this step's contacts in place
+ * (clab_history_align: entry i becomes contact i's history, clab_history_at), overwrites
+ * entry i with the new delta_t (clab_history_put_at), then keeps the touching ones in order
+ * (clab_history_keep, in place) and closes the step (clab_history_end). The contacts of
+ * clab_collide come sorted by key, so the generation is too: the alignment is a merge of two
+ * sorted lists, done in place by a forward pass for the entries that move down or stay (an
+ * entry's new index i is at most its old index j) and a backward pass for those that move up
+ * (a monotone map never overwrites an entry still to be read). Input out of key order is
+ * looked up through a copy of the generation (binary search, or an open-addressing hash table
+ * with linear probing, load <= 1/2, Fibonacci hashing, when the generation is out of order).
+ *
+ * The keyed interface (clab_history_begin, clab_history_find, clab_history_put,
+ * clab_history_end: checkpoints, tests) puts a new generation while finding in the last one,
+ * which it copies aside at begin. Storage grows only when a step has more contacts than any
+ * before it; in steady state a step allocates nothing. */
 #ifndef CLAB_PENALTY_HISTORY_H
 #define CLAB_PENALTY_HISTORY_H
 
@@ -18,23 +24,31 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "clab_contact.h"
 #include "clab_error.h"
 #include "clab_math.h"
 
 typedef struct clab_history {
-    /* hash table over the current generation */
+    /* the generation */
+    uint64_t *key;       /* [cap] contact keys */
+    clab_vec3 *delta_t;  /* [cap] tangential displacement history [m] */
+    unsigned char *has;  /* [cap] after clab_history_align: contact i has a history (entry i) */
+    size_t n;            /* entries in use */
+    size_t cap;          /* entries allocated */
+    int sorted;          /* the generation's keys increase strictly (merge or binary search, no table) */
+    /* the last generation set aside while a new one is put (keyed interface, or contacts out
+     * of key order) [tcap] */
+    uint64_t *tkey;
+    clab_vec3 *tdelta_t;
+    size_t tn, tcap;
+    int tsorted;
+    int pending;         /* between clab_history_begin and clab_history_end: finds look aside */
+    /* hash table over the generation looked up by key when it is not sorted */
     uint64_t *slot_key;   /* [nslots] key, CLAB_HISTORY_EMPTY when free */
-    uint32_t *slot_index; /* [nslots] index into key[cur], delta_t[cur] */
-    size_t nslots;        /* power of two, >= 2 * cap */
+    uint32_t *slot_index; /* [nslots] index into the looked-up generation */
+    size_t nslots;        /* power of two, >= 2 * entries */
     unsigned shift;       /* 64 - log2(nslots) */
-    /* the two generations */
-    uint64_t *key[2];      /* [cap] contact keys */
-    clab_vec3 *delta_t[2]; /* [cap] tangential displacement history [m] */
-    size_t n[2];           /* entries in use */
-    size_t cap;            /* entries allocated per generation */
-    int cur;               /* current generation: 0 or 1 */
-    int sorted;            /* the current generation's keys increase strictly (no table needed) */
-    size_t grows;          /* reallocations so far (tests check the steady state) */
+    size_t grows;         /* reallocations so far (tests check the steady state) */
 } clab_history;
 
 /* no contact has this key: it would need a >= b */
@@ -43,84 +57,74 @@ typedef struct clab_history {
 void clab_history_init(clab_history *h);
 void clab_history_free(clab_history *h);
 
-/* Start the next generation, for at most nmax contacts (allocates only when nmax exceeds
- * every earlier step). CLAB_ENOMEM on failure, the current generation left intact. */
+/* ---- the step of the penalty backend ---- */
+
+/* Entry i becomes the history of contact c[i] (i < nc): clab_history_at(h, i) is last step's
+ * delta_t of the contact with key c[i].key, or NULL when it is new. CLAB_ENOMEM on failure,
+ * the generation left intact. */
+int clab_history_align(clab_history *h, const clab_contact *c, size_t nc, clab_error *err);
+
+/* after clab_history_align: contact i's last delta_t, NULL when it has none */
+static inline const clab_vec3 *clab_history_at(const clab_history *h, size_t i)
+{
+    return h->has[i] ? &h->delta_t[i] : NULL;
+}
+
+/* after clab_history_align: contact i's new entry (read clab_history_at(h, i) first) */
+static inline void clab_history_put_at(clab_history *h, size_t i, uint64_t key, clab_vec3 delta_t)
+{
+    h->key[i] = key;
+    h->delta_t[i] = delta_t;
+}
+
+/* after the puts: the entries i < n with keep[i] != 0 stay, in order (in place); then
+ * clab_history_end */
+void clab_history_keep(clab_history *h, const unsigned char *keep, size_t n);
+
+/* ---- the keyed interface ---- */
+
+/* Start the next generation, for at most nmax contacts; clab_history_find looks up the last
+ * one until clab_history_end. CLAB_ENOMEM on failure, the current generation left intact. */
 int clab_history_begin(clab_history *h, size_t nmax, clab_error *err);
 
 /* Last step's delta_t of the contact with this key, NULL when it is new. */
 static inline const clab_vec3 *clab_history_find(const clab_history *h, uint64_t key)
 {
-    if (h->sorted) { /* binary search */
-        const uint64_t *k = h->key[h->cur];
-        size_t lo = 0, hi = h->n[h->cur];
+    const uint64_t *k = h->pending ? h->tkey : h->key;
+    const clab_vec3 *d = h->pending ? h->tdelta_t : h->delta_t;
+    size_t n = h->pending ? h->tn : h->n;
+    if (h->pending ? h->tsorted : h->sorted) { /* binary search */
+        size_t lo = 0, hi = n;
         while (lo < hi) {
             size_t mid = lo + (hi - lo) / 2;
             if (k[mid] < key) lo = mid + 1;
             else hi = mid;
         }
-        return lo < h->n[h->cur] && k[lo] == key ? &h->delta_t[h->cur][lo] : NULL;
+        return lo < n && k[lo] == key ? &d[lo] : NULL;
     }
     if (h->nslots == 0) return NULL;
     size_t mask = h->nslots - 1;
     size_t s = (size_t)((key * UINT64_C(0x9E3779B97F4A7C15)) >> h->shift);
     while (h->slot_key[s] != CLAB_HISTORY_EMPTY) {
-        if (h->slot_key[s] == key) return &h->delta_t[h->cur][h->slot_index[s]];
+        if (h->slot_key[s] == key) return &d[h->slot_index[s]];
         s = (s + 1) & mask;
     }
     return NULL;
 }
 
-/* The same for keys asked in increasing order: *cursor (0 before the first call, or the
- * clab_history_lower_bound of the first key) walks the sorted generation. */
-static inline const clab_vec3 *clab_history_find_next(const clab_history *h, uint64_t key, size_t *cursor)
-{
-    if (!h->sorted) return clab_history_find(h, key);
-    const uint64_t *k = h->key[h->cur];
-    size_t i = *cursor, n = h->n[h->cur];
-    while (i < n && k[i] < key) i++;
-    *cursor = i;
-    return i < n && k[i] == key ? &h->delta_t[h->cur][i] : NULL;
-}
-
-/* First position of the sorted generation with a key >= key (a cursor to start from). */
-static inline size_t clab_history_lower_bound(const clab_history *h, uint64_t key)
-{
-    if (!h->sorted) return 0;
-    const uint64_t *k = h->key[h->cur];
-    size_t lo = 0, hi = h->n[h->cur];
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (k[mid] < key) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo;
-}
-
 /* Keep delta_t for this key into the next generation (at most nmax puts per begin). */
 static inline void clab_history_put(clab_history *h, uint64_t key, clab_vec3 delta_t)
 {
-    int nx = 1 - h->cur;
-    size_t i = h->n[nx]++;
-    h->key[nx][i] = key;
-    h->delta_t[nx][i] = delta_t;
+    size_t i = h->n++;
+    h->key[i] = key;
+    h->delta_t[i] = delta_t;
 }
 
-/* The parallel form of put: entry i (< nmax of begin) of the next generation, for contact i;
- * then clab_history_keep keeps the entries i < n with keep[i] != 0, in order, as if put
- * (using the current generation's storage: call clab_history_end right after it). */
-static inline void clab_history_put_at(clab_history *h, size_t i, uint64_t key, clab_vec3 delta_t)
-{
-    int nx = 1 - h->cur;
-    h->key[nx][i] = key;
-    h->delta_t[nx][i] = delta_t;
-}
-void clab_history_keep(clab_history *h, const unsigned char *keep, size_t n);
-
-/* The next generation becomes current; contacts not put since begin are dropped. */
+/* The step's generation is complete: contacts not put (or not kept) are dropped. */
 void clab_history_end(clab_history *h);
 
 /* Entries of the current generation. */
-static inline size_t clab_history_size(const clab_history *h) { return h->n[h->cur]; }
+static inline size_t clab_history_size(const clab_history *h) { return h->n; }
 
 /* Binary checkpoint of the current generation: "CLABHIST", a version, the count, then
  * (key, delta_t) records in native byte order (for restarts on the same machine). */

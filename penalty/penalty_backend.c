@@ -419,7 +419,8 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
         return clab_error_set(err, CLAB_EINVAL, "penalty backend: %zu bodies, %zu contacts: more than 2^31", nb, nc);
     if (reserve_step(p, nb, nc))
         return clab_error_set(err, CLAB_ENOMEM, "penalty backend: out of memory for %zu bodies, %zu contacts", nb, nc);
-    if ((rc = clab_history_begin(&p->hist, nc, err))) return rc;
+    /* entry i of the history becomes contact i's (history.h: in place, one generation) */
+    if ((rc = clab_history_align(&p->hist, c->c, nc, err))) return rc;
     const clab_contact *cc = c->c;
     pen_body *pb = p->pb;
     const clab_vec3 zero = clab_v3(0.0, 0.0, 0.0);
@@ -440,18 +441,13 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
         pb[i].sphere = b->shape.type == CLAB_SHAPE_SPHERE;
     }
 
-    /* 2. every contact, independently; the history is looked up by merge when the contacts
-     *    come sorted by key (clab_collide's order), each thread from its first key on */
-    /*    (a thread whose keys stop increasing looks the rest of its range up by key); the
-     *    bodies of each contact are kept in compact arrays for step 3, and whether the
-     *    contacts run by body a */
+    /* 2. every contact, independently (its history is entry i, aligned above); the bodies of
+     *    each contact are kept in compact arrays for step 3, and whether the contacts run by
+     *    body a */
     int by_a = 1;
     uint32_t *ca = p->ca, *cb = p->cb;
 #pragma omp parallel if (nc > PAR_MIN) reduction(&& : by_a)
     {
-        size_t cursor = 0;
-        int started = 0, merge = 1;
-        uint64_t last = 0;
 #pragma omp for schedule(static)
         for (size_t i = 0; i < nc; i++) {
             const clab_contact *ci = &cc[i];
@@ -469,15 +465,7 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
                 if (p->law.rolling == CLAB_PENALTY_ROLL_CDT) p->Mr[i] = zero;
                 continue;
             }
-            if (!started) {
-                cursor = clab_history_lower_bound(&p->hist, ci->key);
-                started = 1;
-            } else if (ci->key <= last) {
-                merge = 0;
-            }
-            last = ci->key;
-            const clab_vec3 *old =
-                merge ? clab_history_find_next(&p->hist, ci->key, &cursor) : clab_history_find(&p->hist, ci->key);
+            const clab_vec3 *old = clab_history_at(&p->hist, i);
             p->keep[i] = 1;
             contact_force(p, w, ci, i, old, h);
         }

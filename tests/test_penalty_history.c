@@ -1,7 +1,9 @@
 /* test_penalty_history: the tangential-history table (penalty/history.h).
  * Exact checks (no tolerance: values are stored, not computed): every stored key is found with
  * its value, absent keys are not, a key not put in a step is dropped, storage stops growing once
- * the contact count is steady, growth keeps the entries, and a checkpoint reads back the same. */
+ * the contact count is steady, growth keeps the entries, and a checkpoint reads back the same;
+ * the in-place alignment to a step's contacts (clab_history_align) gives every contact the
+ * entry a plain reference list says it has, for keys in and out of order. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +14,109 @@
 static clab_vec3 val(uint64_t k) { return clab_v3((double)(k % 1000), (double)(k >> 12), -(double)k); }
 
 static int same(const clab_vec3 *a, clab_vec3 b) { return a && a->x == b.x && a->y == b.y && a->z == b.z; }
+
+/* n keys: pairs (p, p + 1 + p % 5) for p = first, first + stride, ... below first + stride * count,
+ * increasing */
+static void gen_keys(uint64_t *k, size_t *n, size_t first, size_t stride, size_t count)
+{
+    *n = 0;
+    for (size_t q = 0; q < count; q++) {
+        size_t p = first + q * stride;
+        k[(*n)++] = clab_contact_key((int)p, (int)(p + 1 + p % 5), 0);
+    }
+}
+
+/* the contacts with keys k[0..n) (only the key is read) */
+static clab_contact *contacts(const uint64_t *k, size_t n)
+{
+    clab_contact *c = calloc(n ? n : 1, sizeof *c);
+    for (size_t i = 0; i < n; i++) c[i].key = k[i];
+    return c;
+}
+
+/* One penalty step on the history with the contacts of keys k[0..n): every contact with
+ * index i % drop != 0 touches (keep) and stores old + val(key) (val(key) when new). Returns
+ * how many contacts found the history the reference (a plain list of the last step's kept
+ * entries, looked up by linear search) says they have, with the same value. */
+static size_t step(clab_history *h, const uint64_t *k, size_t n, size_t drop, uint64_t *rk, clab_vec3 *rv, size_t *rn,
+                   clab_error *err)
+{
+    clab_contact *c = contacts(k, n);
+    unsigned char *keep = malloc(n ? n : 1);
+    uint64_t *nk = malloc((n ? n : 1) * sizeof *nk);
+    clab_vec3 *nv = malloc((n ? n : 1) * sizeof *nv);
+    size_t ok = 0, m = 0;
+    if (clab_history_align(h, c, n, err) != CLAB_OK) return 0;
+    for (size_t i = 0; i < n; i++) {
+        const clab_vec3 *want = NULL;
+        for (size_t q = 0; q < *rn; q++)
+            if (rk[q] == k[i]) want = &rv[q]; /* the last one, as the table keeps it */
+        const clab_vec3 *got = clab_history_at(h, i);
+        ok += want ? same(got, *want) : got == NULL;
+        clab_vec3 v = clab_v3_add(got ? *got : clab_v3(0.0, 0.0, 0.0), val(k[i]));
+        keep[i] = drop == 0 || i % drop != 0;
+        if (keep[i]) {
+            clab_history_put_at(h, i, k[i], v);
+            nk[m] = k[i];
+            nv[m++] = v;
+        }
+    }
+    clab_history_keep(h, keep, n);
+    clab_history_end(h);
+    memcpy(rk, nk, m * sizeof *nk);
+    memcpy(rv, nv, m * sizeof *nv);
+    *rn = m;
+    free(c);
+    free(keep);
+    free(nk);
+    free(nv);
+    return ok;
+}
+
+/* clab_history_align against a reference: contacts that persist, start and end in every
+ * pattern (entries moving down, up and staying), keys out of order (the lookup by key), and
+ * the steady state (nothing allocated) */
+static void align_tests(void)
+{
+    enum { M = 2000 };
+    clab_history h;
+    clab_error err;
+    clab_history_init(&h);
+    uint64_t *rk = malloc(2 * M * sizeof *rk), *k = malloc(2 * M * sizeof *k);
+    clab_vec3 *rv = malloc(2 * M * sizeof *rv);
+    size_t rn = 0, n, ok;
+    gen_keys(k, &n, 0, 1, M);
+    ok = step(&h, k, n, 0, rk, rv, &rn, &err);
+    tap_ok(ok == n && clab_history_size(&h) == n, "align: the first step of %zu contacts has no history (%zu)", n, ok);
+    /* each step: a shifted window of a sparse key set (new keys before and after, old ones
+     * gone), so entries move down and up; some contacts do not touch */
+    size_t bad = 0, total = 0;
+    for (int s = 1; s <= 30; s++) {
+        gen_keys(k, &n, (size_t)(s * 37) % 500, (size_t)1 + (size_t)(s % 3), M - (size_t)(s * 53) % 900);
+        size_t o = step(&h, k, n, (size_t)(s % 5), rk, rv, &rn, &err);
+        bad += n - o;
+        total += n;
+    }
+    tap_ok(bad == 0, "align in place (sorted keys): every contact of %zu has the reference's history", total);
+    /* keys out of order: a reversed list is looked up by key */
+    for (size_t i = 0; i < n / 2; i++) {
+        uint64_t t = k[i];
+        k[i] = k[n - 1 - i];
+        k[n - 1 - i] = t;
+    }
+    ok = step(&h, k, n, 7, rk, rv, &rn, &err);
+    tap_ok(ok == n, "align with keys out of order: %zu of %zu contacts have the reference's history", ok, n);
+    gen_keys(k, &n, 100, 1, M);
+    ok = step(&h, k, n, 0, rk, rv, &rn, &err);
+    tap_ok(ok == n, "back in order after an unsorted generation: %zu of %zu", ok, n);
+    size_t grows = h.grows;
+    for (int s = 0; s < 20; s++) ok = step(&h, k, n, 0, rk, rv, &rn, &err);
+    tap_ok(ok == n && h.grows == grows, "align: 20 steady steps allocate nothing (grows %zu -> %zu)", grows, h.grows);
+    clab_history_free(&h);
+    free(rk);
+    free(rv);
+    free(k);
+}
 
 int main(void)
 {
@@ -96,5 +201,7 @@ int main(void)
     clab_history_free(&h2);
     clab_history_free(&h);
     free(keys);
+
+    align_tests();
     return tap_done();
 }
