@@ -4,6 +4,12 @@
 
 #include <stdlib.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+/* below this many contacts the alignment runs on one thread */
+#define HIST_PAR_MIN 4096
 
 void clab_history_init(clab_history *h) { memset(h, 0, sizeof *h); }
 
@@ -11,7 +17,7 @@ void clab_history_free(clab_history *h)
 {
     free(h->key);
     free(h->delta_t);
-    free(h->has);
+    free(h->src);
     free(h->tkey);
     free(h->tdelta_t);
     free(h->slot_key);
@@ -42,7 +48,7 @@ static int reserve(clab_history *h, size_t n)
     if (n <= h->cap) return CLAB_OK;
     size_t cap = grown(h->cap, n);
     if (regrow((void **)&h->key, cap, sizeof(uint64_t)) || regrow((void **)&h->delta_t, cap, sizeof(clab_vec3)) ||
-        regrow((void **)&h->has, cap, 1))
+        regrow((void **)&h->src, cap, sizeof(uint32_t)))
         return CLAB_ENOMEM;
     h->cap = cap;
     h->grows++;
@@ -118,46 +124,78 @@ int clab_history_begin(clab_history *h, size_t nmax, clab_error *err)
     return CLAB_OK;
 }
 
-/* Re-index the sorted generation by the sorted contacts in place: contact i's history is
- * entry f(i), the entry with its key, and f increases with i. The forward pass moves the
- * entries with f(i) >= i down (in increasing i: position i is no later contact's source, since
- * f(i') > f(i) >= i for i' > i); the backward pass moves those with f(i) < i up (in decreasing
- * i, by the same argument mirrored; and no position the forward pass wrote is one of their
- * sources). The keys are only read: the new keys come with clab_history_put_at. */
-static void align_merge(clab_history *h, const clab_contact *c, size_t nc)
+/* contacts [i0, i1) against the sorted generation: src[i] = 1 + the index of the entry with
+ * c[i].key, 0 when none (a merge from a binary search for the first key) */
+static void match_range(const clab_history *h, const clab_contact *c, size_t i0, size_t i1)
 {
     const uint64_t *key = h->key;
-    clab_vec3 *dt = h->delta_t;
-    unsigned char *has = h->has;
     const size_t nold = h->n;
-    size_t j = 0;
-    int back = 0;
-    for (size_t i = 0; i < nc; i++) {
+    uint32_t *src = h->src;
+    if (i0 >= i1) return;
+    size_t lo = 0, hi = nold;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (key[mid] < c[i0].key) lo = mid + 1;
+        else hi = mid;
+    }
+    size_t j = lo;
+    for (size_t i = i0; i < i1; i++) {
         uint64_t k = c[i].key;
         while (j < nold && key[j] < k) j++;
-        if (j < nold && key[j] == k) {
-            if (j >= i) {
-                if (j != i) dt[i] = dt[j];
-                has[i] = 1;
-            } else {
-                has[i] = 2; /* moves up: the backward pass */
-                back = 1;
-            }
-            j++;
-        } else {
-            has[i] = 0;
+        src[i] = j < nold && key[j] == k ? (uint32_t)(j + 1) : 0u;
+    }
+}
+
+/* Re-index the sorted generation by the sorted contacts in place: contact i's history is
+ * entry f(i) (src[i] = f(i) + 1), and f increases with i. The entries with f(i) > i move down
+ * in increasing i: position i is no later contact's source, since f(i') > f(i) > i for
+ * i' > i. Those with f(i) < i move up in decreasing i, by the same argument mirrored; and no
+ * position the first pass wrote is one of their sources (f(i') = i with f(i) > i and f(i') <
+ * i' would need i' < i and f(i') > f(i), or i' > i and f(i') < f(i): f is monotone). The keys
+ * are only read: the new keys come with clab_history_put_at. */
+static void align_merge(clab_history *h, const clab_contact *c, size_t nc)
+{
+    int nt = 1;
+#ifdef _OPENMP
+    if (nc > HIST_PAR_MIN) nt = omp_get_max_threads();
+#endif
+    if (nt <= 1) {
+        match_range(h, c, 0, nc);
+    } else {
+#pragma omp parallel num_threads(nt)
+        {
+#ifdef _OPENMP
+            size_t t = (size_t)omp_get_thread_num(), T = (size_t)omp_get_num_threads();
+#else
+            size_t t = 0, T = 1;
+#endif
+            match_range(h, c, nc * t / T, nc * (t + 1) / T);
         }
     }
-    if (!back) return;
-    j = nold;
-    for (size_t i = nc; i-- > 0;) {
-        if (has[i] != 2) continue;
-        uint64_t k = c[i].key;
-        while (key[j - 1] > k) j--; /* stops at the entry with key k, which exists */
-        dt[i] = dt[j - 1];
-        has[i] = 1;
-        j--;
+    clab_vec3 *dt = h->delta_t;
+    const uint32_t *src = h->src;
+    int up = 0;
+    for (size_t i = 0; i < nc; i++) {
+        size_t f = src[i];
+        if (f == 0) continue;
+        f--;
+        if (f > i) dt[i] = dt[f];
+        else if (f < i) up = 1;
     }
+    if (!up) return;
+    for (size_t i = nc; i-- > 0;) {
+        size_t f = src[i];
+        if (f != 0 && f - 1 < i) dt[i] = dt[f - 1];
+    }
+}
+
+/* the contacts' keys increase strictly */
+static int contacts_increasing(const clab_contact *c, size_t nc)
+{
+    int inc = 1;
+#pragma omp parallel for schedule(static) reduction(&& : inc) if (nc > HIST_PAR_MIN)
+    for (size_t i = 1; i < nc; i++) inc = inc && c[i - 1].key < c[i].key;
+    return inc;
 }
 
 int clab_history_align(clab_history *h, const clab_contact *c, size_t nc, clab_error *err)
@@ -165,9 +203,7 @@ int clab_history_align(clab_history *h, const clab_contact *c, size_t nc, clab_e
     if (nc > UINT32_MAX / 2)
         return clab_error_set(err, CLAB_ENOMEM, "penalty history: %zu contacts is more than the table holds", nc);
     if (reserve(h, nc)) return clab_error_set(err, CLAB_ENOMEM, "penalty history: out of memory for %zu contacts", nc);
-    int inc = 1;
-    for (size_t i = 1; i < nc && inc; i++) inc = c[i - 1].key < c[i].key;
-    if (h->sorted && inc) {
+    if (h->sorted && contacts_increasing(c, nc)) {
         align_merge(h, c, nc);
     } else {
         /* out of key order: look each contact up in a copy of the generation */
@@ -176,7 +212,7 @@ int clab_history_align(clab_history *h, const clab_contact *c, size_t nc, clab_e
         h->pending = 1;
         for (size_t i = 0; i < nc; i++) {
             const clab_vec3 *old = clab_history_find(h, c[i].key);
-            h->has[i] = old != NULL;
+            h->src[i] = old != NULL;
             if (old) h->delta_t[i] = *old;
         }
         h->pending = 0;

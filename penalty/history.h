@@ -7,9 +7,11 @@
  * entry i with the new delta_t (clab_history_put_at), then keeps the touching ones in order
  * (clab_history_keep, in place) and closes the step (clab_history_end). The contacts of
  * clab_collide come sorted by key, so the generation is too: the alignment is a merge of two
- * sorted lists, done in place by a forward pass for the entries that move down or stay (an
- * entry's new index i is at most its old index j) and a backward pass for those that move up
- * (a monotone map never overwrites an entry still to be read). Input out of key order is
+ * sorted lists (in parallel: each thread merges its range of contacts from a binary search
+ * into the entries, noting each contact's entry), then the entries move in place, in
+ * increasing order those that move down (an entry's new index i below its old index j) and
+ * in decreasing order those that move up (a monotone map never overwrites an entry still to
+ * be read). Input out of key order is
  * looked up through a copy of the generation (binary search, or an open-addressing hash table
  * with linear probing, load <= 1/2, Fibonacci hashing, when the generation is out of order).
  *
@@ -32,7 +34,8 @@ typedef struct clab_history {
     /* the generation */
     uint64_t *key;       /* [cap] contact keys */
     clab_vec3 *delta_t;  /* [cap] tangential displacement history [m] */
-    unsigned char *has;  /* [cap] after clab_history_align: contact i has a history (entry i) */
+    uint32_t *src;       /* [cap] clab_history_align: 1 + the old index of contact i's entry, 0
+                          * when it has none; then nonzero: entry i holds it */
     size_t n;            /* entries in use */
     size_t cap;          /* entries allocated */
     int sorted;          /* the generation's keys increase strictly (merge or binary search, no table) */
@@ -67,7 +70,7 @@ int clab_history_align(clab_history *h, const clab_contact *c, size_t nc, clab_e
 /* after clab_history_align: contact i's last delta_t, NULL when it has none */
 static inline const clab_vec3 *clab_history_at(const clab_history *h, size_t i)
 {
-    return h->has[i] ? &h->delta_t[i] : NULL;
+    return h->src[i] ? &h->delta_t[i] : NULL;
 }
 
 /* after clab_history_align: contact i's new entry (read clab_history_at(h, i) first) */
