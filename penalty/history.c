@@ -58,9 +58,10 @@ static int reserve(clab_history *h, size_t n)
 /* keys k[0..n) increase strictly */
 static int increasing(const uint64_t *k, size_t n)
 {
-    for (size_t i = 1; i < n; i++)
-        if (!(k[i - 1] < k[i])) return 0;
-    return 1;
+    int inc = 1;
+#pragma omp parallel for schedule(static) reduction(&& : inc) if (n > HIST_PAR_MIN)
+    for (size_t i = 1; i < n; i++) inc = inc && k[i - 1] < k[i];
+    return inc;
 }
 
 /* the hash table over the keys k[0..n) (a repeated key keeps its last index); 0 on success */
@@ -223,6 +224,14 @@ int clab_history_align(clab_history *h, const clab_contact *c, size_t nc, clab_e
 
 void clab_history_keep(clab_history *h, const unsigned char *keep, size_t n)
 {
+    /* all kept (every contact touching: the penalty backend's zero envelope): nothing moves */
+    int all = 1;
+#pragma omp parallel for schedule(static) reduction(&& : all) if (n > HIST_PAR_MIN)
+    for (size_t i = 0; i < n; i++) all = all && keep[i];
+    if (all) {
+        h->n = n;
+        return;
+    }
     size_t m = 0;
     for (size_t i = 0; i < n; i++)
         if (keep[i]) {
