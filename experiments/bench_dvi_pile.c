@@ -509,8 +509,8 @@ int bench_dvi_pile_1m(const bench_ctx *c)
     double peak = bench_peak_rss_bytes(), used = peak - rss0;
     size_t nc = s->contacts.n;
     printf("  peak resident %.2f GB: %.0f bytes per sphere, %.0f bytes per contact (all of it charged to contacts "
-           "beyond the bodies' own %zu bytes)\n", peak / 1e9, used / N, nc ? used / (double)nc : 0.0,
-           sizeof(clab_body) + CLAB_NAME_LEN);
+           "beyond the bodies' own %zu bytes and their names)\n", peak / 1e9, used / N, nc ? used / (double)nc : 0.0,
+           sizeof(clab_body) + sizeof(size_t)); /* the record and its offset into the world's name pool */
     char note[200];
     snprintf(note, sizeof note, "dvi apgd tol=1e-4 max_iter=50 first step cold; bytes_per_body=%.0f load=%.2f",
              used / N, load1());
