@@ -571,7 +571,7 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
         }
         if (!pb[i].fixed) {
             /* indices, not blist + bstart[i]: blist is NULL while no contact was ever stored, and
-             * NULL + 0 is undefined (the CI fuzz stage, stop 12) */
+             * NULL + 0 is undefined */
             body_sum_integrate(w, i, &pb[i], cc, Fc, Mr, blist, bstart[i], bstart[i + 1], alist,
                                afirst[i], alast[i], surface, rolling, h, scheme, first);
             if (wrap) clab_world_wrap_body(per, bi);

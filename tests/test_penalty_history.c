@@ -46,8 +46,8 @@ static size_t step(clab_history *h, const uint64_t *k, size_t n, size_t drop, ui
     uint64_t *nk = malloc((n ? n : 1) * sizeof *nk);
     clab_vec3 *nv = malloc((n ? n : 1) * sizeof *nv);
     size_t ok = 0, m = 0;
-    if (clab_history_align(h, c, n, err) != CLAB_OK) return 0;
-    for (size_t i = 0; i < n; i++) {
+    int aligned = clab_history_align(h, c, n, err) == CLAB_OK; /* else: none found, nothing stored */
+    for (size_t i = 0; i < n && aligned; i++) {
         const clab_vec3 *want = NULL;
         for (size_t q = 0; q < *rn; q++)
             if (rk[q] == k[i]) want = &rv[q]; /* the last one, as the table keeps it */
@@ -61,11 +61,13 @@ static size_t step(clab_history *h, const uint64_t *k, size_t n, size_t drop, ui
             nv[m++] = v;
         }
     }
-    clab_history_keep(h, keep, n);
-    clab_history_end(h);
-    memcpy(rk, nk, m * sizeof *nk);
-    memcpy(rv, nv, m * sizeof *nv);
-    *rn = m;
+    if (aligned) {
+        clab_history_keep(h, keep, n);
+        clab_history_end(h);
+        memcpy(rk, nk, m * sizeof *nk);
+        memcpy(rv, nv, m * sizeof *nv);
+        *rn = m;
+    }
     free(c);
     free(keep);
     free(nk);
