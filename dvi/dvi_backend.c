@@ -284,6 +284,13 @@ static double dvi_stable_step(const void *self, const clab_world *w)
     return 0.0; /* no stiffness: no stability limit of the explicit kind */
 }
 
+/* the bodies are renumbered (clab_sim_sort): the warm-start keys follow them */
+static int dvi_permute(void *self, const size_t *inv, size_t nbodies, clab_error *err)
+{
+    clab_dvi *s = self;
+    return clab_warm_permute(&s->warm, inv, nbodies, err);
+}
+
 /* checkpoint: the warm-start impulses, then the solver counters of the statistics (so a
  * restarted run reports the same solves, iterations and iteration-limit hits) */
 static int dvi_save(const void *self, FILE *f, clab_error *err)
@@ -345,4 +352,5 @@ const clab_backend_type clab_backend_dvi = {
     dvi_load,
     dvi_destroy,
     NULL, /* step_wrap: clab_sim_step wraps and checks the bodies after dvi_step */
+    dvi_permute,
 };

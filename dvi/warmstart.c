@@ -83,6 +83,32 @@ int clab_warm_joint_rows(clab_warmstart *ws, size_t m)
     return CLAB_OK;
 }
 
+int clab_warm_permute(clab_warmstart *ws, const size_t *inv, size_t nbodies, clab_error *err)
+{
+    if (ws->n == 0) return CLAB_OK;
+    clab_warm_entry *e = malloc(ws->n * sizeof *e);
+    if (!e) return clab_error_set(err, CLAB_ENOMEM, "dvi warm start: out of memory renumbering %zu contacts", ws->n);
+    size_t m = 0;
+    for (size_t i = 0; i < ws->cap; i++) {
+        uint64_t key = ws->slots[i].key;
+        if (key == CLAB_WARM_EMPTY) continue;
+        if ((key >> 38) >= nbodies || ((key >> 12) & 0x3ffffffu) >= nbodies) {
+            free(e);
+            return clab_error_set(err, CLAB_EINVAL,
+                                  "dvi warm start: a contact key names a body beyond the world's %zu bodies", nbodies);
+        }
+        int swapped;
+        e[m].key = clab_contact_key_permute(key, inv, &swapped);
+        e[m].F = swapped ? clab_v3_scale(ws->slots[i].F, -1.0) : ws->slots[i].F;
+        m++;
+    }
+    for (size_t i = 0; i < ws->cap; i++) ws->slots[i].key = CLAB_WARM_EMPTY; /* the same room */
+    ws->n = 0;
+    for (size_t i = 0; i < m; i++) clab_warm_put(ws, e[i].key, e[i].F);
+    free(e);
+    return CLAB_OK;
+}
+
 int clab_warm_save(const clab_warmstart *ws, FILE *f, clab_error *err)
 {
     int bad = fprintf(f, "dvi-warmstart 1\ncontacts %zu\n", ws->n) < 0;

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "clab_contact.h"
 #include "clab_error.h"
 #include "clab_math.h"
 
@@ -38,6 +39,11 @@ void clab_warm_put(clab_warmstart *ws, uint64_t key, clab_vec3 F);
 const clab_vec3 *clab_warm_get(const clab_warmstart *ws, uint64_t key);
 /* Make room for m joint rows (new rows start at 0). */
 int clab_warm_joint_rows(clab_warmstart *ws, size_t m);
+
+/* The bodies are renumbered, old body i becoming inv[i] (nbodies entries): every entry's key
+ * maps (clab_contact_key_permute); F, b's impulse, changes sign where a and b swap order.
+ * CLAB_EINVAL when a key names a body >= nbodies, CLAB_ENOMEM; unchanged on failure. */
+int clab_warm_permute(clab_warmstart *ws, const size_t *inv, size_t nbodies, clab_error *err);
 
 /* Checkpoint: a text block "dvi-warmstart 1", then "contacts <n>" and n lines "key Fx Fy Fz",
  * then "joint_rows <m>" and m values, exact to the last bit (%.17g). */

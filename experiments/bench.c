@@ -109,6 +109,8 @@ static void usage(FILE *f)
                "  --threads LIST   thread counts to run, e.g. 1,2 (default 1 and the number of cores)\n"
                "  --quick          small sizes, for a smoke run\n"
                "  --no-lammps      do not run LAMMPS even when lmp is installed\n"
+               "  --sort N         chute, pile: bodies renumbered into cell order every N steps (sim option\n"
+               "                   sort; default 1000, LAMMPS's atom sort); 0: the given order throughout\n"
                "  --data DIR       peer benchmark data (default: the source tree's ../shared/bench)\n"
                "  --help\n\nbenchmarks:\n");
     for (size_t i = 0; i < nbenchmarks(); i++) fprintf(f, "  %-12s %s\n", benchmarks[i].name, benchmarks[i].summary);
@@ -121,6 +123,7 @@ int xp_bench(int argc, char **argv)
     snprintf(c.out, sizeof c.out, "out/bench");
     snprintf(c.data_dir, sizeof c.data_dir, "%s/../shared/bench", CLAB_SRCDIR);
     c.lammps = 1;
+    c.sort = 1000;
     c.threads[0] = 1;
     c.nthreads = 1;
 #ifdef _OPENMP
@@ -130,6 +133,7 @@ int xp_bench(int argc, char **argv)
         {"out", required_argument, 0, 'o'},   {"threads", required_argument, 0, 't'},
         {"quick", no_argument, 0, 'q'},       {"no-lammps", no_argument, 0, 'L'},
         {"data", required_argument, 0, 'd'},  {"help", no_argument, 0, 'h'},
+        {"sort", required_argument, 0, 's'},
         {0, 0, 0, 0},
     };
     optind = 1;
@@ -140,6 +144,17 @@ int xp_bench(int argc, char **argv)
         case 'd': snprintf(c.data_dir, sizeof c.data_dir, "%s", optarg); break;
         case 'q': c.quick = 1; break;
         case 'L': c.lammps = 0; break;
+        case 's': {
+            char *end = NULL;
+            errno = 0;
+            long v = strtol(optarg, &end, 10);
+            if (errno || end == optarg || *end || v < 0) {
+                fprintf(stderr, "contactlab bench: --sort: '%s' is not a whole number of steps >= 0\n", optarg);
+                return 2;
+            }
+            c.sort = v;
+            break;
+        }
         case 't': {
             double v[BENCH_MAX_THREADS];
             int n;

@@ -19,6 +19,9 @@ typedef struct bench_ctx {
     int nthreads;
     int quick;                         /* --quick: small sizes, for a smoke run */
     int lammps;                        /* run LAMMPS (lmp) when installed; --no-lammps turns it off */
+    long sort;                         /* --sort N: penalty runs renumber their bodies into cell order
+                                        * every N steps (sim option sort; LAMMPS's default atom sort is
+                                        * every 1000 steps); 0: never */
     char data_dir[1024];               /* where the peer benchmark data lives (shared/bench) */
 } bench_ctx;
 

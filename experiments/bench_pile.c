@@ -153,7 +153,13 @@ static int run_size(const bench_ctx *c, int nx, int settle, int steps, const cha
         return 1;
     }
     long n = (long)w->nbodies - 1;
-    clab_sim *s = clab_sim_create(w, "penalty", 1e-5, NULL, &err);
+    clab_options o;
+    clab_options_init(&o);
+    char srt[32];
+    snprintf(srt, sizeof srt, "%ld", c->sort);
+    clab_options_set(&o, "sort", srt, NULL); /* into cell order before the settling, then every c->sort steps */
+    clab_sim *s = clab_sim_create(w, "penalty", 1e-5, &o, &err);
+    clab_options_free(&o);
     if (!s) {
         fprintf(stderr, "bench pile: %s\n", err.msg);
         clab_world_destroy(w);

@@ -196,6 +196,14 @@ int xp_run(int argc, char **argv)
         fprintf(stderr, "contactlab run: %s: %s\n", path, err.msg);
         goto out;
     }
+    if (s->sort_every > 0) { /* the bodies CSV and the checkpoints number the bodies by index */
+        fprintf(stderr,
+                "contactlab run: %s: option sort = %ld: not available here: it renumbers the bodies, and the bodies "
+                "CSV names each body by its index; use it through the library (clab_sim_sort) or contactlab bench\n",
+                path, s->sort_every);
+        clab_sim_destroy(s);
+        goto out;
+    }
     if (s->type->stable_step) {
         double hs = s->type->stable_step(s->self, sc.world);
         if (hs > 0.0 && sc.h > 0.2 * hs)

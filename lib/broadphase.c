@@ -48,6 +48,8 @@ void clab_collider_set_skin(clab_collider *cd, double skin)
     cd->kept = 0;
 }
 
+void clab_collider_invalidate(clab_collider *cd) { cd->kept = 0; }
+
 void clab_collider_destroy(clab_collider *cd)
 {
     if (!cd) return;

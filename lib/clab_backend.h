@@ -68,6 +68,12 @@ typedef struct clab_backend_type {
      * clab_world_check_state for the exact report. */
     int (*step_wrap)(void *self, clab_world *w, const clab_contacts *c, double h, double vmax, int *suspect,
                      clab_error *err);
+    /* Optional (NULL: the backend's bodies cannot be renumbered, clab_sim_sort refuses): the
+     * world's bodies are about to be renumbered, old body i becoming body inv[i] (nbodies
+     * entries); map the state kept between steps (contact keys of a history or a warm start).
+     * A contact whose two bodies swap order (a < b by index) has its normal reversed: a
+     * vector of b relative to a changes sign. On failure the state must be unchanged. */
+    int (*permute)(void *self, const size_t *inv, size_t nbodies, clab_error *err);
 } clab_backend_type;
 
 /* The backend called name, NULL when there is none. */

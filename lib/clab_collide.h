@@ -34,6 +34,10 @@ void clab_collider_destroy(clab_collider *cd);
 void clab_collider_set_skin(clab_collider *cd, double skin);
 #define CLAB_SKIN_AUTO 0.1
 
+/* Forget the kept pair list: the next clab_collide rebuilds it (after the bodies were
+ * renumbered, clab_sim_sort: the list and the skin's reference state are by body index). */
+void clab_collider_invalidate(clab_collider *cd);
+
 /* All contacts of the world with Phi < envelope, in a deterministic order (by body a,
  * then b, then feature). Pairs of two fixed bodies are skipped. */
 int clab_collide(clab_collider *cd, const clab_world *w, double envelope, clab_contacts *out, clab_error *err);

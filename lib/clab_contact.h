@@ -48,6 +48,17 @@ static inline uint64_t clab_contact_key(int a, int b, unsigned feature)
     return ((uint64_t)(unsigned)a << 38) | ((uint64_t)(unsigned)b << 12) | (uint64_t)(feature & 0xfffu);
 }
 
+/* The key of a contact after its bodies are renumbered (old body i becomes inv[i]): the
+ * bodies in index order again, the feature kept; *swapped = 1 when they change order (the
+ * normal, from a to b, is then reversed). Used by the backends' permute (clab_backend.h). */
+static inline uint64_t clab_contact_key_permute(uint64_t key, const size_t *inv, int *swapped)
+{
+    size_t a = inv[(size_t)(key >> 38)], b = inv[(size_t)((key >> 12) & 0x3ffffffu)];
+    *swapped = a > b;
+    return *swapped ? clab_contact_key((int)b, (int)a, (unsigned)(key & 0xfffu))
+                    : clab_contact_key((int)a, (int)b, (unsigned)(key & 0xfffu));
+}
+
 void clab_contacts_init(clab_contacts *cs);
 void clab_contacts_free(clab_contacts *cs);
 /* Append one record (copied); CLAB_ENOMEM on allocation failure. */

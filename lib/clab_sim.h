@@ -8,7 +8,9 @@
  * Phi < envelope; default: the backend's), vmax [m/s] (runtime guard; default 1e4), skin [m]
  * (Verlet skin of the candidate pairs, clab_collider_set_skin: 0 = rebuild every step;
  * default automatic, a tenth of the median bound radius; the contacts do not depend on it,
- * so it is not part of the metadata). */
+ * so it is not part of the metadata), sort [steps] (renumber the bodies into cell order,
+ * clab_sim_sort, before the first step and every so many steps after; 0, the default: never)
+ * and sort_cell [m] (the cell of that order; default a sphere diameter). */
 #ifndef CLAB_SIM_H
 #define CLAB_SIM_H
 
@@ -24,6 +26,11 @@ typedef struct clab_sim {
     double h;                      /* time step [s] */
     double envelope;               /* [m] */
     double vmax;                   /* [m/s] runtime guard */
+    long sort_every;               /* clab_sim_sort every so many steps (0: never) */
+    double sort_cell;              /* its cell [m] (<= 0: a sphere diameter) */
+    size_t sorts;                  /* renumberings so far */
+    long sorted_at;                /* w->step of the last clab_sim_sort (-1: none): the step sorts
+                                    * only if none was done at that step already */
 } clab_sim;
 
 /* Create; on failure returns NULL with err set (unknown backend, bad or unknown option). */
@@ -33,6 +40,15 @@ void clab_sim_destroy(clab_sim *s);
 /* One step: collide at q(l), backend step to q(l+1), v(l+1), t += h, then the runtime guard
  * (CLAB_ENUMERIC naming the body when a state is non-finite or too fast). */
 int clab_sim_step(clab_sim *s, clab_error *err);
+
+/* Renumber the world's bodies into cell order (clab_world_cell_order with s->sort_cell,
+ * then clab_world_permute), mapping the backend's state (its permute) and dropping the
+ * collider's kept pair list, so the next step computes what it would have without the sort
+ * up to the order of summation. Body indices change: find bodies by name
+ * (clab_world_find_body). Between steps only; s->contacts then still describe the last step
+ * in the old numbering, until the next step. CLAB_EINVAL when the backend cannot map its
+ * state (no permute); the world and the state unchanged on any failure. */
+int clab_sim_sort(clab_sim *s, clab_error *err);
 
 /* Contact forces of the last step [N], frame (n, u, w) (u, w: clab_contact_frame), one per s->contacts record;
  * out must hold s->contacts.n entries. */

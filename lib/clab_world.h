@@ -160,4 +160,19 @@ int clab_world_check_state(const clab_world *w, double vmax, clab_error *err);
 /* Deep copy (for restarts and tests); NULL on allocation failure. */
 clab_world *clab_world_clone(const clab_world *w);
 
+/* Renumber the bodies: body k afterwards is body perm[k] before (perm: a permutation of
+ * 0 .. nbodies-1). Names go with their bodies (find them with clab_world_find_body), joints'
+ * body indices are mapped. CLAB_EINVAL (naming the bad entry) and the world unchanged when
+ * perm is not a permutation. A running clab_sim renumbers through clab_sim_sort, which also
+ * maps the backend's and the collider's state; call this one directly only between
+ * building a world and creating its sim. */
+int clab_world_permute(clab_world *w, const size_t *perm, clab_error *err);
+
+/* The cell order of the bodies (world_order.c): perm[k] = the body to put at k, for
+ * clab_world_permute. Each maximal run of consecutive spheres is sorted by the Morton code
+ * (z-order) of the cell of side `cell` [m] holding its center (<= 0: a sphere diameter;
+ * periodic axes wrapped), ties in the old order; other bodies keep their index, and no
+ * sphere passes one of them. *moved (may be NULL) counts the bodies that change index. */
+int clab_world_cell_order(const clab_world *w, double cell, size_t *perm, size_t *moved, clab_error *err);
+
 #endif

@@ -6,6 +6,7 @@ libcontactlab_la_SOURCES += \
 	lib/body.c \
 	lib/contact.c \
 	lib/world.c \
+	lib/world_order.c \
 	lib/options.c \
 	lib/backend.c \
 	lib/sim.c \

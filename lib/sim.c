@@ -1,6 +1,7 @@
 /* sim.c: the step driver shared by every backend */
 #include "clab_sim.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +79,7 @@ clab_sim *clab_sim_create(clab_world *w, const char *backend, double h, clab_opt
     s->h = h;
     s->envelope = type->default_envelope;
     s->vmax = 1e4;
+    s->sorted_at = -1;
     clab_contacts_init(&s->contacts);
     clab_options empty;
     clab_options_init(&empty);
@@ -91,6 +93,15 @@ clab_sim *clab_sim_create(clab_world *w, const char *backend, double h, clab_opt
     sim_option(o, "envelope", -1.0, 1e3, &s->envelope, p);
     sim_option(o, "vmax", 0.0, 1e300, &s->vmax, p);
     sim_option(o, "skin", 0.0, 1e3, &skin, p);
+    if (clab_options_get(o, "sort")) {
+        clab_error e1;
+        clab_error_clear(&e1);
+        if (clab_options_int(o, "sort", 0, LONG_MAX, &s->sort_every, &e1)) {
+            problem(p, e1.msg);
+            clab_options_set_aside(o);
+        }
+    }
+    sim_option(o, "sort_cell", 0.0, 1e6, &s->sort_cell, p);
     int rc;
     clab_error e;
     for (;;) {
@@ -138,10 +149,43 @@ void clab_sim_destroy(clab_sim *s)
     free(s);
 }
 
+int clab_sim_sort(clab_sim *s, clab_error *err)
+{
+    clab_world *w = s->world;
+    const size_t n = w->nbodies;
+    if (!s->type->permute)
+        return clab_error_set(err, CLAB_EINVAL, "sort: the %s backend cannot renumber its bodies", s->type->name);
+    if (n == 0) return CLAB_OK;
+    size_t *perm = malloc(n * sizeof *perm), *inv = NULL, moved = 0;
+    if (!perm) return clab_error_set(err, CLAB_ENOMEM, "sort: out of memory for %zu bodies", n);
+    int rc = clab_world_cell_order(w, s->sort_cell, perm, &moved, err);
+    if (!rc && moved > 0 && !(inv = malloc(n * sizeof *inv)))
+        rc = clab_error_set(err, CLAB_ENOMEM, "sort: out of memory for %zu bodies", n);
+    if (!rc && moved > 0) {
+        for (size_t k = 0; k < n; k++) inv[perm[k]] = k;
+        rc = s->type->permute(s->self, inv, n, err);
+        if (!rc && (rc = clab_world_permute(w, perm, err))) { /* (perm was checked: cannot fail) */
+            for (size_t k = 0; k < n; k++) inv[k] = perm[k]; /* map the backend back */
+            s->type->permute(s->self, inv, n, NULL);
+        }
+        if (!rc) clab_collider_invalidate(s->collider);
+    }
+    if (!rc) {
+        s->sorts++;
+        s->sorted_at = w->step;
+    }
+    free(perm);
+    free(inv);
+    return rc;
+}
+
 int clab_sim_step(clab_sim *s, clab_error *err)
 {
     clab_world *w = s->world;
-    int rc = clab_collide(s->collider, w, s->envelope, &s->contacts, err);
+    int rc;
+    if (s->sort_every > 0 && w->step % s->sort_every == 0 && s->sorted_at != w->step && (rc = clab_sim_sort(s, err)))
+        return rc;
+    rc = clab_collide(s->collider, w, s->envelope, &s->contacts, err);
     if (rc) return rc;
     int suspect = 1;
     if (s->type->step_wrap) { /* the backend wraps and screens the bodies in its own body loop */
@@ -169,5 +213,9 @@ void clab_sim_meta(const clab_sim *s, clab_options *m)
     clab_options_set(m, "envelope_m", v, NULL);
     snprintf(v, sizeof v, "%.17g", s->vmax);
     clab_options_set(m, "vmax_m_s", v, NULL);
+    if (s->sort_every > 0) { /* only when on: the outputs of runs without it stay as they were */
+        snprintf(v, sizeof v, "%ld", s->sort_every);
+        clab_options_set(m, "sort_steps", v, NULL);
+    }
     if (s->type->meta) s->type->meta(s->self, m);
 }

@@ -256,6 +256,58 @@ void clab_history_end(clab_history *h)
     }
 }
 
+/* entries i and j trade places */
+static void swap_entries(clab_history *h, size_t i, size_t j)
+{
+    uint64_t k = h->key[i];
+    clab_vec3 d = h->delta_t[i];
+    h->key[i] = h->key[j];
+    h->delta_t[i] = h->delta_t[j];
+    h->key[j] = k;
+    h->delta_t[j] = d;
+}
+
+/* heap sort of the entries by key, in place (no second copy of the generation) */
+static void sort_entries(clab_history *h)
+{
+    const size_t n = h->n;
+    for (size_t end = n, start = n / 2; end > 1;) {
+        size_t root;
+        if (start > 0) root = --start; /* building the heap */
+        else { /* the largest to the end */
+            swap_entries(h, 0, --end);
+            root = 0;
+        }
+        for (;;) { /* sift down */
+            size_t c = 2 * root + 1;
+            if (c >= end) break;
+            if (c + 1 < end && h->key[c + 1] > h->key[c]) c++;
+            if (h->key[c] <= h->key[root]) break;
+            swap_entries(h, root, c);
+            root = c;
+        }
+    }
+}
+
+int clab_history_permute(clab_history *h, const size_t *inv, size_t nbodies, clab_error *err)
+{
+    if (h->pending) return clab_error_set(err, CLAB_EINVAL, "penalty history: renumbered in the middle of a step");
+    const size_t n = h->n;
+    for (size_t i = 0; i < n; i++)
+        if ((h->key[i] >> 38) >= nbodies || ((h->key[i] >> 12) & 0x3ffffffu) >= nbodies)
+            return clab_error_set(err, CLAB_EINVAL,
+                                  "penalty history: contact key %zu names a body beyond the world's %zu bodies", i,
+                                  nbodies);
+    for (size_t i = 0; i < n; i++) {
+        int swapped;
+        h->key[i] = clab_contact_key_permute(h->key[i], inv, &swapped);
+        if (swapped) h->delta_t[i] = clab_v3_scale(h->delta_t[i], -1.0);
+    }
+    sort_entries(h);
+    h->sorted = 1; /* a permutation of distinct keys: distinct, now increasing */
+    return CLAB_OK;
+}
+
 static const char magic[8] = {'C', 'L', 'A', 'B', 'H', 'I', 'S', 'T'};
 
 int clab_history_save(const clab_history *h, FILE *f, clab_error *err)

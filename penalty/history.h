@@ -129,6 +129,13 @@ void clab_history_end(clab_history *h);
 /* Entries of the current generation. */
 static inline size_t clab_history_size(const clab_history *h) { return h->n; }
 
+/* The bodies are renumbered, old body i becoming inv[i] (nbodies entries): every entry's key
+ * maps (clab_contact_key_permute), delta_t changes sign where a and b swap order (it is the
+ * displacement of b relative to a), and the generation is sorted by the new keys. Not
+ * between clab_history_begin and clab_history_end. CLAB_EINVAL when a key names a body
+ * >= nbodies, CLAB_ENOMEM; the generation unchanged on failure. */
+int clab_history_permute(clab_history *h, const size_t *inv, size_t nbodies, clab_error *err);
+
 /* Binary checkpoint of the current generation: "CLABHIST", a version, the count, then
  * (key, delta_t) records in native byte order (for restarts on the same machine). */
 int clab_history_save(const clab_history *h, FILE *f, clab_error *err);

@@ -589,6 +589,13 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
     return CLAB_OK;
 }
 
+/* the bodies are renumbered (clab_sim_sort): the history's keys follow them */
+static int penalty_permute(void *self, const size_t *inv, size_t nbodies, clab_error *err)
+{
+    penalty *p = self;
+    return clab_history_permute(&p->hist, inv, nbodies, err);
+}
+
 static int penalty_step(void *self, clab_world *w, const clab_contacts *c, double h, clab_error *err)
 {
     return penalty_advance(self, w, c, h, 0.0, NULL, err);
@@ -822,4 +829,5 @@ const clab_backend_type clab_backend_penalty = {
     .save = penalty_save,
     .load = penalty_load,
     .destroy = penalty_destroy,
+    .permute = penalty_permute,
 };

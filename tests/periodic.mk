@@ -6,3 +6,5 @@ clab_tests += tests/test_skin
 tests_test_skin_LDADD = $(CLAB_LDADD)
 clab_tests += tests/test_threads
 tests_test_threads_LDADD = $(CLAB_LDADD)
+clab_tests += tests/test_sort
+tests_test_sort_LDADD = $(CLAB_LDADD)
