@@ -110,7 +110,8 @@ static void usage(FILE *f)
                "  --quick          small sizes, for a smoke run\n"
                "  --no-lammps      do not run LAMMPS even when lmp is installed\n"
                "  --sort N         chute, pile: bodies renumbered into cell order every N steps (sim option\n"
-               "                   sort; default 1000, LAMMPS's atom sort); 0: the given order throughout\n"
+               "                   sort; default 1000, LAMMPS's atom sort), dvi-pile: once after settling;\n"
+               "                   0: the order they were built in\n"
                "  --data DIR       peer benchmark data (default: the source tree's ../shared/bench)\n"
                "  --help\n\nbenchmarks:\n");
     for (size_t i = 0; i < nbenchmarks(); i++) fprintf(f, "  %-12s %s\n", benchmarks[i].name, benchmarks[i].summary);

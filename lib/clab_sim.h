@@ -28,7 +28,7 @@ typedef struct clab_sim {
     double vmax;                   /* [m/s] runtime guard */
     long sort_every;               /* clab_sim_sort every so many steps (0: never) */
     double sort_cell;              /* its cell [m] (<= 0: a sphere diameter) */
-    size_t sorts;                  /* renumberings so far */
+    size_t sorts;                  /* renumberings so far (sorts that moved some body) */
     long sorted_at;                /* w->step of the last clab_sim_sort (-1: none): the step sorts
                                     * only if none was done at that step already */
 } clab_sim;

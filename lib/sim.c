@@ -171,7 +171,7 @@ int clab_sim_sort(clab_sim *s, clab_error *err)
         if (!rc) clab_collider_invalidate(s->collider);
     }
     if (!rc) {
-        s->sorts++;
+        s->sorts += moved > 0;
         s->sorted_at = w->step;
     }
     free(perm);
