@@ -189,13 +189,17 @@ static int ke_full_step(clab_sim *s, chute_ke *out, clab_error *err)
 {
     clab_world *w = s->world;
     size_t n = w->nbodies;
+    /* the velocities are kept by body index across one step: a sort due at that step is done
+     * first (else the step would renumber the bodies between the two halves of the mean) */
+    int rc = clab_sim_sort_due(s) ? clab_sim_sort(s, err) : CLAB_OK;
+    if (rc) return rc;
     clab_vec3 *v = malloc(2 * n * sizeof *v);
     if (!v) return clab_error_set(err, CLAB_ENOMEM, "out of memory");
     for (size_t i = 0; i < n; i++) {
         v[2 * i] = w->bodies[i].rdot;
         v[2 * i + 1] = w->bodies[i].wbar;
     }
-    int rc = clab_sim_step(s, err);
+    rc = clab_sim_step(s, err);
     chute_ke k = {0.0, 0.0};
     for (size_t i = 0; i < n && !rc; i++) {
         const clab_body *b = &w->bodies[i];

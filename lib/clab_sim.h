@@ -50,6 +50,13 @@ int clab_sim_step(clab_sim *s, clab_error *err);
  * state (no permute); the world and the state unchanged on any failure. */
 int clab_sim_sort(clab_sim *s, clab_error *err);
 
+/* 1 when the next clab_sim_step renumbers the bodies before it steps (option sort): a caller
+ * that keeps body indices across that step calls clab_sim_sort itself first, then reads them. */
+static inline int clab_sim_sort_due(const clab_sim *s)
+{
+    return s->sort_every > 0 && s->world->step % s->sort_every == 0 && s->sorted_at != s->world->step;
+}
+
 /* Contact forces of the last step [N], frame (n, u, w) (u, w: clab_contact_frame), one per s->contacts record;
  * out must hold s->contacts.n entries. */
 void clab_sim_forces(const clab_sim *s, clab_vec3 *f_nuw);

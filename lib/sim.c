@@ -183,8 +183,7 @@ int clab_sim_step(clab_sim *s, clab_error *err)
 {
     clab_world *w = s->world;
     int rc;
-    if (s->sort_every > 0 && w->step % s->sort_every == 0 && s->sorted_at != w->step && (rc = clab_sim_sort(s, err)))
-        return rc;
+    if (clab_sim_sort_due(s) && (rc = clab_sim_sort(s, err))) return rc;
     rc = clab_collide(s->collider, w, s->envelope, &s->contacts, err);
     if (rc) return rc;
     int suspect = 1;

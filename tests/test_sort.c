@@ -316,6 +316,20 @@ static void test_options(void)
     if (s) clab_sim_meta(s, &m);
     const char *v = s ? clab_options_get(&m, "sort_steps") : NULL;
     tap_ok(s && s->sort_every == 1000 && v && strcmp(v, "1000") == 0, "option sort=1000 read and in the metadata");
+    /* clab_sim_sort_due: before step 0 and every 1000 steps, not again once done at that step */
+    if (s) {
+        int due0 = clab_sim_sort_due(s);
+        int rc0 = clab_sim_sort(s, &err);
+        int due1 = clab_sim_sort_due(s);
+        w->step = 999;
+        int due999 = clab_sim_sort_due(s);
+        w->step = 2000;
+        int due2000 = clab_sim_sort_due(s);
+        w->step = 0;
+        tap_ok(due0 && rc0 == CLAB_OK && !due1 && !due999 && due2000,
+               "sort due before step 0 (%d), not after the sort at that step (%d), not at 999 (%d), at 2000 (%d)", due0,
+               due1, due999, due2000);
+    }
     /* a backend without permute: the sort is refused, nothing changes */
     if (s) {
         clab_backend_type t = *s->type;
