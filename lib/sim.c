@@ -155,7 +155,10 @@ int clab_sim_sort(clab_sim *s, clab_error *err)
     const size_t n = w->nbodies;
     if (!s->type->permute)
         return clab_error_set(err, CLAB_EINVAL, "sort: the %s backend cannot renumber its bodies", s->type->name);
-    if (n == 0) return CLAB_OK;
+    if (n == 0) {
+        s->sorted_at = w->step;
+        return CLAB_OK;
+    }
     size_t *perm = malloc(n * sizeof *perm), *inv = NULL, moved = 0;
     if (!perm) return clab_error_set(err, CLAB_ENOMEM, "sort: out of memory for %zu bodies", n);
     int rc = clab_world_cell_order(w, s->sort_cell, perm, &moved, err);
