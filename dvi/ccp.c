@@ -464,29 +464,13 @@ void clab_ccp_joint_forces(const clab_ccp *P, const double *x, double *F)
 void clab_ccp_body_pass_F(const clab_ccp *P, const double *F, double *u)
 {
     const size_t nb = P->nbodies;
-    const size_t *st = P->inc_start;
-    const uint32_t *inc = P->inc;
-    const double *ir = P->inc_r;
 #ifdef _OPENMP
 #pragma omp parallel for schedule(static) if (nb >= CLAB_CCP_PAR_BODIES)
 #endif
     for (size_t k = 0; k < nb; k++) {
-        double F0 = 0.0, F1 = 0.0, F2 = 0.0, T0 = 0.0, T1 = 0.0, T2 = 0.0;
-        for (size_t j = st[k]; j < st[k + 1]; j++) {
-            const uint32_t code = inc[j];
-            const double *f = &F[3 * (size_t)(code >> 1)], *r = &ir[3 * j];
-            const double sg = (double)(2 * (int)(code & 1u) - 1);
-            F0 += sg * f[0], F1 += sg * f[1], F2 += sg * f[2];
-            T0 += r[1] * f[2] - r[2] * f[1];
-            T1 += r[2] * f[0] - r[0] * f[2];
-            T2 += r[0] * f[1] - r[1] * f[0];
-        }
-        const double *m = &P->minv[8 * k];
-        double *uk = &u[6 * k];
-        uk[0] = m[0] * F0, uk[1] = m[0] * F1, uk[2] = m[0] * F2;
-        uk[3] = m[1] * T0 + m[2] * T1 + m[3] * T2;
-        uk[4] = m[2] * T0 + m[4] * T1 + m[5] * T2;
-        uk[5] = m[3] * T0 + m[5] * T1 + m[6] * T2;
+        double f[6];
+        clab_ccp_body_sums(P, F, k, f);
+        clab_ccp_body_minv(&P->minv[8 * k], f, &u[6 * k]);
     }
 }
 

@@ -37,6 +37,36 @@ static inline size_t clab_ccp_nchunks(size_t ncontacts) { return (ncontacts + CL
  * body-frame wbar change instead (the public clab_ccp_minv_P). */
 void clab_ccp_body_pass(const clab_ccp *P, const double *nu, double *u, int body_frame);
 
+/* body k's share of P nu from the blocks' impulses F (3 per block), over its incidence list:
+ * force f[0..2] = sum of +-F_i (+ on body b, - on body a), torque f[3..5] = sum of
+ * r x (+-F_i) with r the signed arm of the incidence, world frame */
+static inline void clab_ccp_body_sums(const clab_ccp *P, const double *F, size_t k, double f[6])
+{
+    const uint32_t *inc = P->inc;
+    const double *ir = P->inc_r;
+    double F0 = 0.0, F1 = 0.0, F2 = 0.0, T0 = 0.0, T1 = 0.0, T2 = 0.0;
+    for (size_t j = P->inc_start[k]; j < P->inc_start[k + 1]; j++) {
+        const uint32_t code = inc[j];
+        const double *fi = &F[3 * (size_t)(code >> 1)], *r = &ir[3 * j];
+        const double sg = (double)(2 * (int)(code & 1u) - 1);
+        F0 += sg * fi[0], F1 += sg * fi[1], F2 += sg * fi[2];
+        T0 += r[1] * fi[2] - r[2] * fi[1];
+        T1 += r[2] * fi[0] - r[0] * fi[2];
+        T2 += r[0] * fi[1] - r[1] * fi[0];
+    }
+    f[0] = F0, f[1] = F1, f[2] = F2, f[3] = T0, f[4] = T1, f[5] = T2;
+}
+
+/* uk = M_k^-1 f in the world frame, m = &P->minv[8 k]: 1/m on the force, the world inverse
+ * inertia A Jbar^-1 A^T on the torque */
+static inline void clab_ccp_body_minv(const double *m, const double f[6], double uk[6])
+{
+    uk[0] = m[0] * f[0], uk[1] = m[0] * f[1], uk[2] = m[0] * f[2];
+    uk[3] = m[1] * f[3] + m[2] * f[4] + m[3] * f[5];
+    uk[4] = m[2] * f[3] + m[4] * f[4] + m[5] * f[5];
+    uk[5] = m[3] * f[3] + m[5] * f[4] + m[6] * f[5];
+}
+
 /* F_i = sum_q t_q x_q, the world impulse of every block (3 per block); the joints only */
 void clab_ccp_forces(const clab_ccp *P, const double *x, double *F);
 void clab_ccp_joint_forces(const clab_ccp *P, const double *x, double *F);

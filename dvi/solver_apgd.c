@@ -46,53 +46,19 @@ static inline void extrapolate(double beta, const double *x, const double *xp, c
     Ny[0] = Nx[k] + beta * (Nx[k] - Nxp[k]);
 }
 
-/* xn = Proj_C(y - t (Ny + p)) from y of (beta, x, xp), its blocks' impulses F, and the restart
- * sum s2 = (Ny + p).(xn - x) (returned) */
-static double step(const clab_ccp *P, double t, double beta, const double *x, const double *xp, const double *Nx,
-                   const double *Nxp, double *xn, double *F, double *part)
-{
-    const size_t nk = P->ncontacts, nch = clab_ccp_nchunks(nk);
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) if (nch >= CLAB_CCP_PAR_CHUNKS)
-#endif
-    for (size_t c = 0; c < nch; c++) {
-        size_t lo, hi;
-        clab_ccp_chunk(c, nk, &lo, &hi);
-        const int sph = P->sph_chunk[c];
-        double gdx = 0.0;
-        for (size_t i = lo; i < hi; i++) {
-            const size_t k = 3 * i;
-            double g[3];
-            CLAB_UNROLL3
-            for (int q = 0; q < 3; q++) {
-                double y, Ny;
-                extrapolate(beta, x, xp, Nx, Nxp, k + q, &y, &Ny);
-                g[q] = Ny + P->p[k + q];
-                xn[k + q] = y - t * g[q];
-            }
-            clab_ccp_cone_project(P->cone[4 * i], &xn[k]);
-            clab_ccp_force(P, sph, i, &xn[k], &F[k]);
-            CLAB_UNROLL3
-            for (int q = 0; q < 3; q++) gdx += g[q] * (xn[k + q] - x[k + q]);
-        }
-        part[c] = gdx;
-    }
-    double s2 = 0.0;
-    for (size_t c = 0; c < nch; c++) s2 += part[c];
-    for (size_t k = 3 * nk; k < P->n; k++) {
-        double y, Ny;
-        extrapolate(beta, x, xp, Nx, Nxp, k, &y, &Ny);
-        xn[k] = y - t * (Ny + P->p[k]);
-        s2 += (Ny + P->p[k]) * (xn[k] - x[k]);
-    }
-    clab_ccp_joint_forces(P, xn, F);
-    return s2;
-}
+/* chunks of CLAB_CCP_CHUNK bodies (the body pass's sums) */
+static inline size_t body_chunks(size_t nb) { return (nb + CLAB_CCP_CHUNK - 1) / CLAB_CCP_CHUNK; }
 
-/* Nxn = P^T u + compliance xn (u = M^-1 P xn) and the backtracking sums s[0] = (xn - y).(Nxn - Ny),
- * s[1] = |xn - y|^2, with y of (beta, x, xp) */
-static void gather(const clab_ccp *P, const double *u, const double *xn, double beta, const double *x,
-                   const double *xp, const double *Nx, const double *Nxp, double *Nxn, double *part, double s[2])
+/* the sums of a candidate xn against y that the passes forming xn hand to the backtracking
+ * test (e = xn - y): ee = |e|^2 and ece = e.diag(compliance) e */
+typedef struct cand_sums {
+    double ee, ece;
+} cand_sums;
+
+/* xn = Proj_C(y - t (Ny + p)) from y of (beta, x, xp), its blocks' impulses F, the sums c
+ * of xn - y, and the restart sum s2 = (Ny + p).(xn - x) (returned) */
+static double step(const clab_ccp *P, double t, double beta, const double *x, const double *xp, const double *Nx,
+                   const double *Nxp, double *xn, double *F, double *part, cand_sums *cs)
 {
     const size_t nk = P->ncontacts, nch = clab_ccp_nchunks(nk);
     const int comp = P->has_compliance;
@@ -103,42 +69,88 @@ static void gather(const clab_ccp *P, const double *u, const double *xn, double 
         size_t lo, hi;
         clab_ccp_chunk(c, nk, &lo, &hi);
         const int sph = P->sph_chunk[c];
-        double dNd = 0.0, dd = 0.0;
+        double gdx = 0.0, ee = 0.0, ece = 0.0;
         for (size_t i = lo; i < hi; i++) {
-            double o[3];
-            clab_ccp_rows(P, sph, i, u, o);
+            const size_t k = 3 * i;
+            double g[3], y[3];
             CLAB_UNROLL3
             for (int q = 0; q < 3; q++) {
-                size_t k = 3 * i + (size_t)q;
-                double y, Ny;
-                extrapolate(beta, x, xp, Nx, Nxp, k, &y, &Ny);
-                double Nk = o[q] + (comp ? P->compliance[k] * xn[k] : 0.0), e = xn[k] - y;
-                Nxn[k] = Nk;
-                dNd += e * (Nk - Ny);
-                dd += e * e;
+                double Ny;
+                extrapolate(beta, x, xp, Nx, Nxp, k + q, &y[q], &Ny);
+                g[q] = Ny + P->p[k + q];
+                xn[k + q] = y[q] - t * g[q];
+            }
+            clab_ccp_cone_project(P->cone[4 * i], &xn[k]);
+            clab_ccp_force(P, sph, i, &xn[k], &F[k]);
+            CLAB_UNROLL3
+            for (int q = 0; q < 3; q++) {
+                const double e = xn[k + q] - y[q];
+                gdx += g[q] * (xn[k + q] - x[k + q]);
+                ee += e * e;
+                if (comp) ece += P->compliance[k + q] * e * e;
             }
         }
-        part[2 * c] = dNd, part[2 * c + 1] = dd;
+        part[3 * c] = gdx, part[3 * c + 1] = ee, part[3 * c + 2] = ece;
     }
-    s[0] = s[1] = 0.0;
-    for (size_t c = 0; c < nch; c++) s[0] += part[2 * c], s[1] += part[2 * c + 1];
-    clab_ccp_gather_joints(P, u, xn, Nxn);
+    double s2 = 0.0;
+    cs->ee = cs->ece = 0.0;
+    for (size_t c = 0; c < nch; c++) s2 += part[3 * c], cs->ee += part[3 * c + 1], cs->ece += part[3 * c + 2];
     for (size_t k = 3 * nk; k < P->n; k++) {
         double y, Ny;
         extrapolate(beta, x, xp, Nx, Nxp, k, &y, &Ny);
-        double e = xn[k] - y;
-        s[0] += e * (Nxn[k] - Ny);
-        s[1] += e * e;
+        xn[k] = y - t * (Ny + P->p[k]);
+        s2 += (Ny + P->p[k]) * (xn[k] - x[k]);
+        const double e = xn[k] - y;
+        cs->ee += e * e;
+        cs->ece += P->compliance[k] * e * e;
     }
+    clab_ccp_joint_forces(P, xn, F);
+    return s2;
 }
 
-/* with y = xn + beta (xn - x), Ny = Nxn + beta (Nxn - Nx): the residual of xn (returned) with
- * d = Nxn + p, the next step from y with t into next, with its impulses F, and the next
- * restart sum *s2 = (Ny + p).(next - xn) */
-static double update(const clab_ccp *P, const double *p0, double beta, double t, const double *xn, const double *x,
-                     const double *Nxn, const double *Nx, double *next, double *F, double *part, double *s2)
+/* the body pass u = M^-1 P xn from the impulses F of xn (clab_ccp_body_pass_F, the same
+ * bits), keeping fn = P xn per body, and, when fx is given, the backtracking test's
+ *     (xn - y).P^T M^-1 P (xn - y) = sum_b fe_b . M_b^-1 fe_b   (returned),
+ * fe = P (xn - y) = fn - fy with fy = P y = fx + beta (fx - fxp), by linearity from the body
+ * sums of x_k and x_{k-1}: 6 numbers a body instead of the 3 vectors of unknowns the test read
+ * in the gather (x_{k-1} and N x_{k-1} for y, N y) */
+static double body_pass(const clab_ccp *P, const double *F, double beta, const double *fx, const double *fxp,
+                        double *fn, double *u, double *part)
+{
+    const size_t nb = P->nbodies, nbc = body_chunks(nb);
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) if (nb >= CLAB_CCP_PAR_BODIES)
+#endif
+    for (size_t c = 0; c < nbc; c++) {
+        const size_t lo = c * CLAB_CCP_CHUNK, hi = lo + CLAB_CCP_CHUNK < nb ? lo + CLAB_CCP_CHUNK : nb;
+        double s = 0.0;
+        for (size_t k = lo; k < hi; k++) {
+            const double *m = &P->minv[8 * k];
+            double f[6];
+            clab_ccp_body_sums(P, F, k, f);
+            clab_ccp_body_minv(m, f, &u[6 * k]);
+            for (int q = 0; q < 6; q++) fn[6 * k + q] = f[q];
+            if (!fx) continue;
+            double fe[6], ue[6];
+            for (int q = 0; q < 6; q++) {
+                const size_t j = 6 * k + (size_t)q;
+                fe[q] = f[q] - (fx[j] + beta * (fx[j] - fxp[j]));
+            }
+            clab_ccp_body_minv(m, fe, ue);
+            for (int q = 0; q < 6; q++) s += fe[q] * ue[q];
+        }
+        part[c] = s;
+    }
+    double s0 = 0.0;
+    for (size_t c = 0; c < nbc; c++) s0 += part[c];
+    return s0;
+}
+
+/* Nxn = P^T u + compliance xn (u = M^-1 P xn), the contacts from their compact records */
+static void gather(const clab_ccp *P, const double *u, const double *xn, double *Nxn)
 {
     const size_t nk = P->ncontacts, nch = clab_ccp_nchunks(nk);
+    const int comp = P->has_compliance;
 #ifdef _OPENMP
 #pragma omp parallel for schedule(static) if (nch >= CLAB_CCP_PAR_CHUNKS)
 #endif
@@ -146,7 +158,36 @@ static double update(const clab_ccp *P, const double *p0, double beta, double t,
         size_t lo, hi;
         clab_ccp_chunk(c, nk, &lo, &hi);
         const int sph = P->sph_chunk[c];
-        double e2max = 0.0, gdx = 0.0;
+        for (size_t i = lo; i < hi; i++) {
+            double o[3];
+            clab_ccp_rows(P, sph, i, u, o);
+            CLAB_UNROLL3
+            for (int q = 0; q < 3; q++) {
+                const size_t k = 3 * i + (size_t)q;
+                Nxn[k] = o[q] + (comp ? P->compliance[k] * xn[k] : 0.0);
+            }
+        }
+    }
+    clab_ccp_gather_joints(P, u, xn, Nxn);
+}
+
+/* with y = xn + beta (xn - x), Ny = Nxn + beta (Nxn - Nx): the residual of xn (returned) with
+ * d = Nxn + p, the next step from y with t into next, with its impulses F and the sums cs of
+ * next - y, and the next restart sum *s2 = (Ny + p).(next - xn) */
+static double update(const clab_ccp *P, const double *p0, double beta, double t, const double *xn, const double *x,
+                     const double *Nxn, const double *Nx, double *next, double *F, double *part, double *s2,
+                     cand_sums *cs)
+{
+    const size_t nk = P->ncontacts, nch = clab_ccp_nchunks(nk);
+    const int comp = P->has_compliance;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) if (nch >= CLAB_CCP_PAR_CHUNKS)
+#endif
+    for (size_t c = 0; c < nch; c++) {
+        size_t lo, hi;
+        clab_ccp_chunk(c, nk, &lo, &hi);
+        const int sph = P->sph_chunk[c];
+        double e2max = 0.0, gdx = 0.0, ee = 0.0, ece = 0.0;
         for (size_t i = lo; i < hi; i++) {
             const size_t k = 3 * i;
             const double *cn = &P->cone[4 * i];
@@ -167,13 +208,21 @@ static double update(const clab_ccp *P, const double *p0, double beta, double t,
             clab_ccp_cone_project(cn[0], &next[k]);
             clab_ccp_force(P, sph, i, &next[k], &F[k]);
             CLAB_UNROLL3
-            for (int q = 0; q < 3; q++) gdx += gy[q] * (next[k + q] - xn[k + q]);
+            for (int q = 0; q < 3; q++) {
+                const double e = next[k + q] - y[q];
+                gdx += gy[q] * (next[k + q] - xn[k + q]);
+                ee += e * e;
+                if (comp) ece += P->compliance[k + q] * e * e;
+            }
         }
-        part[2 * c] = e2max, part[2 * c + 1] = gdx;
+        part[4 * c] = e2max, part[4 * c + 1] = gdx, part[4 * c + 2] = ee, part[4 * c + 3] = ece;
     }
     double e2 = 0.0;
-    *s2 = 0.0;
-    for (size_t c = 0; c < nch; c++) e2 = clab_ccp_max_nan(e2, part[2 * c]), *s2 += part[2 * c + 1];
+    *s2 = cs->ee = cs->ece = 0.0;
+    for (size_t c = 0; c < nch; c++) {
+        e2 = clab_ccp_max_nan(e2, part[4 * c]), *s2 += part[4 * c + 1];
+        cs->ee += part[4 * c + 2], cs->ece += part[4 * c + 3];
+    }
     for (size_t i = nk; i < P->nblocks; i++) { /* joints: r_j = |b_j| */
         const clab_ccp_block *bl = &P->blocks[i];
         double sq = 0.0;
@@ -182,6 +231,9 @@ static double update(const clab_ccp *P, const double *p0, double beta, double t,
             extrapolate(beta, xn, x, Nxn, Nx, k, &y, &Ny);
             next[k] = y - t * (Ny + P->p[k]);
             *s2 += (Ny + P->p[k]) * (next[k] - xn[k]);
+            const double e = next[k] - y;
+            cs->ee += e * e;
+            cs->ece += P->compliance[k] * e * e;
             double g = Nxn[k] + P->p[k];
             sq += g * g;
         }
@@ -196,20 +248,27 @@ static int solve(const clab_ccp *P, const clab_ccp_options *o, double *nu, clab_
 {
     if (clab_ccp_begin(o, W, res, err)) return err ? err->status : CLAB_ENOMEM;
     if (P->n == 0) return clab_ccp_finish("apgd", o, res, 0.0, err); /* nothing to solve */
-    size_t n = P->n;
-    /* x-type buffers: nu and three scratch; N-type: three; u, chunk sums, impulses */
+    size_t n = P->n, nb6 = 6 * P->nbodies;
+    /* x-type buffers: nu and three scratch; N-type: three; body sums P x: three; u, chunk
+     * sums, impulses */
     double *X[4] = {nu, clab_ccp_work_get(W, 0, n), clab_ccp_work_get(W, 1, n), clab_ccp_work_get(W, 2, n)};
     double *NB[3] = {clab_ccp_work_get(W, 3, n), clab_ccp_work_get(W, 4, n), clab_ccp_work_get(W, 5, n)};
-    double *Nx = NB[0], *Nxn = NB[1], *Nxp = NB[0];
-    double *u = clab_ccp_work_get(W, 7, 6 * P->nbodies);
-    double *part = clab_ccp_work_get(W, 8, 2 * clab_ccp_nchunks(P->ncontacts) + 2);
+    double *fbuf = clab_ccp_work_get(W, 6, 3 * nb6 + 1);
+    double *u = clab_ccp_work_get(W, 7, nb6 + 1);
+    double *part = clab_ccp_work_get(W, 8, 4 * clab_ccp_nchunks(P->ncontacts) + body_chunks(P->nbodies) + 4);
     double *F = clab_ccp_work_get(W, 9, 3 * P->nblocks);
-    if (!X[1] || !X[2] || !X[3] || !NB[0] || !NB[1] || !NB[2] || !u || !part || !F)
+    if (!X[1] || !X[2] || !X[3] || !NB[0] || !NB[1] || !NB[2] || !fbuf || !u || !part || !F)
         return clab_error_set(err, CLAB_ENOMEM, "dvi: out of memory in the apgd solver");
+    size_t fb[3] = {0, nb6, 2 * nb6}; /* offsets of the three body-sum buffers in fbuf */
+    double *Nx = NB[0], *Nxn = NB[1], *Nxp = NB[0];
+    size_t fx = fb[0], fn = fb[1], fxp = fb[0]; /* P x_k, P x_{k+1}, P x_{k-1} */
 
     double *x = X[0], *best = X[0], *xn = X[1];
     clab_ccp_project(P, x);
-    clab_ccp_apply_N_F(P, x, F, u, Nx);
+    /* N x_0 (the operations of clab_ccp_apply_N_F), keeping P x_0 */
+    clab_ccp_forces(P, x, F);
+    body_pass(P, F, 0.0, NULL, NULL, &fbuf[fx], u, part);
+    clab_ccp_gather(P, u, x, 0, Nx);
     for (size_t k = 0; k < n; k++) Nxn[k] = Nx[k] + P->p[k]; /* d of x_0 (Nxn as scratch) */
     if (o->desaxce_p0) clab_desaxce_all(P, o->desaxce_p0, Nxn); /* exact friction, inner */
     double r = clab_ccp_residual(P, x, Nxn), r_best = r;
@@ -219,17 +278,18 @@ static int solve(const clab_ccp *P, const clab_ccp_options *o, double *nu, clab_
     double theta = 1.0;
     /* y = x + beta (x - xp) with xp = x, beta = 0: y = x_0, N y = N x_0 */
     double *xp = x, beta = 0.0;
-    double s2 = step(P, 1.0 / L, beta, x, xp, Nx, Nxp, xn, F, part);
+    cand_sums cs;
+    double s2 = step(P, 1.0 / L, beta, x, xp, Nx, Nxp, xn, F, part, &cs);
     while (res->iterations < o->max_iter) {
-        /* N x_{k+1} with the backtracking test on L; a failed test redoes the step */
-        double s[2];
+        /* u = M^-1 P x_{k+1} with the backtracking test on L,
+         * (x_{k+1} - y).N (x_{k+1} - y) <= L |x_{k+1} - y|^2; a failed test redoes the step */
         for (int bt = 0;; bt++) {
-            clab_ccp_body_pass_F(P, F, u);
-            gather(P, u, xn, beta, x, xp, Nx, Nxp, Nxn, part, s);
-            if (s[0] <= L * s[1] || bt == MAX_BACKTRACK || !isfinite(s[0])) break;
+            double s0 = body_pass(P, F, beta, &fbuf[fx], &fbuf[fxp], &fbuf[fn], u, part) + cs.ece;
+            if (s0 <= L * cs.ee || bt == MAX_BACKTRACK || !isfinite(s0)) break;
             L *= 2.0;
-            s2 = step(P, 1.0 / L, beta, x, xp, Nx, Nxp, xn, F, part);
+            s2 = step(P, 1.0 / L, beta, x, xp, Nx, Nxp, xn, F, part, &cs);
         }
+        gather(P, u, xn, Nxn);
         /* Nesterov momentum, with the restart test on g(y).(x_{k+1} - x_k) */
         double theta_n = 0.5 * (-theta * theta + theta * sqrt(theta * theta + 4.0));
         beta = theta * (1.0 - theta) / (theta * theta + theta_n);
@@ -240,13 +300,17 @@ static int solve(const clab_ccp *P, const clab_ccp_options *o, double *nu, clab_
         double *next = NULL;
         for (int b = 0; b < 4 && !next; b++)
             if (X[b] != xn && X[b] != x && X[b] != best) next = X[b];
-        r = update(P, o->desaxce_p0, beta, 1.0 / L, xn, x, Nxn, Nx, next, F, part, &s2);
+        r = update(P, o->desaxce_p0, beta, 1.0 / L, xn, x, Nxn, Nx, next, F, part, &s2, &cs);
         /* roles: x_k becomes the previous iterate, x_{k+1} the current one */
         double *Nfree = NULL;
         for (int b = 0; b < 3 && !Nfree; b++)
             if (NB[b] != Nx && NB[b] != Nxn) Nfree = NB[b];
+        size_t ffree = fb[0];
+        for (int b = 0; b < 3; b++)
+            if (fb[b] != fx && fb[b] != fn) ffree = fb[b];
         xp = x, x = xn, xn = next;
         Nxp = Nx, Nx = Nxn, Nxn = Nfree;
+        fxp = fx, fx = fn, fn = ffree;
         clab_ccp_record(W, res, r);
         if (r < r_best) r_best = r, best = x;
         if (r <= o->tol || !isfinite(r)) break;
