@@ -31,6 +31,13 @@
 #define CLAB_UNROLL3
 #endif
 
+/* a function inlined wherever it is called (for loops specialized by constant arguments) */
+#if defined(__GNUC__)
+#define CLAB_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define CLAB_ALWAYS_INLINE inline
+#endif
+
 static inline size_t clab_ccp_nchunks(size_t ncontacts) { return (ncontacts + CLAB_CCP_CHUNK - 1) / CLAB_CCP_CHUNK; }
 
 /* u = M^-1 P nu in the world frame (body pass); body_frame = 1 gives the angular part as the

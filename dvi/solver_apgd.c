@@ -146,36 +146,63 @@ static double body_pass(const clab_ccp *P, const double *F, double beta, const d
     return s0;
 }
 
-/* Nxn = P^T u + compliance xn (u = M^-1 P xn), the contacts from their compact records */
-static void gather(const clab_ccp *P, const double *u, const double *xn, double *Nxn)
+/* the contacts [lo, hi) of one chunk of update() (below), accumulating acc = (max of the
+ * squared residuals, restart sum, |next - y|^2, (next - y).C (next - y)); inlined at each
+ * call with constant sph (the chunk's compact records), comp (compliance) and p0 (exact
+ * friction, inner update), so the common case runs without their tests */
+static CLAB_ALWAYS_INLINE void update_chunk(const clab_ccp *P, const int sph, const int comp, const double *p0,
+                                            const double *u, double beta, double t, const double *xn,
+                                            const double *x, double *Nxn, const double *Nx, double *next, double *F,
+                                            size_t lo, size_t hi, double acc[4])
 {
-    const size_t nk = P->ncontacts, nch = clab_ccp_nchunks(nk);
-    const int comp = P->has_compliance;
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) if (nch >= CLAB_CCP_PAR_CHUNKS)
-#endif
-    for (size_t c = 0; c < nch; c++) {
-        size_t lo, hi;
-        clab_ccp_chunk(c, nk, &lo, &hi);
-        const int sph = P->sph_chunk[c];
-        for (size_t i = lo; i < hi; i++) {
-            double o[3];
-            clab_ccp_rows(P, sph, i, u, o);
-            CLAB_UNROLL3
-            for (int q = 0; q < 3; q++) {
-                const size_t k = 3 * i + (size_t)q;
-                Nxn[k] = o[q] + (comp ? P->compliance[k] * xn[k] : 0.0);
-            }
+    double e2max = 0.0, gdx = 0.0, ee = 0.0, ece = 0.0;
+    for (size_t i = lo; i < hi; i++) {
+        const size_t k = 3 * i;
+        const double *cn = &P->cone[4 * i];
+        double w[3], o[3], g[3], y[3], Ny[3];
+        if (sph) { /* w = n x u once for the rows and the impulse */
+            clab_ccp_sph_w(&P->sph[i], w);
+            clab_ccp_sph_rows(&P->sph[i], w, u, o);
+        } else {
+            clab_ccp_rows(P, 0, i, u, o);
+        }
+        CLAB_UNROLL3
+        for (int q = 0; q < 3; q++) {
+            const double Nk = o[q] + (comp ? P->compliance[k + q] * xn[k + q] : 0.0);
+            Nxn[k + q] = Nk;
+            y[q] = xn[k + q] + beta * (xn[k + q] - x[k + q]);
+            Ny[q] = Nk + beta * (Nk - Nx[k + q]);
+            g[q] = Nk + P->p[k + q];
+        }
+        if (p0) clab_desaxce_block(P, p0, i, g); /* exact friction, inner: moves p_n and g_n */
+        double gy[3], nx[3];
+        CLAB_UNROLL3
+        for (int q = 0; q < 3; q++) {
+            gy[q] = Ny[q] + P->p[k + q];
+            nx[q] = y[q] - t * gy[q];
+        }
+        e2max = clab_ccp_max_nan(e2max, clab_ccp_cone_res2(cn, &xn[k], g));
+        clab_ccp_cone_project(cn[0], nx);
+        if (sph) clab_ccp_sph_force(&P->sph[i], w, nx, &F[k]);
+        else clab_ccp_force(P, 0, i, nx, &F[k]);
+        CLAB_UNROLL3
+        for (int q = 0; q < 3; q++) {
+            const double e = nx[q] - y[q];
+            next[k + q] = nx[q];
+            gdx += gy[q] * (nx[q] - xn[k + q]);
+            ee += e * e;
+            if (comp) ece += P->compliance[k + q] * e * e;
         }
     }
-    clab_ccp_gather_joints(P, u, xn, Nxn);
+    acc[0] = e2max, acc[1] = gdx, acc[2] = ee, acc[3] = ece;
 }
 
-/* with y = xn + beta (xn - x), Ny = Nxn + beta (Nxn - Nx): the residual of xn (returned) with
+/* Nxn = P^T u + compliance xn (u = M^-1 P xn; the contacts from their compact records) and,
+ * with y = xn + beta (xn - x), Ny = Nxn + beta (Nxn - Nx): the residual of xn (returned) with
  * d = Nxn + p, the next step from y with t into next, with its impulses F and the sums cs of
  * next - y, and the next restart sum *s2 = (Ny + p).(next - xn) */
-static double update(const clab_ccp *P, const double *p0, double beta, double t, const double *xn, const double *x,
-                     const double *Nxn, const double *Nx, double *next, double *F, double *part, double *s2,
+static double update(const clab_ccp *P, const double *p0, const double *u, double beta, double t, const double *xn,
+                     const double *x, double *Nxn, const double *Nx, double *next, double *F, double *part, double *s2,
                      cand_sums *cs)
 {
     const size_t nk = P->ncontacts, nch = clab_ccp_nchunks(nk);
@@ -186,36 +213,13 @@ static double update(const clab_ccp *P, const double *p0, double beta, double t,
     for (size_t c = 0; c < nch; c++) {
         size_t lo, hi;
         clab_ccp_chunk(c, nk, &lo, &hi);
-        const int sph = P->sph_chunk[c];
-        double e2max = 0.0, gdx = 0.0, ee = 0.0, ece = 0.0;
-        for (size_t i = lo; i < hi; i++) {
-            const size_t k = 3 * i;
-            const double *cn = &P->cone[4 * i];
-            double g[3], y[3], Ny[3];
-            CLAB_UNROLL3
-            for (int q = 0; q < 3; q++) {
-                extrapolate(beta, xn, x, Nxn, Nx, k + q, &y[q], &Ny[q]);
-                g[q] = Nxn[k + q] + P->p[k + q];
-            }
-            if (p0) clab_desaxce_block(P, p0, i, g); /* exact friction, inner: moves p_n and g_n */
-            double gy[3];
-            CLAB_UNROLL3
-            for (int q = 0; q < 3; q++) {
-                gy[q] = Ny[q] + P->p[k + q];
-                next[k + q] = y[q] - t * gy[q];
-            }
-            e2max = clab_ccp_max_nan(e2max, clab_ccp_cone_res2(cn, &xn[k], g));
-            clab_ccp_cone_project(cn[0], &next[k]);
-            clab_ccp_force(P, sph, i, &next[k], &F[k]);
-            CLAB_UNROLL3
-            for (int q = 0; q < 3; q++) {
-                const double e = next[k + q] - y[q];
-                gdx += gy[q] * (next[k + q] - xn[k + q]);
-                ee += e * e;
-                if (comp) ece += P->compliance[k + q] * e * e;
-            }
-        }
-        part[4 * c] = e2max, part[4 * c + 1] = gdx, part[4 * c + 2] = ee, part[4 * c + 3] = ece;
+        double *acc = &part[4 * c];
+        if (P->sph_chunk[c] && !comp && !p0) /* spheres, rigid, relaxed friction */
+            update_chunk(P, 1, 0, NULL, u, beta, t, xn, x, Nxn, Nx, next, F, lo, hi, acc);
+        else if (P->sph_chunk[c])
+            update_chunk(P, 1, comp, p0, u, beta, t, xn, x, Nxn, Nx, next, F, lo, hi, acc);
+        else
+            update_chunk(P, 0, comp, p0, u, beta, t, xn, x, Nxn, Nx, next, F, lo, hi, acc);
     }
     double e2 = 0.0;
     *s2 = cs->ee = cs->ece = 0.0;
@@ -223,6 +227,7 @@ static double update(const clab_ccp *P, const double *p0, double beta, double t,
         e2 = clab_ccp_max_nan(e2, part[4 * c]), *s2 += part[4 * c + 1];
         cs->ee += part[4 * c + 2], cs->ece += part[4 * c + 3];
     }
+    clab_ccp_gather_joints(P, u, xn, Nxn);
     for (size_t i = nk; i < P->nblocks; i++) { /* joints: r_j = |b_j| */
         const clab_ccp_block *bl = &P->blocks[i];
         double sq = 0.0;
@@ -289,7 +294,6 @@ static int solve(const clab_ccp *P, const clab_ccp_options *o, double *nu, clab_
             L *= 2.0;
             s2 = step(P, 1.0 / L, beta, x, xp, Nx, Nxp, xn, F, part, &cs);
         }
-        gather(P, u, xn, Nxn);
         /* Nesterov momentum, with the restart test on g(y).(x_{k+1} - x_k) */
         double theta_n = 0.5 * (-theta * theta + theta * sqrt(theta * theta + 4.0));
         beta = theta * (1.0 - theta) / (theta * theta + theta_n);
@@ -300,7 +304,7 @@ static int solve(const clab_ccp *P, const clab_ccp_options *o, double *nu, clab_
         double *next = NULL;
         for (int b = 0; b < 4 && !next; b++)
             if (X[b] != xn && X[b] != x && X[b] != best) next = X[b];
-        r = update(P, o->desaxce_p0, beta, 1.0 / L, xn, x, Nxn, Nx, next, F, part, &s2, &cs);
+        r = update(P, o->desaxce_p0, u, beta, 1.0 / L, xn, x, Nxn, Nx, next, F, part, &s2, &cs);
         /* roles: x_k becomes the previous iterate, x_{k+1} the current one */
         double *Nfree = NULL;
         for (int b = 0; b < 3 && !Nfree; b++)
