@@ -19,15 +19,25 @@
  * linearity, so an iteration costs one product with N (plus one per backtrack). The best
  * iterate is returned, as in the paper.
  *
- * An iteration is three passes over memory (ccp_fast.h): the body pass u = M^-1 P x_{k+1};
- * the gather pass N x_{k+1} = P^T u with the sums of the backtracking test; and one update
- * pass forming the residual of x_{k+1}, already the next Proj_C(y - t (N y + p)) with its
- * impulses, and the next restart sum (N y + p).(x_{k+2} - x_{k+1}). y and N y are not kept:
- * each pass forms them from x_k, x_{k-1} and N x_k, N x_{k-1} (the same operations, so the
- * same bits, as when they were stored), which moves fewer bytes than writing and reading two
- * more vectors. Contacts read their compact record (ccp.h, clab_ccp_sph) where their chunk has
- * one. Iterates live in four buffers (nu and three scratch) and change roles by pointer, so
- * keeping the best iterate copies nothing. Parallel and deterministic. */
+ * An iteration is two passes over memory (ccp_fast.h):
+ *   1. the body pass u = M^-1 P x_{k+1} from the impulses F of x_{k+1}, which also keeps the
+ *      body sums f = P x_{k+1} (6 numbers a body) and forms the test's left side as a sum
+ *      over the bodies, (x - y).N(x - y) = sum_b fe_b . M_b^-1 fe_b + (x - y).C(x - y) with
+ *      fe = P (x - y) = f_{k+1} - (f_k + beta (f_k - f_{k-1})) (P y by linearity); |x - y|^2
+ *      and (x - y).C(x - y) come from the pass that formed x_{k+1}, where both are in
+ *      registers. So the test is decided before the contacts are read again, and a failed
+ *      test redoes the step and the body pass only;
+ *   2. one pass over the contacts forming N x_{k+1} = P^T u from the compact record, the
+ *      residual of x_{k+1}, already the next Proj_C(y - t (N y + p)) with its impulses, the
+ *      next restart sum (N y + p).(x_{k+2} - x_{k+1}) and the next candidate's sums.
+ * y and N y are not kept: each pass forms them from x_k, x_{k-1} and N x_k, N x_{k-1} (the
+ * same operations, so the same bits, as when they were stored). Iterates live in four buffers
+ * (nu and three scratch) and change roles by pointer, so keeping the best iterate copies
+ * nothing. Parallel and deterministic (sums per chunk of contacts or bodies, combined in
+ * chunk order). The iterates are those of the three-pass form (N x and the test's sums over
+ * the unknowns in a gather pass) to rounding: the test's sum differs by rounding only, and on
+ * the benchmark piles the 100-iteration iterates are the same bytes
+ * (tests/test_apgd_reference.c compares with a plain transcription). */
 #include <math.h>
 #include <string.h>
 

@@ -19,3 +19,6 @@ tests_test_dvi_regularized_LDADD = $(CLAB_LDADD)
 ## the fast products and the solvers give the same bytes for any number of OpenMP threads
 clab_tests += tests/test_ccp_threads
 tests_test_ccp_threads_LDADD = $(CLAB_LDADD)
+## the fused APGD against a plain transcription of the algorithm (the same iterates to rounding)
+clab_tests += tests/test_apgd_reference
+tests_test_apgd_reference_LDADD = $(CLAB_LDADD)
