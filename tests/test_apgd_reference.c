@@ -8,12 +8,16 @@
  * sums of the last three iterates) plus (x - y).C(x - y), N x from the contacts' compact
  * records. These agree with the plain forms up to rounding, so the two runs must take the
  * same backtracking and restart decisions and give the same iterates and residual histories
- * to rounding: after ITER iterations (tol 0) the returned iterates agree to 1e-11 of their
- * largest entry and every residual of the history to 1e-9 relative (measured, printed: up to
- * 1e-14 and 2e-11). A flipped decision would change them at the percent level.
+ * to rounding: after ITER iterations (tol 0) the returned iterates agree to 1e-9 of their
+ * largest entry and every residual r of the history to 1e-7 (r + 0.1 r_0), r_0 the first one
+ * (the floor: a run with compliance converges to 1e-11 m/s, where rounding is all the
+ * difference); measured, printed: up to 5e-12 and 2e-9 (spheres with compliance; the boxes,
+ * whose products are the same operations, 0 and 3e-16). A flipped decision changes them at
+ * the percent level: leaving out the compliance term (x - y).C(x - y) of the test fails the
+ * compliance cases with 1e-3 of max |nu| and 1e+10.
  *
  * Cases: piles of spheres (the compact records), with boxes (the items), with joints, with
- * compliance (the regularized N + diag(C)), and a pile of 700 spheres (more than one chunk of
+ * compliance of the order of N's diagonal blocks (the regularized N + diag(C)), and a pile of 700 spheres (more than one chunk of
  * contacts and of bodies). The reference counts its backtracking steps; some must occur. */
 #include <gsl/gsl_rng.h>
 #include <math.h>
@@ -134,7 +138,9 @@ int main(void)
         clab_ccp_init(&P);
         if (clab_ccp_build(&P, w, &c, h, 1.0, &err)) tap_diag("build: %s", err.msg);
         if (comp) {
-            for (size_t k = 0; k < P.n; k++) P.compliance[k] = 1e-3 * gsl_rng_uniform(r);
+            double lmax = 0.0; /* compliance of the order of N's diagonal blocks: the test's (x - y).C(x - y) counts */
+            for (size_t i = 0; i < P.ncontacts; i++) lmax = fmax(lmax, P.cone[4 * i + 2]);
+            for (size_t k = 0; k < P.n; k++) P.compliance[k] = lmax * (0.2 + gsl_rng_uniform(r));
             clab_ccp_update_blocks(&P);
         }
         size_t sph = 0;
@@ -151,14 +157,14 @@ int main(void)
         double dx = 0.0, xmax = 0.0, dh = 0.0;
         for (size_t k = 0; k < n; k++) dx = fmax(dx, fabs(nu[k] - ref[k])), xmax = fmax(xmax, fabs(ref[k]));
         for (long it = 0; it < ITER && it < (long)res.nhistory; it++)
-            dh = fmax(dh, fabs(res.history[it] - hist[it]) / hist[it]);
+            dh = fmax(dh, fabs(res.history[it] - hist[it]) / (hist[it] + 0.1 * hist[0]));
         tap_diag("%s: %zu contacts (%zu of %zu chunks with compact records), %zu joint rows, %zu bodies, %ld "
                  "backtracking steps, residual %.3g -> %.3g m/s", names[inst], P.ncontacts, sph,
                  clab_ccp_nchunks(P.ncontacts), P.njoint_rows, P.nbodies, bt, hist[0], hist[ITER - 1]);
-        tap_ok(res.nhistory == ITER && dx <= 1e-11 * xmax, "%s: iterate after %d iterations = the plain APGD's "
+        tap_ok(res.nhistory == ITER && dx <= 1e-9 * xmax, "%s: iterate after %d iterations = the plain APGD's "
                "(max difference %.3g of max |nu| %.3g)", names[inst], ITER, dx, xmax);
-        tap_ok(res.nhistory == ITER && dh <= 1e-9, "%s: residual history = the plain APGD's (max relative "
-               "difference %.3g)", names[inst], dh);
+        tap_ok(res.nhistory == ITER && dh <= 1e-7, "%s: residual history = the plain APGD's (max difference "
+               "%.3g of r + 0.1 r_0)", names[inst], dh);
         free(nu), free(ref), free(hist);
         clab_ccp_free(&P);
         clab_contacts_free(&c);
