@@ -65,7 +65,7 @@ typedef struct cand_sums {
     double ee, ece;
 } cand_sums;
 
-/* xn = Proj_C(y - t (Ny + p)) from y of (beta, x, xp), its blocks' impulses F, the sums c
+/* xn = Proj_C(y - t (Ny + p)) from y of (beta, x, xp), its blocks' impulses F, the sums cs
  * of xn - y, and the restart sum s2 = (Ny + p).(xn - x) (returned) */
 static double step(const clab_ccp *P, double t, double beta, const double *x, const double *xp, const double *Nx,
                    const double *Nxp, double *xn, double *F, double *part, cand_sums *cs)
