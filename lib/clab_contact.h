@@ -4,25 +4,25 @@
  * right-handed frame (n, u, w) with n pointing from A to B and n x u = w, the signed gap
  * Phi (negative = penetration), and P in each body's centroidal frame (sbar_A, sbar_B),
  * from which the D_i blocks follow. The record holds n; u and w follow from it
- * (clab_contact_frame), the same bits every time. Backends index this array; they do not
- * copy it. */
+ * (clab_contact_frame), the same bits every time. P itself is not stored: no backend reads it
+ * (lever arms come from sbar_A, sbar_B), and clab_contact_point gives it back from body a.
+ * Backends index this array; they do not copy it. */
 #ifndef CLAB_CONTACT_H
 #define CLAB_CONTACT_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include "clab_body.h"
 #include "clab_error.h"
 #include "clab_math.h"
 
 typedef struct clab_contact {
     int a, b;          /* body indices, a < b */
     clab_vec3 n;       /* contact normal, world: from a to b (the frame's u, w: clab_contact_frame) */
-    clab_vec3 p;       /* contact point P, world [m]: midway between the two surfaces; with periodic
-                        * boundaries, near body a (b's image may be a period away from b itself:
-                        * lever arms come from sa, sb, never from p - r_b) */
     double phi;        /* gap Phi [m]; < 0 is penetration (penalty overlap delta_n = -Phi) */
-    clab_vec3 sa, sb;  /* P in the body frames of a and b: sbar_{i,A}, sbar_{i,B} [m] */
+    clab_vec3 sa, sb;  /* the contact point P (midway between the two surfaces) in the body frames
+                        * of a and b: sbar_{i,A}, sbar_{i,B} [m]; P itself: clab_contact_point */
     uint64_t key;      /* stable key (a, b, feature), the same while the contact persists */
 } clab_contact;
 
@@ -32,6 +32,16 @@ typedef struct clab_contact {
 static inline void clab_contact_frame(const clab_contact *c, clab_vec3 *u, clab_vec3 *w)
 {
     clab_v3_frame(c->n, u, w);
+}
+
+/* The contact point P [m], world, midway between the two surfaces: r_a + A(e_a) sbar_A, seen
+ * from body a (bodies: the world's body array). The narrow phase formed sbar_A from P, so this
+ * is P to rounding (a few ulps of |r_a|); with periodic boundaries it lies near body a (b's
+ * image may be a period away from b itself, so r_b + A(e_b) sbar_B can differ by a period).
+ * Only outputs and tests need it: the record does not store it (24 of its 120 bytes). */
+static inline clab_vec3 clab_contact_point(const clab_contact *c, const clab_body *bodies)
+{
+    return clab_body_point(&bodies[c->a], c->sa);
 }
 
 /* One array of contact records; grows as needed, reused step after step. */

@@ -19,10 +19,10 @@ int clab_emit_contact(const clab_body *A, const clab_body *B, int ia, int ib, cl
     c.a = ia;
     c.b = ib;
     c.n = n;
-    c.p = clab_v3_scale(clab_v3_add(pA, pB), 0.5);
+    clab_vec3 p = clab_v3_scale(clab_v3_add(pA, pB), 0.5); /* P, midway: kept as sa, sb only */
     c.phi = phi;
-    c.sa = clab_q_rotate_inv(A->e, clab_v3_sub(c.p, A->r));
-    c.sb = clab_q_rotate_inv(B->e, clab_v3_sub(c.p, B->r));
+    c.sa = clab_q_rotate_inv(A->e, clab_v3_sub(p, A->r));
+    c.sb = clab_q_rotate_inv(B->e, clab_v3_sub(p, B->r));
     c.key = clab_contact_key(ia, ib, feature);
     return clab_contacts_push(out, &c);
 }
@@ -100,10 +100,10 @@ static int sphere_record(const clab_hot_body *hi, const clab_hot_body *hj, int i
     c->a = i;
     c->b = j;
     c->n = n;
-    c->p = clab_v3_scale(clab_v3_add(pA, pB), 0.5);
+    clab_vec3 p = clab_v3_scale(clab_v3_add(pA, pB), 0.5); /* P, midway: kept as sa, sb only */
     c->phi = phi;
-    c->sa = clab_q_rotate_inv(hi->e, clab_v3_sub(c->p, ra));
-    c->sb = clab_q_rotate_inv(hj->e, clab_v3_sub(c->p, rb));
+    c->sa = clab_q_rotate_inv(hi->e, clab_v3_sub(p, ra));
+    c->sb = clab_q_rotate_inv(hj->e, clab_v3_sub(p, rb));
     c->key = clab_contact_key(i, j, 0);
     return CLAB_OK;
 }

@@ -84,8 +84,7 @@ static void shuffle(clab_world *w, unsigned long seed)
 static int same_contact(const clab_contact *a, const clab_contact *b)
 {
     return a->a == b->a && a->b == b->b && a->key == b->key && a->phi == b->phi && a->n.x == b->n.x &&
-           a->n.y == b->n.y && a->n.z == b->n.z && a->p.x == b->p.x && a->p.y == b->p.y &&
-           a->p.z == b->p.z && a->sa.x == b->sa.x && a->sa.y == b->sa.y && a->sa.z == b->sa.z &&
+           a->n.y == b->n.y && a->n.z == b->n.z && a->sa.x == b->sa.x && a->sa.y == b->sa.y && a->sa.z == b->sa.z &&
            a->sb.x == b->sb.x && a->sb.y == b->sb.y && a->sb.z == b->sb.z;
 }
 

@@ -55,8 +55,8 @@ static void check_records(const clab_world *w, const clab_contacts *cs, const ch
         double e[] = {clab_v3_norm(c->n) - 1.0, clab_v3_norm(u) - 1.0, clab_v3_norm(w_) - 1.0,
                       clab_v3_dot(c->n, u), clab_v3_dot(c->n, w_), clab_v3_dot(u, w_),
                       clab_v3_norm(clab_v3_sub(clab_v3_cross(c->n, u), w_)),
-                      clab_v3_norm(clab_v3_sub(clab_body_point(&w->bodies[c->a], c->sa), c->p)),
-                      clab_v3_norm(clab_v3_sub(clab_body_point(&w->bodies[c->b], c->sb), c->p))};
+                      /* P from a (clab_contact_point) and from b: the same point */
+                      clab_v3_norm(clab_v3_sub(clab_body_point(&w->bodies[c->b], c->sb), clab_contact_point(c, w->bodies)))};
         for (size_t i = 0; i < sizeof e / sizeof e[0]; i++)
             if (fabs(e[i]) > dev) dev = fabs(e[i]);
         order &= c->a < c->b && c->key == clab_contact_key(c->a, c->b, (unsigned)(c->key & 0xfffu));
@@ -68,16 +68,16 @@ static void check_records(const clab_world *w, const clab_contacts *cs, const ch
            what, cs->n, dev, TOL);
 }
 
-/* index of the record whose P is within TOL of p, -1 when none */
-static int find_point(const clab_contacts *cs, clab_vec3 p)
+/* index of the record whose P (clab_contact_point) is within TOL of p, -1 when none */
+static int find_point(const clab_world *w, const clab_contacts *cs, clab_vec3 p)
 {
     for (size_t k = 0; k < cs->n; k++)
-        if (clab_v3_norm(clab_v3_sub(cs->c[k].p, p)) <= TOL) return (int)k;
+        if (clab_v3_norm(clab_v3_sub(clab_contact_point(&cs->c[k], w->bodies), p)) <= TOL) return (int)k;
     return -1;
 }
 
 /* all records: gap phi and normal n; and the set of points P equals pts[0..npts) */
-static void check_contacts(const clab_contacts *cs, size_t npts, const clab_vec3 *pts, double phi, clab_vec3 n,
+static void check_contacts(const clab_world *w, const clab_contacts *cs, size_t npts, const clab_vec3 *pts, double phi, clab_vec3 n,
                            const char *what)
 {
     double dphi = 0.0, dn = 0.0;
@@ -86,7 +86,7 @@ static void check_contacts(const clab_contacts *cs, size_t npts, const clab_vec3
         dphi = fmax(dphi, fabs(cs->c[k].phi - phi));
         dn = fmax(dn, clab_v3_norm(clab_v3_sub(cs->c[k].n, n)));
     }
-    for (size_t k = 0; k < npts; k++) found &= find_point(cs, pts[k]) >= 0;
+    for (size_t k = 0; k < npts; k++) found &= find_point(w, cs, pts[k]) >= 0;
     tap_ok(cs->n == npts, "%s: %zu contacts, want %zu", what, cs->n, npts);
     tap_ok(cs->n > 0 && dphi <= TOL && dn <= TOL,
            "%s: Phi = %.6g (|diff| %.3g), n = (%.6g, %.6g, %.6g) (|diff| %.3g), want Phi %.6g, n (%.6g, %.6g, %.6g)",
@@ -109,7 +109,7 @@ static void test_sphere_sphere_plane(void)
     add(w, clab_sphere(0.2), clab_v3(0.29, 0, 0), clab_q_identity(), 0);
     pair(w, 0.0, &cs);
     clab_vec3 p = clab_v3(0.095, 0, 0);
-    check_contacts(&cs, 1, &p, -0.01, clab_v3(1, 0, 0), "sphere-sphere");
+    check_contacts(w, &cs, 1, &p, -0.01, clab_v3(1, 0, 0), "sphere-sphere");
     check_records(w, &cs, "sphere-sphere");
     clab_world_destroy(w);
 
@@ -119,7 +119,7 @@ static void test_sphere_sphere_plane(void)
     add(w, clab_sphere(0.1), clab_v3(0.3, -0.2, 0.09), clab_q_identity(), 0);
     pair(w, 0.0, &cs);
     p = clab_v3(0.3, -0.2, -0.005);
-    check_contacts(&cs, 1, &p, -0.01, clab_v3(0, 0, 1), "sphere-plane");
+    check_contacts(w, &cs, 1, &p, -0.01, clab_v3(0, 0, 1), "sphere-plane");
     check_records(w, &cs, "sphere-plane");
     clab_world_destroy(w);
     clab_contacts_free(&cs);
@@ -139,7 +139,7 @@ static void test_box_plane(void)
     pair(w, 0.0, &cs);
     clab_vec3 flat[4] = {clab_v3(-0.5, -0.3, -0.005), clab_v3(0.5, -0.3, -0.005), clab_v3(-0.5, 0.3, -0.005),
                          clab_v3(0.5, 0.3, -0.005)};
-    check_contacts(&cs, 4, flat, -0.01, clab_v3(0, 0, 1), "box-plane flat");
+    check_contacts(w, &cs, 4, flat, -0.01, clab_v3(0, 0, 1), "box-plane flat");
     check_records(w, &cs, "box-plane flat");
     int ids = 1;
     for (size_t k = 0; k < cs.n; k++) ids &= feature(&cs.c[k]) == k; /* vertex ids 0..3, sorted */
@@ -164,7 +164,7 @@ static void test_box_plane(void)
     clab_vec3 inc[4];
     for (unsigned k = 0; k < 4; k++)
         inc[k] = clab_v3_madd(clab_body_point(&w->bodies[0], clab_box_vertex(clab_v3(0.5, 0.3, 0.2), k)), -0.0015, m);
-    check_contacts(&cs, 4, inc, 0.003, clab_v3_neg(m), "box-plane incline, envelope 0.01");
+    check_contacts(w, &cs, 4, inc, 0.003, clab_v3_neg(m), "box-plane incline, envelope 0.01");
     check_records(w, &cs, "box-plane incline");
     /* keys stable under a small motion (slide 1e-4 m, turn 1e-4 rad about m) */
     uint64_t keys[8];
@@ -187,7 +187,7 @@ static void test_box_plane(void)
         clab_q_axis_angle(clab_v3(1, 0, 0), M_PI / 4), 0);
     pair(w, 0.0, &cs);
     clab_vec3 edge[2] = {clab_v3(-0.5, 0, -0.005), clab_v3(0.5, 0, -0.005)};
-    check_contacts(&cs, 2, edge, -0.01, clab_v3(0, 0, 1), "box-plane edge down");
+    check_contacts(w, &cs, 2, edge, -0.01, clab_v3(0, 0, 1), "box-plane edge down");
     check_records(w, &cs, "box-plane edge down");
     clab_world_destroy(w);
 
@@ -201,7 +201,7 @@ static void test_box_plane(void)
         clab_q_axis_angle(axis, acos(-diag.z)), 0);
     pair(w, 0.0, &cs);
     clab_vec3 vtx = clab_v3(0.1, 0.2, -0.01);
-    check_contacts(&cs, 1, &vtx, -0.02, clab_v3(0, 0, 1), "box-plane vertex down");
+    check_contacts(w, &cs, 1, &vtx, -0.02, clab_v3(0, 0, 1), "box-plane vertex down");
     tap_ok(cs.n == 1 && feature(&cs.c[0]) == 7, "box-plane vertex down: feature = vertex id 7");
     clab_world_destroy(w);
 
@@ -213,7 +213,7 @@ static void test_box_plane(void)
     pair(w, 0.01, &cs);
     clab_vec3 plate[4] = {clab_v3(-1, -1, -0.00025), clab_v3(1, -1, -0.00025), clab_v3(-1, 1, -0.00025),
                           clab_v3(1, 1, -0.00025)};
-    check_contacts(&cs, 4, plate, -0.0005, clab_v3(0, 0, 1), "box-plane thin plate, wide envelope");
+    check_contacts(w, &cs, 4, plate, -0.0005, clab_v3(0, 0, 1), "box-plane thin plate, wide envelope");
     clab_world_destroy(w);
     clab_contacts_free(&cs);
 }
@@ -234,7 +234,7 @@ static void test_sphere_box(void)
     add(w, clab_sphere(R), clab_v3(0.3, 0.1, 0.44), clab_q_identity(), 0);
     pair(w, 0.0, &cs);
     clab_vec3 p = clab_v3(0.3, 0.1, 0.245);
-    check_contacts(&cs, 1, &p, -0.01, clab_v3(0, 0, 1), "sphere-box face");
+    check_contacts(w, &cs, 1, &p, -0.01, clab_v3(0, 0, 1), "sphere-box face");
     check_records(w, &cs, "sphere-box face");
 
     /* edge: center (1.1, 0, 0.35), closest box point (1, 0, 0.25) at distance 0.1 sqrt 2:
@@ -244,7 +244,7 @@ static void test_sphere_box(void)
     double phi = 0.1 * sqrt(2.0) - R;
     clab_vec3 n = clab_v3_normalize(clab_v3(1, 0, 1));
     p = clab_v3_madd(clab_v3(1, 0, 0.25), 0.5 * phi, n);
-    check_contacts(&cs, 1, &p, phi, n, "sphere-box edge");
+    check_contacts(w, &cs, 1, &p, phi, n, "sphere-box edge");
 
     /* corner: center (1.1, 0.6, 0.35), closest point the vertex (1, 0.5, 0.25) at 0.1 sqrt 3 */
     w->bodies[1].r = clab_v3(1.1, 0.6, 0.35);
@@ -252,14 +252,14 @@ static void test_sphere_box(void)
     phi = 0.1 * sqrt(3.0) - R;
     n = clab_v3_normalize(clab_v3(1, 1, 1));
     p = clab_v3_madd(clab_v3(1, 0.5, 0.25), 0.5 * phi, n);
-    check_contacts(&cs, 1, &p, phi, n, "sphere-box corner");
+    check_contacts(w, &cs, 1, &p, phi, n, "sphere-box corner");
 
     /* center inside: (0.9, 0.1, 0) is 0.1 from the +x face, 0.4 from +y, 0.25 from +z: pushed
      * out through +x, Phi = -(0.1 + 0.2) = -0.3, n = +x, P between (1, 0.1, 0) and (0.7, 0.1, 0) */
     w->bodies[1].r = clab_v3(0.9, 0.1, 0);
     pair(w, 0.0, &cs);
     p = clab_v3(0.85, 0.1, 0);
-    check_contacts(&cs, 1, &p, -0.3, clab_v3(1, 0, 0), "sphere-box center inside");
+    check_contacts(w, &cs, 1, &p, -0.3, clab_v3(1, 0, 0), "sphere-box center inside");
     check_records(w, &cs, "sphere-box center inside");
 
     /* rotated box (30 deg about z) and the sphere as body 0: center r_B + A (0.2, 0.5 + 0.18, 0)
@@ -273,7 +273,7 @@ static void test_sphere_box(void)
     add(w, clab_box(half.x, half.y, half.z), rB, e, 0);
     pair(w, 0.0, &cs);
     p = clab_v3_add(rB, clab_q_rotate(e, clab_v3(0.2, 0.49, 0)));
-    check_contacts(&cs, 1, &p, -0.02, clab_v3(0.5, -0.5 * sqrt(3.0), 0), "sphere-box rotated box");
+    check_contacts(w, &cs, 1, &p, -0.02, clab_v3(0.5, -0.5 * sqrt(3.0), 0), "sphere-box rotated box");
     check_records(w, &cs, "sphere-box rotated box");
 
     /* envelope: the sphere 0.005 off the face is reported with envelope 0.01, not with 0 */
@@ -324,7 +324,7 @@ static void test_box_box(void)
     for (unsigned k = 0; k < 4; k++)
         pts[k] = clab_v3_madd(clab_body_point(&w->bodies[1], clab_box_vertex(clab_v3(0.5, 0.5, 0.5), k)), 0.005,
                               clab_v3(0, 0, 1));
-    check_contacts(&cs, 4, pts, -0.01, clab_v3(0, 0, 1), "box-box face-face (incident inside)");
+    check_contacts(w, &cs, 4, pts, -0.01, clab_v3(0, 0, 1), "box-box face-face (incident inside)");
     check_records(w, &cs, "box-box face-face (incident inside)");
     tap_ok(count_kind(&cs, CLAB_BB_VERTEX) == 4, "box-box face-face: the 4 features are incident vertices");
 
@@ -333,7 +333,7 @@ static void test_box_box(void)
     w->bodies[0] = w->bodies[1];
     w->bodies[1] = tmp;
     pair(w, 0.0, &cs);
-    check_contacts(&cs, 4, pts, -0.01, clab_v3(0, 0, -1), "box-box face-face, indices swapped");
+    check_contacts(w, &cs, 4, pts, -0.01, clab_v3(0, 0, -1), "box-box face-face, indices swapped");
     check_records(w, &cs, "box-box face-face, indices swapped");
 
     /* separated by 0.004 (center at z 1.004): 4 contacts with Phi = 0.004 for envelope 0.01, none
@@ -346,7 +346,7 @@ static void test_box_box(void)
         pts[k] = clab_v3_madd(clab_body_point(&w->bodies[0], clab_box_vertex(clab_v3(0.5, 0.5, 0.5), k)), -0.002,
                               clab_v3(0, 0, 1));
     tap_ok(n0 == 0, "box-box face-face 0.004 apart, envelope 0: no contact (got %zu)", n0);
-    check_contacts(&cs, 4, pts, 0.004, clab_v3(0, 0, -1), "box-box face-face 0.004 apart, envelope 0.01");
+    check_contacts(w, &cs, 4, pts, 0.004, clab_v3(0, 0, -1), "box-box face-face 0.004 apart, envelope 0.01");
     clab_world_destroy(w);
 
     /* face-face with clipping: two cubes of half 0.5, the upper at (0.6, 0.1, 0.99): they overlap
@@ -358,7 +358,7 @@ static void test_box_box(void)
     pair(w, 0.0, &cs);
     clab_vec3 clip[4] = {clab_v3(0.1, -0.4, 0.495), clab_v3(0.5, -0.4, 0.495), clab_v3(0.5, 0.5, 0.495),
                          clab_v3(0.1, 0.5, 0.495)};
-    check_contacts(&cs, 4, clip, -0.01, clab_v3(0, 0, 1), "box-box face-face clipped");
+    check_contacts(w, &cs, 4, clip, -0.01, clab_v3(0, 0, 1), "box-box face-face clipped");
     check_records(w, &cs, "box-box face-face clipped");
     tap_ok(count_kind(&cs, CLAB_BB_VERTEX) == 1 && count_kind(&cs, CLAB_BB_CLIP) == 2 &&
                count_kind(&cs, CLAB_BB_CORNER) == 1,
@@ -383,7 +383,7 @@ static void test_box_box(void)
     w->bodies[1].r = clab_q_rotate(Q, clab_v3(0.6, 0.1, 0.99));
     pair(w, 0.0, &cs);
     for (unsigned k = 0; k < 4; k++) clip[k] = clab_q_rotate(Q, clip[k]);
-    check_contacts(&cs, 4, clip, -0.01, clab_q_rotate(Q, clab_v3(0, 0, 1)), "box-box face-face clipped, rotated");
+    check_contacts(w, &cs, 4, clip, -0.01, clab_q_rotate(Q, clab_v3(0, 0, 1)), "box-box face-face clipped, rotated");
     check_records(w, &cs, "box-box face-face clipped, rotated");
     same = cs.n == nk;
     for (size_t k = 0; same && k < nk; k++) same &= cs.c[k].key == keys[k];
@@ -397,7 +397,7 @@ static void test_box_box(void)
                   clab_v3(0, 0, 0.5 + 0.3 * s2 - 0.01), clab_q_axis_angle(clab_v3(1, 0, 0), M_PI / 4));
     pair(w, 0.0, &cs);
     clab_vec3 ef[2] = {clab_v3(-0.3, 0, 0.495), clab_v3(0.3, 0, 0.495)};
-    check_contacts(&cs, 2, ef, -0.01, clab_v3(0, 0, 1), "box-box edge-face");
+    check_contacts(w, &cs, 2, ef, -0.01, clab_v3(0, 0, 1), "box-box edge-face");
     check_records(w, &cs, "box-box edge-face");
     clab_world_destroy(w);
 
@@ -409,7 +409,7 @@ static void test_box_box(void)
                   clab_q_axis_angle(clab_v3_cross(diag, clab_v3(0, 0, -1)), acos(-diag.z)));
     pair(w, 0.0, &cs);
     clab_vec3 vf = clab_v3(0.1, 0.2, 0.495);
-    check_contacts(&cs, 1, &vf, -0.01, clab_v3(0, 0, 1), "box-box vertex-face");
+    check_contacts(w, &cs, 1, &vf, -0.01, clab_v3(0, 0, 1), "box-box vertex-face");
     tap_ok(cs.n == 1 && count_kind(&cs, CLAB_BB_VERTEX) == 1 && (feature(&cs.c[0]) & 7u) == 7u,
            "box-box vertex-face: feature = incident vertex 7");
     clab_world_destroy(w);
@@ -422,7 +422,7 @@ static void test_box_box(void)
                   clab_v3(0, 0, s2 - 0.01), clab_q_axis_angle(clab_v3(0, 1, 0), M_PI / 4));
     pair(w, 0.0, &cs);
     clab_vec3 ee = clab_v3(0, 0, 0.5 * s2 - 0.005);
-    check_contacts(&cs, 1, &ee, -0.01, clab_v3(0, 0, 1), "box-box edge-edge");
+    check_contacts(w, &cs, 1, &ee, -0.01, clab_v3(0, 0, 1), "box-box edge-edge");
     check_records(w, &cs, "box-box edge-edge");
     tap_ok(cs.n == 1 && count_kind(&cs, CLAB_BB_EDGE) == 1, "box-box edge-edge: an edge-pair feature");
     nk = cs.n;
@@ -434,7 +434,7 @@ static void test_box_box(void)
      * contact point and gap */
     w->bodies[1].r = clab_v3(0, 0.05, s2 - 0.01);
     pair(w, 0.0, &cs);
-    check_contacts(&cs, 1, &ee, -0.01, clab_v3(0, 0, 1), "box-box edge-edge, B slid along its edge");
+    check_contacts(w, &cs, 1, &ee, -0.01, clab_v3(0, 0, 1), "box-box edge-edge, B slid along its edge");
     clab_world_destroy(w);
 
     /* octagon: two cubes of half 0.5, the upper one turned 45 deg about z and 0.01 deep: the
@@ -447,7 +447,8 @@ static void test_box_box(void)
         dphi = fmax(dphi, fabs(cs.c[k].phi + 0.01));
         dn = fmax(dn, clab_v3_norm(clab_v3_sub(cs.c[k].n, clab_v3(0, 0, 1))));
         /* the octagon's vertices lie at radius 0.5 / cos(22.5 deg) from the axis */
-        rmin = fmin(rmin, hypot(cs.c[k].p.x, cs.c[k].p.y));
+        clab_vec3 pk = clab_contact_point(&cs.c[k], w->bodies);
+        rmin = fmin(rmin, hypot(pk.x, pk.y));
     }
     tap_ok(cs.n == 4 && dphi <= TOL && dn <= TOL,
            "box-box octagon overlap: 4 contacts kept of 8 (got %zu), Phi = -0.01, n = +z", cs.n);
@@ -504,14 +505,15 @@ static void test_random_pairs(void)
         if (cs.n > max_per_pair) max_per_pair = cs.n;
         for (size_t c = 0; c < cs.n; c++) {
             const clab_contact *ct = &cs.c[c];
-            finite &= clab_v3_isfinite(ct->p) && clab_v3_isfinite(ct->n) && isfinite(ct->phi);
+            clab_vec3 P = clab_contact_point(ct, w->bodies);
+            finite &= clab_v3_isfinite(P) && clab_v3_isfinite(ct->n) && isfinite(ct->phi);
             if (c > 0) keys_ok &= ct->key > cs.c[c - 1].key;
             keys_ok &= ct->a == 0 && ct->b == 1;
             clab_vec3 tu, tw;
             clab_contact_frame(ct, &tu, &tw);
             worst_frame = fmax(worst_frame, fabs(clab_v3_norm(ct->n) - 1.0) + fabs(clab_v3_dot(ct->n, tu)) +
                                                 clab_v3_norm(clab_v3_sub(clab_v3_cross(ct->n, tu), tw)));
-            clab_vec3 pa = clab_v3_madd(ct->p, -0.5 * ct->phi, ct->n), pb = clab_v3_madd(ct->p, 0.5 * ct->phi, ct->n);
+            clab_vec3 pa = clab_v3_madd(P, -0.5 * ct->phi, ct->n), pb = clab_v3_madd(P, 0.5 * ct->phi, ct->n);
             const clab_body *A = &w->bodies[0], *B = &w->bodies[1];
             double la = A->shape.type == CLAB_SHAPE_SPHERE ? clab_v3_norm(clab_v3_sub(pa, A->r)) / A->shape.radius
                                                            : box_level(A, pa);
