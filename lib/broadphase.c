@@ -704,7 +704,10 @@ static int remember(clab_collider *cd, const clab_world *w, double margin, doubl
         cd->ref_r[3 * i] = b->r.x;
         cd->ref_r[3 * i + 1] = b->r.y;
         cd->ref_r[3 * i + 2] = b->r.z;
-        cd->ref_e[i] = b->e;
+        /* the orientation only where max_motion reads it: a turning sphere does not move its
+         * bounds, so the spheres' entries are never written, and a world of spheres never
+         * touches (never makes resident) the pages of ref_e */
+        if (b->shape.type != CLAB_SHAPE_SPHERE) cd->ref_e[i] = b->e;
         cd->ref_R[i] = R;
         cd->ref_kind[i] = (unsigned char)(2 * b->shape.type + (b->fixed != 0));
         if (b->shape.type != CLAB_SHAPE_PLANE) big = fmax(big, fabs(b->r.x) + fabs(b->r.y) + fabs(b->r.z) + R);

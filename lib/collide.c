@@ -81,6 +81,10 @@ int clab_collide_pair(const clab_world *w, int i, int j, double envelope, clab_c
 /* the record of sphere i touching sphere j > i (rb: j's minimum image, d = rb - ra): the
  * operations of clab_collide_sphere_sphere and clab_emit_contact in the same order, so the
  * record is the same to the bit */
+#if defined(__GNUC__)
+__attribute__((noinline)) /* the rare path (1 candidate pair in 7 on the chute): inlined, it made
+                           * the compiler spill registers in every pair's distance test */
+#endif
 static int sphere_record(const clab_hot_body *hi, const clab_hot_body *hj, int i, int j, clab_vec3 ra, clab_vec3 rb,
                          clab_vec3 d, double d2, double env, clab_contacts *out)
 {

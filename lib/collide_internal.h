@@ -76,7 +76,7 @@ struct clab_collider {
     int kept;                   /* 1: cd->pairs hold the list of the last build */
     size_t cap_ref, nref;       /* bodies at the last build */
     double *ref_r;              /* centers (triples) at the last build [m] */
-    clab_quat *ref_e;           /* orientations at the last build */
+    clab_quat *ref_e;           /* orientations at the last build (not written for spheres) */
     double *ref_R;              /* bound radii at the last build [m] */
     double *ref_tmp;            /* scratch for their median */
     unsigned char *ref_kind;    /* shape type x 2 + fixed at the last build */

@@ -24,11 +24,12 @@
 #include "history.h"
 #include "integrator.h"
 
-/* a body as the contact loop reads it (gathered once a step) */
+/* a body as the contact loop reads it (gathered once a step; 80 bytes). The orientation is
+ * not copied: only contacts with a non-sphere turn sbar by it (A(e) sbar), and they read it
+ * from the world's body */
 typedef struct pen_body {
     clab_vec3 rdot;  /* velocity [m/s] */
     clab_vec3 omega; /* angular velocity, world frame A(e) wbar [rad/s] */
-    clab_quat e;     /* orientation (lever arms A(e) sbar) */
     double m;        /* mass [kg] */
     double Rc;       /* radius for R* [m] (clab_penalty_reff) */
     double iRc;      /* 1/Rc [1/m] (0 for flat shapes), once a body: 1/R* = 1/R_a + 1/R_b */
@@ -57,11 +58,9 @@ typedef struct penalty {
     uint32_t *bstart;           /* [cap_bodies + 1]: blist[bstart[i] .. bstart[i+1]) have it as b */
     size_t cap_bodies;
     /* per contact [cap_forces] */
-    clab_vec3 *f_nuw;           /* (F_n, F_u, F_w) of the last step's contacts [N] */
-    clab_vec3 *Fc;              /* force on b, world [N] */
+    clab_vec3 *Fc;              /* force on b, world [N]; (F_n, F_u, F_w) = (Fc.n, Fc.u, Fc.w) for output */
     unsigned char *keep;        /* the contact touches: its history is kept */
     uint32_t *blist;            /* contact indices by body b */
-    uint32_t *ca, *cb;          /* bodies a and b of each contact (compact copies) */
     size_t nforces, cap_forces;
     /* only when needed [cap_extra] */
     clab_vec3 *Mr;              /* rolling resistance couple on b, world [N m] (rolling=cdt) */
@@ -184,10 +183,7 @@ static void penalty_destroy(void *self)
     free(p->afirst);
     free(p->alast);
     free(p->bstart);
-    free(p->f_nuw);
     free(p->Fc);
-    free(p->ca);
-    free(p->cb);
     free(p->Mr);
     free(p->alist);
     free(p->tcnt);
@@ -268,11 +264,9 @@ static int reserve_step(penalty *p, size_t nb, size_t nc)
     p->cap_bodies = cb < cb2 ? cb : cb2; /* all grow alike; bstart has one more */
     if (p->cap_bodies > cb3) p->cap_bodies = cb3;
     if (p->cap_bodies + 1 > cb4) p->cap_bodies = cb4 - 1;
-    size_t c1 = p->cap_forces, c2 = p->cap_forces, c5 = p->cap_forces, c6 = p->cap_forces, c7 = p->cap_forces,
-           c8 = p->cap_forces;
-    if (grow(&p->f_nuw, &c1, nc, sizeof(clab_vec3)) || grow(&p->Fc, &c2, nc, sizeof(clab_vec3)) ||
-        grow(&p->keep, &c5, nc, 1) || grow(&p->blist, &c6, nc, sizeof(uint32_t)) ||
-        grow(&p->ca, &c7, nc, sizeof(uint32_t)) || grow(&p->cb, &c8, nc, sizeof(uint32_t)))
+    size_t c1 = p->cap_forces, c5 = p->cap_forces, c6 = p->cap_forces;
+    if (grow(&p->Fc, &c1, nc, sizeof(clab_vec3)) || grow(&p->keep, &c5, nc, 1) ||
+        grow(&p->blist, &c6, nc, sizeof(uint32_t)))
         return 1;
     if (p->law.rolling == CLAB_PENALTY_ROLL_CDT && grow(&p->Mr, &p->cap_mr, nc, sizeof(clab_vec3))) return 1;
     p->cap_forces = c1;
@@ -290,9 +284,9 @@ static double inv_inertia_about(const clab_body *b, clab_vec3 k)
 /* One contact i with overlap delta_n = -Phi > 0: relative velocity of the contact point
  * (lever arms l = A(e) sbar, never P - r), the history delta_t rotated onto the tangent plane
  * and advanced by h v_t, the force law of seed 002 with the Coulomb cap. Writes the force on
- * b (Fc), the rolling couple (Mr, rolling=cdt), (F_n, F_u, F_w) and the new delta_t (history
- * entry i); the torques l x F follow per body in body_lever. Contacts i are independent: no
- * shared writes. */
+ * b (Fc), the rolling couple (Mr, rolling=cdt) and the new delta_t (history entry i); the
+ * torques l x F follow per body in body_sum_integrate. Contacts i are independent: no shared
+ * writes. */
 static CLAB_ALWAYS_INLINE void contact_force(penalty *p, const clab_world *w, const clab_contact *ci, size_t i,
                                  const clab_vec3 *old, double h)
 {
@@ -316,8 +310,8 @@ static CLAB_ALWAYS_INLINE void contact_force(penalty *p, const clab_world *w, co
         la = clab_v3_scale(ci->n, ha);
         lb = clab_v3_scale(ci->n, -hb);
     } else {
-        la = clab_q_rotate(A->e, ci->sa);
-        lb = clab_q_rotate(B->e, ci->sb);
+        la = clab_q_rotate(w->bodies[ci->a].e, ci->sa);
+        lb = clab_q_rotate(w->bodies[ci->b].e, ci->sb);
         if (p->lever_surface) {
             la = clab_v3_madd(la, -0.5 * ci->phi, ci->n);
             lb = clab_v3_madd(lb, 0.5 * ci->phi, ci->n);
@@ -359,9 +353,6 @@ static CLAB_ALWAYS_INLINE void contact_force(penalty *p, const clab_world *w, co
         p->Mr[i] = clab_v3(0.0, 0.0, 0.0);
     }
     p->Fc[i] = Fb;
-    clab_vec3 tu, tw;
-    clab_contact_frame(ci, &tu, &tw);
-    p->f_nuw[i] = clab_v3(Fn, clab_v3_dot(Ft, tu), clab_v3_dot(Ft, tw));
 }
 
 /* One free body i: its contact forces summed in contact order (as b: [b0, b1) of blist,
@@ -369,14 +360,14 @@ static CLAB_ALWAYS_INLINE void contact_force(penalty *p, const clab_world *w, co
  * l x F in its own frame, lbar x (A^T F) with lbar = sbar (or the surface point,
  * lever=surface); then the explicit integration (integrator.h). A body without contacts
  * skips the rotation matrix (F = tau = 0 exactly as the empty sums give them). */
-static CLAB_ALWAYS_INLINE void body_sum_integrate(clab_world *w, size_t i, const pen_body *pbi, const clab_contact *cc,
+static CLAB_ALWAYS_INLINE void body_sum_integrate(clab_world *w, size_t i, const clab_contact *cc,
                                       const clab_vec3 *Fc, const clab_vec3 *Mr, const uint32_t *blist, uint32_t b0,
                                       uint32_t b1, const uint32_t *alist, uint32_t a0, uint32_t a1, int surface, int rolling,
                                       double h, clab_penalty_integrator scheme, int first)
 {
     clab_vec3 F = clab_v3(0.0, 0.0, 0.0), tau = F;
     if (b1 > b0 || a1 > a0) {
-        clab_mat33 A = clab_q_to_A(pbi->e);
+        clab_mat33 A = clab_q_to_A(w->bodies[i].e);
         for (uint32_t q = b0; q < b1; q++) {
             uint32_t k = blist[q];
             clab_vec3 Fbar = clab_m33_tmulv(A, Fc[k]), l = cc[k].sb;
@@ -396,6 +387,11 @@ static CLAB_ALWAYS_INLINE void body_sum_integrate(clab_world *w, size_t i, const
     }
     clab_penalty_integrate_body_bar(w, i, F, tau, h, scheme, first);
 }
+
+/* the bodies a and b of contact k as array indices (the sorts of step 3 read them from the
+ * records, no copies) */
+static inline uint32_t body_a(const clab_contact *cc, size_t k) { return (uint32_t)cc[k].a; }
+static inline uint32_t body_b(const clab_contact *cc, size_t k) { return (uint32_t)cc[k].b; }
 
 /* below this many items a loop runs on one thread (waking threads costs more) */
 #define PAR_MIN 4096
@@ -432,7 +428,6 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
         const clab_body *b = &w->bodies[i];
         pb[i].rdot = b->rdot;
         pb[i].omega = clab_body_omega_world(b);
-        pb[i].e = b->e;
         pb[i].m = b->m;
         pb[i].Rc = contact_radius(&b->shape);
         pb[i].iRc = 1.0 / pb[i].Rc;
@@ -441,11 +436,9 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
         pb[i].sphere = b->shape.type == CLAB_SHAPE_SPHERE;
     }
 
-    /* 2. every contact, independently (its history is entry i, aligned above); the bodies of
-     *    each contact are kept in compact arrays for step 3, and whether the contacts run by
-     *    body a */
+    /* 2. every contact, independently (its history is entry i, aligned above), and whether
+     *    the contacts run by body a */
     int by_a = 1;
-    uint32_t *ca = p->ca, *cb = p->cb;
 #pragma omp parallel if (nc > PAR_MIN) reduction(&& : by_a)
     {
 #pragma omp for schedule(static)
@@ -456,12 +449,10 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
                 CLAB_PREFETCH(pbb);
                 CLAB_PREFETCH(pbb + sizeof(pen_body) - 1);
             }
-            ca[i] = (uint32_t)ci->a;
-            cb[i] = (uint32_t)ci->b;
             if (i > 0 && cc[i - 1].a > ci->a) by_a = 0;
             if (!(-ci->phi > 0.0)) { /* inside the envelope but not touching: no force, history dropped */
                 p->keep[i] = 0;
-                p->f_nuw[i] = p->Fc[i] = zero;
+                p->Fc[i] = zero;
                 if (p->law.rolling == CLAB_PENALTY_ROLL_CDT) p->Mr[i] = zero;
                 continue;
             }
@@ -483,8 +474,8 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
         for (size_t i = 0; i < nb; i++) afirst[i] = alast[i] = 0;
 #pragma omp parallel for schedule(static) if (nc > PAR_MIN)
         for (size_t i = 0; i < nc; i++) { /* each run's ends are written by one contact each */
-            if (i == 0 || ca[i - 1] != ca[i]) afirst[ca[i]] = (uint32_t)i;
-            if (i + 1 == nc || ca[i + 1] != ca[i]) alast[ca[i]] = (uint32_t)(i + 1);
+            if (i == 0 || body_a(cc, i - 1) != body_a(cc, i)) afirst[body_a(cc, i)] = (uint32_t)i;
+            if (i + 1 == nc || body_a(cc, i + 1) != body_a(cc, i)) alast[body_a(cc, i)] = (uint32_t)(i + 1);
         }
     } else {
         if (grow(&p->alist, &p->cap_alist, nc, sizeof(uint32_t)))
@@ -492,10 +483,10 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
         alist = p->alist;
         for (size_t i = 0; i < nb; i++) afirst[i] = 0;
         for (size_t i = 0; i < nc; i++)
-            if (ca[i] + 1 < nb) afirst[ca[i] + 1]++;
+            if (body_a(cc, i) + 1 < nb) afirst[body_a(cc, i) + 1]++;
         for (size_t i = 1; i < nb; i++) afirst[i] += afirst[i - 1];
         for (size_t i = 0; i < nb; i++) alast[i] = afirst[i];
-        for (size_t i = 0; i < nc; i++) alist[alast[ca[i]]++] = (uint32_t)i;
+        for (size_t i = 0; i < nc; i++) alist[alast[body_a(cc, i)]++] = (uint32_t)i;
     }
     int nt = 1;
 #ifdef _OPENMP
@@ -504,9 +495,9 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
     if (nt > 1 && grow(&p->tcnt, &p->cap_tcnt, (size_t)nt * nb, sizeof(uint32_t))) nt = 1;
     if (nt <= 1) {
         for (size_t i = 0; i <= nb; i++) bstart[i] = 0;
-        for (size_t i = 0; i < nc; i++) bstart[cb[i] + 1]++;
+        for (size_t i = 0; i < nc; i++) bstart[body_b(cc, i) + 1]++;
         for (size_t i = 0; i < nb; i++) bstart[i + 1] += bstart[i];
-        for (size_t i = 0; i < nc; i++) blist[bstart[cb[i]]++] = (uint32_t)i;
+        for (size_t i = 0; i < nc; i++) blist[bstart[body_b(cc, i)]++] = (uint32_t)i;
         for (size_t i = nb; i > 0; i--) bstart[i] = bstart[i - 1];
         bstart[0] = 0;
     } else {
@@ -520,7 +511,7 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
             size_t k0 = nc * (size_t)t / (size_t)T, k1 = nc * (size_t)(t + 1) / (size_t)T;
             uint32_t *row = tcnt + (size_t)t * nb;
             for (size_t j = 0; j < nb; j++) row[j] = 0;
-            for (size_t k = k0; k < k1; k++) row[cb[k]]++;
+            for (size_t k = k0; k < k1; k++) row[body_b(cc, k)]++;
 #pragma omp barrier
 #pragma omp for schedule(static)
             for (size_t j = 0; j < nb; j++) { /* per body: the total, rows turned into offsets */
@@ -537,7 +528,7 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
                 bstart[0] = 0;
                 for (size_t j = 0; j < nb; j++) bstart[j + 1] += bstart[j];
             }
-            for (size_t k = k0; k < k1; k++) blist[bstart[cb[k]] + row[cb[k]]++] = (uint32_t)k;
+            for (size_t k = k0; k < k1; k++) blist[bstart[body_b(cc, k)] + row[body_b(cc, k)]++] = (uint32_t)k;
         }
 #endif
     }
@@ -572,7 +563,7 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
         if (!pb[i].fixed) {
             /* indices, not blist + bstart[i]: blist is NULL while no contact was ever stored, and
              * NULL + 0 is undefined */
-            body_sum_integrate(w, i, &pb[i], cc, Fc, Mr, blist, bstart[i], bstart[i + 1], alist,
+            body_sum_integrate(w, i, cc, Fc, Mr, blist, bstart[i], bstart[i + 1], alist,
                                afirst[i], alast[i], surface, rolling, h, scheme, first);
             if (wrap) clab_world_wrap_body(per, bi);
         }
@@ -607,10 +598,21 @@ static int penalty_step_wrap(void *self, clab_world *w, const clab_contacts *c, 
     return penalty_advance(self, w, c, h, vmax, suspect, err);
 }
 
+/* (F_n, F_u, F_w) of each contact: the force on b in the frame (n, u, w), F.n, F.u, F.w (the
+ * force law's F_n and the tangential force's components, to rounding: a few ulps of |F|) */
 static void penalty_forces(const void *self, const clab_contacts *c, clab_vec3 *f_nuw)
 {
     const penalty *p = self;
-    for (size_t i = 0; i < c->n; i++) f_nuw[i] = i < p->nforces ? p->f_nuw[i] : clab_v3(0.0, 0.0, 0.0);
+    for (size_t i = 0; i < c->n; i++) {
+        if (i >= p->nforces) {
+            f_nuw[i] = clab_v3(0.0, 0.0, 0.0);
+            continue;
+        }
+        const clab_contact *ci = &c->c[i];
+        clab_vec3 tu, tw, F = p->Fc[i];
+        clab_contact_frame(ci, &tu, &tw);
+        f_nuw[i] = clab_v3(clab_v3_dot(F, ci->n), clab_v3_dot(F, tu), clab_v3_dot(F, tw));
+    }
 }
 
 static void penalty_stats(const void *self, clab_solver_stats *s)
