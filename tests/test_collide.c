@@ -125,6 +125,48 @@ static void test_sphere_sphere_plane(void)
     clab_contacts_free(&cs);
 }
 
+/* ---------------- the contact point from the record ---------------- */
+/* clab_contact_point(c, bodies) = r_a + A(e_a) sbar_A: with both spheres turned (so sbar_A is
+ * not P - r_a), far from the origin and in a periodic box with b across the face, P comes back
+ * as the hand-computed midpoint near body a, to a few ulps of the coordinates */
+static void test_contact_point(void)
+{
+    clab_contacts cs;
+    clab_contacts_init(&cs);
+    clab_error err;
+    /* spheres R = 0.1 and 0.2 whose surfaces overlap by 0.01 along x, both turned 0.7 and -1.2
+     * rad about (1, 2, 3): P = r_a + (0.1 - 0.005) x */
+    clab_quat ea = clab_q_axis_angle(clab_v3_normalize(clab_v3(1, 2, 3)), 0.7),
+              eb = clab_q_axis_angle(clab_v3_normalize(clab_v3(1, 2, 3)), -1.2);
+    clab_vec3 ra = clab_v3(100.9, -50.2, 7.0);
+    clab_world *w = clab_world_create(NULL);
+    add(w, clab_sphere(0.1), ra, ea, 0);
+    add(w, clab_sphere(0.2), clab_v3_add(ra, clab_v3(0.29, 0, 0)), eb, 0);
+    pair(w, 0.0, &cs);
+    clab_vec3 want = clab_v3_add(ra, clab_v3(0.095, 0, 0));
+    double d = cs.n == 1 ? clab_v3_norm(clab_v3_sub(clab_contact_point(&cs.c[0], w->bodies), want)) : INFINITY;
+    double turned = cs.n == 1 ? clab_v3_norm(clab_v3_sub(cs.c[0].sa, clab_v3(0.095, 0, 0))) : 0.0;
+    tap_ok(d <= 1e-13 && turned > 0.01,
+           "clab_contact_point: turned spheres at |r| ~ 112 m: P within %.2g m of the midpoint (<= 1e-13), sbar_A "
+           "is not P - r_a (differs by %.3g m)",
+           d, turned);
+    clab_world_destroy(w);
+
+    /* the same pair in a periodic box [100, 101) in x, b's center a period back (100.19, its
+     * image 0.29 from a): P lies near a, not near b's stored center */
+    w = clab_world_create(NULL);
+    clab_world_set_periodic(w, 0, 100.0, 101.0, &err);
+    add(w, clab_sphere(0.1), ra, ea, 0);
+    add(w, clab_sphere(0.2), clab_v3_add(ra, clab_v3(0.29 - 1.0, 0, 0)), eb, 0);
+    clab_collider *cd = clab_collider_create();
+    int rc = clab_collide(cd, w, 0.0, &cs, &err);
+    d = rc == CLAB_OK && cs.n == 1 ? clab_v3_norm(clab_v3_sub(clab_contact_point(&cs.c[0], w->bodies), want)) : INFINITY;
+    tap_ok(d <= 1e-13, "clab_contact_point, periodic x: P near body a, within %.2g m of the midpoint (<= 1e-13)", d);
+    clab_collider_destroy(cd);
+    clab_world_destroy(w);
+    clab_contacts_free(&cs);
+}
+
 /* ---------------- box-plane ---------------- */
 static void test_box_plane(void)
 {
@@ -537,6 +579,7 @@ static void test_random_pairs(void)
 int main(void)
 {
     test_sphere_sphere_plane();
+    test_contact_point();
     test_box_plane();
     test_sphere_box();
     test_box_box();
