@@ -667,10 +667,11 @@ static double max_motion(clab_collider *cd, const clab_world *w)
 clab_hot_body *clab_collider_hot(clab_collider *cd, size_t n)
 {
     if (n > cd->cap_hot || !cd->hot) { /* never NULL unless out of memory, even for n = 0 */
-        /* aligned to the 64-byte record: one cache line a body, not two (malloc gives 16-byte
-         * alignment, and where the records fall then depends on the other allocations); the
-         * records are refilled every call, so nothing is copied */
-        size_t cap = n + n / 2 + 16;
+        /* 64-byte aligned: two 32-byte records a cache line, none straddling two (malloc gives
+         * 16-byte alignment, and where the records fall then depends on the other allocations);
+         * an even count, so the size is a multiple of the alignment; the records are refilled
+         * every call, so nothing is copied */
+        size_t cap = (n + n / 2 + 16) & ~(size_t)1;
         clab_hot_body *h = aligned_alloc(64, cap * sizeof *h);
         if (!h) return NULL;
         free(cd->hot);

@@ -85,8 +85,8 @@ int clab_collide_pair(const clab_world *w, int i, int j, double envelope, clab_c
 __attribute__((noinline)) /* the rare path (1 candidate pair in 7 on the chute): inlined, it made
                            * the compiler spill registers in every pair's distance test */
 #endif
-static int sphere_record(const clab_hot_body *hi, const clab_hot_body *hj, int i, int j, clab_vec3 ra, clab_vec3 rb,
-                         clab_vec3 d, double d2, double env, clab_contacts *out)
+static int sphere_record(const clab_body *bodies, const clab_hot_body *hi, const clab_hot_body *hj, int i, int j,
+                         clab_vec3 ra, clab_vec3 rb, clab_vec3 d, double d2, double env, clab_contacts *out)
 {
     double dist = sqrt(d2);
     double phi = dist - hi->R - hj->R;
@@ -106,8 +106,8 @@ static int sphere_record(const clab_hot_body *hi, const clab_hot_body *hj, int i
     c->n = n;
     clab_vec3 p = clab_v3_scale(clab_v3_add(pA, pB), 0.5); /* P, midway: kept as sa, sb only */
     c->phi = phi;
-    c->sa = clab_q_rotate_inv(hi->e, clab_v3_sub(p, ra));
-    c->sb = clab_q_rotate_inv(hj->e, clab_v3_sub(p, rb));
+    c->sa = clab_q_rotate_inv(bodies[i].e, clab_v3_sub(p, ra));
+    c->sb = clab_q_rotate_inv(bodies[j].e, clab_v3_sub(p, rb));
     c->key = clab_contact_key(i, j, 0);
     return CLAB_OK;
 }
@@ -117,8 +117,8 @@ static int sphere_record(const clab_hot_body *hi, const clab_hot_body *hj, int i
  * common case of no shift costs three compares), then a pair farther apart than
  * (R_i + R_j + envelope)(1 + 1e-10) is dropped before the square root (a margin far above the
  * rounding of Phi); the rest goes to sphere_record */
-static inline int sphere_pair(const clab_hot_body *hi, const clab_hot_body *hj, int i, int j, double env,
-                              const clab_periodic *per, const double half[3], clab_contacts *out)
+static inline int sphere_pair(const clab_body *bodies, const clab_hot_body *hi, const clab_hot_body *hj, int i, int j,
+                              double env, const clab_periodic *per, const double half[3], clab_contacts *out)
 {
     clab_vec3 ra = clab_v3(hi->r[0], hi->r[1], hi->r[2]), rb = clab_v3(hj->r[0], hj->r[1], hj->r[2]);
     clab_vec3 d = clab_v3_sub(rb, ra);
@@ -131,7 +131,7 @@ static inline int sphere_pair(const clab_hot_body *hi, const clab_hot_body *hj, 
     }
     double d2 = clab_v3_dot(d, d), S = hi->R + hj->R + env;
     if (S > 0.0 && d2 > S * S * (1.0 + 2e-10)) return CLAB_OK;
-    return sphere_record(hi, hj, i, j, ra, rb, d, d2, env, out);
+    return sphere_record(bodies, hi, hj, i, j, ra, rb, d, d2, env, out);
 }
 
 /* broad phase (broadphase.c: the kept list of the Verlet skin, or a rebuild), then the narrow
@@ -164,7 +164,7 @@ static int narrow_range(const clab_world *w, const clab_hot_body *hot, const cla
         /* the pairs are in (i, j) order, so hot[j] is a random read: asked for a few pairs ahead,
          * the reads overlap instead of waiting one after the other */
         if (k + CLAB_PREFETCH_AHEAD < k1) CLAB_PREFETCH(&hot[pairs[k + CLAB_PREFETCH_AHEAD].j]);
-        if (hot[i].R >= 0.0 && hot[j].R >= 0.0) rc = sphere_pair(&hot[i], &hot[j], i, j, envelope, per, half, out);
+        if (hot[i].R >= 0.0 && hot[j].R >= 0.0) rc = sphere_pair(w->bodies, &hot[i], &hot[j], i, j, envelope, per, half, out);
         else rc = clab_collide_pair(w, i, j, envelope, out);
     }
     return rc;

@@ -9,11 +9,12 @@
 /* loops over pairs ask for body b (CLAB_PREFETCH, clab_math.h) this many pairs ahead */
 #define CLAB_PREFETCH_AHEAD 16
 
-/* What the sphere-sphere fast path of the narrow phase reads of a body: one 64-byte line. */
+/* What the sphere-sphere distance test of the narrow phase reads of a body: 32 bytes, two a
+ * cache line. The orientation, needed only for the records (sbar = A(e)^T (P - r)), is read
+ * from the body itself there (one pair in seven on the chute). */
 typedef struct clab_hot_body {
     double r[3]; /* center [m] */
     double R;    /* sphere radius [m]; < 0: not a sphere */
-    clab_quat e; /* orientation */
 } clab_hot_body;
 
 /* one (slot, cell) entry of the grid */
@@ -130,7 +131,6 @@ static inline void clab_hot_fill(clab_hot_body *h, const clab_body *b)
     h->r[1] = b->r.y;
     h->r[2] = b->r.z;
     h->R = b->shape.type == CLAB_SHAPE_SPHERE ? b->shape.radius : -1.0;
-    h->e = b->e;
 }
 
 /* cd->hot with room for n records; NULL when out of memory */
