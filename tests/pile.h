@@ -56,4 +56,20 @@ fail:
     return NULL;
 }
 
+/* Two joints consistent with the configuration (violation 0 at the start): a spherical joint
+ * between bodies sa and sb at their midpoint, and a distance joint between the centers of da
+ * and db at their present distance. Pick bodies of different layers that do not touch (a joint
+ * between touching, overlapping bodies would ask for separation and for none at once). */
+static inline void pile_add_joints(clab_world *w, int sa, int sb, int da, int db)
+{
+    clab_error err;
+    clab_vec3 mid = clab_v3_scale(clab_v3_add(w->bodies[sa].r, w->bodies[sb].r), 0.5);
+    clab_joint js = {CLAB_JOINT_SPHERICAL, sa, sb, clab_q_rotate_inv(w->bodies[sa].e, clab_v3_sub(mid, w->bodies[sa].r)),
+                     clab_q_rotate_inv(w->bodies[sb].e, clab_v3_sub(mid, w->bodies[sb].r)), 0.0};
+    clab_joint jd = {CLAB_JOINT_DISTANCE, da, db, clab_v3(0, 0, 0), clab_v3(0, 0, 0),
+                     clab_v3_norm(clab_v3_sub(w->bodies[db].r, w->bodies[da].r))};
+    if (clab_world_add_joint(w, &js, &err) < 0 || clab_world_add_joint(w, &jd, &err) < 0)
+        fprintf(stderr, "pile_add_joints: %s\n", err.msg);
+}
+
 #endif

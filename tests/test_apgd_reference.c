@@ -119,15 +119,7 @@ int main(void)
     for (int inst = 0; inst < 6; inst++) {
         const int boxes = inst == 1 || inst == 3, joints = inst == 2, comp = inst == 3 || inst == 4;
         clab_world *w = pile_world(r, inst == 5 ? 700 : 40, boxes);
-        if (joints) { /* a spherical and a distance joint between bodies of different layers, not touching */
-            clab_vec3 mid = clab_v3_scale(clab_v3_add(w->bodies[1].r, w->bodies[29].r), 0.5);
-            clab_joint js = {CLAB_JOINT_SPHERICAL, 1, 29, clab_q_rotate_inv(w->bodies[1].e, clab_v3_sub(mid, w->bodies[1].r)),
-                             clab_q_rotate_inv(w->bodies[29].e, clab_v3_sub(mid, w->bodies[29].r)), 0.0};
-            clab_joint jd = {CLAB_JOINT_DISTANCE, 2, 30, clab_v3(0, 0, 0), clab_v3(0, 0, 0),
-                             clab_v3_norm(clab_v3_sub(w->bodies[30].r, w->bodies[2].r))};
-            clab_world_add_joint(w, &js, &err);
-            clab_world_add_joint(w, &jd, &err);
-        }
+        if (joints) pile_add_joints(w, 1, 29, 2, 30); /* bodies of different layers, not touching */
         clab_collider *cd = clab_collider_create();
         clab_contacts c;
         clab_contacts_init(&c);

@@ -52,18 +52,7 @@ int main(void)
     for (int inst = 0; inst < 6; inst++) {
         int with_joints = inst >= 4;
         clab_world *w = pile_world(r, 10, inst % 2 == 1);
-        if (with_joints) {
-            /* joints consistent with the configuration (g = 0 at the start), between bodies of
-             * different layers that do not touch (a joint between touching, overlapping bodies
-             * would ask for separation and for none at once: an infeasible CCP) */
-            clab_vec3 mid = clab_v3_scale(clab_v3_add(w->bodies[1].r, w->bodies[9].r), 0.5);
-            clab_joint js = {CLAB_JOINT_SPHERICAL, 1, 9, clab_q_rotate_inv(w->bodies[1].e, clab_v3_sub(mid, w->bodies[1].r)),
-                             clab_q_rotate_inv(w->bodies[9].e, clab_v3_sub(mid, w->bodies[9].r)), 0.0};
-            clab_joint jd = {CLAB_JOINT_DISTANCE, 2, 10, clab_v3(0, 0, 0), clab_v3(0, 0, 0),
-                             clab_v3_norm(clab_v3_sub(w->bodies[10].r, w->bodies[2].r))};
-            clab_world_add_joint(w, &js, &err);
-            clab_world_add_joint(w, &jd, &err);
-        }
+        if (with_joints) pile_add_joints(w, 1, 9, 2, 10); /* g = 0 at the start (pile.h) */
         clab_collider *cd = clab_collider_create();
         clab_contacts c;
         clab_contacts_init(&c);
