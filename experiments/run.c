@@ -196,11 +196,9 @@ int xp_run(int argc, char **argv)
         fprintf(stderr, "contactlab run: %s: %s\n", path, err.msg);
         goto out;
     }
-    if (s->sort_every > 0) { /* the bodies CSV and the checkpoints number the bodies by index */
-        fprintf(stderr,
-                "contactlab run: %s: option sort = %ld: not available here: it renumbers the bodies, and the bodies "
-                "CSV names each body by its index; use it through the library (clab_sim_sort) or contactlab bench\n",
-                path, s->sort_every);
+    char who[1100];
+    snprintf(who, sizeof who, "contactlab run: %.1000s", path);
+    if (xp_sort_refused(s, who)) { /* the bodies CSV names each body by its index */
         clab_sim_destroy(s);
         goto out;
     }

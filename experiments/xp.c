@@ -259,16 +259,22 @@ clab_sim *xp_sim(const xp_common *c, clab_world *w, const char *method, double h
     clab_options_merge(&o, strcmp(method, "penalty") == 0 ? &c->opt_penalty : &c->opt_dvi);
     clab_sim *s = clab_sim_create(w, method, h, &o, &err);
     if (!s) fprintf(stderr, "contactlab: %s\n", err.msg);
-    if (s && s->sort_every > 0) { /* the experiments follow their bodies by index */
-        fprintf(stderr,
-                "contactlab: option sort = %ld: not available in the experiments, which follow their bodies by "
-                "index (it renumbers them); use it through the library (clab_sim_sort) or contactlab bench\n",
-                s->sort_every);
+    if (s && xp_sort_refused(s, "contactlab")) {
         clab_sim_destroy(s);
         s = NULL;
     }
     clab_options_free(&o);
     return s;
+}
+
+int xp_sort_refused(const clab_sim *s, const char *who)
+{
+    if (s->sort_every <= 0) return 0;
+    fprintf(stderr,
+            "%s: option sort = %ld: not available here: it renumbers the bodies, which the outputs follow by index; "
+            "use it through the library (clab_sim_sort) or contactlab bench\n",
+            who, s->sort_every);
+    return 1;
 }
 
 static double wall_now(void)

@@ -103,6 +103,9 @@ void xp_path(const xp_common *c, const char *file, char *buf, size_t len);
 /* A simulation of `world` under backend `method` ("penalty" or "dvi") with the common
  * options for that method; prints the error and returns NULL on failure. */
 clab_sim *xp_sim(const xp_common *c, clab_world *w, const char *method, double h, const clab_options *extra);
+/* 1, with a message naming who, when s has the option sort on: the commands follow their
+ * bodies by index (CSV columns, checkpoints), which the sort renumbers */
+int xp_sort_refused(const clab_sim *s, const char *who);
 
 /* progress bar with ETA on stderr, only when enabled */
 typedef struct xp_progress {

@@ -134,10 +134,6 @@ static inline int sphere_pair(const clab_body *bodies, const clab_hot_body *hi, 
     return sphere_record(bodies, hi, hj, i, j, ra, rb, d, d2, env, out);
 }
 
-/* broad phase (broadphase.c: the kept list of the Verlet skin, or a rebuild), then the narrow
- * phase of each candidate pair in (i, j) order; each pair's records come out sorted by
- * feature, so the array is ordered by (a, b, feature). Sphere pairs take the fast path over
- * the bodies' hot data (center, radius, orientation: one cache line a body) gathered first. */
 /* room for n records in cs (contents kept); 0 on success */
 static int reserve_contacts(clab_contacts *cs, size_t n)
 {
@@ -176,8 +172,9 @@ static int narrow_range(const clab_world *w, const clab_hot_body *hot, const cla
 /* broad phase (broadphase.c: the kept list of the Verlet skin, or a rebuild), then the narrow
  * phase of each candidate pair in (i, j) order; each pair's records come out sorted by
  * feature, so the array is ordered by (a, b, feature). Sphere pairs take the fast path over
- * the bodies' hot data (center, radius, orientation: one cache line a body) gathered first
- * (by the skin test's pass over the bodies when it runs, else here).
+ * the bodies' hot data (center and radius, 32 bytes a body; a record reads the two bodies'
+ * orientations from the world) gathered first (by the skin test's pass over the bodies when
+ * it runs, else here).
  * With OpenMP the pairs are cut into one contiguous range a thread; thread 0 appends to out,
  * the others to buffers of their own that are then copied behind it in thread order, so the
  * array is the same for any thread count. */

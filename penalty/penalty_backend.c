@@ -264,9 +264,9 @@ static int reserve_step(penalty *p, size_t nb, size_t nc)
     p->cap_bodies = cb < cb2 ? cb : cb2; /* all grow alike; bstart has one more */
     if (p->cap_bodies > cb3) p->cap_bodies = cb3;
     if (p->cap_bodies + 1 > cb4) p->cap_bodies = cb4 - 1;
-    size_t c1 = p->cap_forces, c5 = p->cap_forces, c6 = p->cap_forces;
-    if (grow(&p->Fc, &c1, nc, sizeof(clab_vec3)) || grow(&p->keep, &c5, nc, 1) ||
-        grow(&p->blist, &c6, nc, sizeof(uint32_t)))
+    size_t c1 = p->cap_forces, c2 = p->cap_forces, c3 = p->cap_forces;
+    if (grow(&p->Fc, &c1, nc, sizeof(clab_vec3)) || grow(&p->keep, &c2, nc, 1) ||
+        grow(&p->blist, &c3, nc, sizeof(uint32_t)))
         return 1;
     if (p->law.rolling == CLAB_PENALTY_ROLL_CDT && grow(&p->Mr, &p->cap_mr, nc, sizeof(clab_vec3))) return 1;
     p->cap_forces = c1;
