@@ -42,9 +42,21 @@ static inline void clab_penalty_integrate_body_bar(clab_world *w, size_t i, clab
         /* kick-drift-kick, the closing half-kick of the last step merged in here (the factors
          * h/2m, h/2J divided once for both) */
         double hm = 0.5 * h / b->m;
-        clab_vec3 hJ = clab_v3(0.5 * h / b->J.x, 0.5 * h / b->J.y, 0.5 * h / b->J.z);
-        if (!first) clab_body_kick_by(b, Ftot, taubar, hm, hJ);
-        clab_body_kick_by(b, Ftot, taubar, hm, hJ);
+        if (b->J.x == b->J.y && b->J.y == b->J.z) {
+            /* isotropic (a sphere): no gyroscopic term, one factor h/2J (clab_body_kick_by with
+             * hJ = (h/2J, h/2J, h/2J): the same operations, divided once) */
+            double hJ = 0.5 * h / b->J.x;
+            if (!first) {
+                b->rdot = clab_v3_madd(b->rdot, hm, Ftot);
+                b->wbar = clab_v3_madd(b->wbar, hJ, taubar);
+            }
+            b->rdot = clab_v3_madd(b->rdot, hm, Ftot);
+            b->wbar = clab_v3_madd(b->wbar, hJ, taubar);
+        } else {
+            clab_vec3 hJ = clab_v3(0.5 * h / b->J.x, 0.5 * h / b->J.y, 0.5 * h / b->J.z);
+            if (!first) clab_body_kick_by(b, Ftot, taubar, hm, hJ);
+            clab_body_kick_by(b, Ftot, taubar, hm, hJ);
+        }
     } else {
         clab_body_kick(b, Ftot, taubar, h); /* Eq. (5b) of seed 000 */
     }

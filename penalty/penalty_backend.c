@@ -299,23 +299,23 @@ static CLAB_ALWAYS_INLINE void contact_force(penalty *p, const clab_world *w, co
 
     /* lever arms from the centers (world frame): to the contact point P, A(e) sbar (not P - r,
      * which is wrong through a periodic image), or (lever=surface) to each body's own surface
-     * point P -+ Phi/2 n, LAMMPS's radii. Two spheres touch on the line of centers, with P
-     * midway between the surface points r_a + R_a n and r_b - R_b n: A(e) sbar is then
-     * (R_a + Phi/2) n and -(R_b + Phi/2) n (R_a n and -R_b n to the surface points), taken so
-     * without turning sbar by the orientation (equal to rounding) */
+     * point P -+ Phi/2 n, LAMMPS's radii. A sphere touches anything on the line through its
+     * center along n, with P midway between the two surfaces: A(e) sbar is (R_a + Phi/2) n as
+     * a and -(R_b + Phi/2) n as b (R_a n and -R_b n to its surface point), taken so without
+     * turning sbar by the orientation (equal to rounding; body_sum_integrate sums its torque
+     * with the same levers) */
     clab_vec3 la, lb;
-    if (A->sphere && B->sphere) {
-        double ha = p->lever_surface ? A->Rc : A->Rc + 0.5 * ci->phi;
-        double hb = p->lever_surface ? B->Rc : B->Rc + 0.5 * ci->phi;
-        la = clab_v3_scale(ci->n, ha);
-        lb = clab_v3_scale(ci->n, -hb);
+    if (A->sphere) {
+        la = clab_v3_scale(ci->n, p->lever_surface ? A->Rc : A->Rc + 0.5 * ci->phi);
     } else {
         la = clab_q_rotate(w->bodies[ci->a].e, ci->sa);
+        if (p->lever_surface) la = clab_v3_madd(la, -0.5 * ci->phi, ci->n);
+    }
+    if (B->sphere) {
+        lb = clab_v3_scale(ci->n, -(p->lever_surface ? B->Rc : B->Rc + 0.5 * ci->phi));
+    } else {
         lb = clab_q_rotate(w->bodies[ci->b].e, ci->sb);
-        if (p->lever_surface) {
-            la = clab_v3_madd(la, -0.5 * ci->phi, ci->n);
-            lb = clab_v3_madd(lb, 0.5 * ci->phi, ci->n);
-        }
+        if (p->lever_surface) lb = clab_v3_madd(lb, 0.5 * ci->phi, ci->n);
     }
 
     /* relative velocity of the contact point, b with respect to a: v = rdot + omega x l */
@@ -356,17 +356,39 @@ static CLAB_ALWAYS_INLINE void contact_force(penalty *p, const clab_world *w, co
 }
 
 /* One free body i: its contact forces summed in contact order (as b: [b0, b1) of blist,
- * then as a: [a0, a1) of the contacts, through alist when given) and their torques
- * l x F in its own frame, lbar x (A^T F) with lbar = sbar (or the surface point,
- * lever=surface); then the explicit integration (integrator.h). A body without contacts
- * skips the rotation matrix (F = tau = 0 exactly as the empty sums give them). */
-static CLAB_ALWAYS_INLINE void body_sum_integrate(clab_world *w, size_t i, const clab_contact *cc,
+ * then as a: [a0, a1) of the contacts, through alist when given) and their torques l x F,
+ * then the explicit integration (integrator.h) with the torque in the body frame.
+ * A sphere's lever to a contact point lies on the normal (every narrow-phase routine puts P
+ * on the line through its center along n, Phi/2 outside its surface): l = -h n as b and
+ * +h n as a, h = R + Phi/2 (or R, lever=surface), so both sides add -h (n x F) and its
+ * torque is summed in the world frame and turned once, taubar = A^T tau. Any other body sums
+ * lbar x (A^T F) in its own frame, lbar = sbar (or the surface point, lever=surface).
+ * A body without contacts skips the rotation (F = tau = 0 exactly as the empty sums give
+ * them). */
+static CLAB_ALWAYS_INLINE void body_sum_integrate(clab_world *w, size_t i, const pen_body *pi, const clab_contact *cc,
                                       const clab_vec3 *Fc, const clab_vec3 *Mr, const uint32_t *blist, uint32_t b0,
                                       uint32_t b1, const uint32_t *alist, uint32_t a0, uint32_t a1, int surface, int rolling,
                                       double h, clab_penalty_integrator scheme, int first)
 {
     clab_vec3 F = clab_v3(0.0, 0.0, 0.0), tau = F;
-    if (b1 > b0 || a1 > a0) {
+    if (pi->sphere && (b1 > b0 || a1 > a0)) {
+        const double R = pi->Rc;
+        for (uint32_t q = b0; q < b1; q++) {
+            uint32_t k = blist[q];
+            double hk = surface ? R : R + 0.5 * cc[k].phi;
+            F = clab_v3_add(F, Fc[k]);
+            tau = clab_v3_madd(tau, -hk, clab_v3_cross(cc[k].n, Fc[k]));
+            if (rolling) tau = clab_v3_add(tau, Mr[k]);
+        }
+        for (uint32_t q = a0; q < a1; q++) {
+            uint32_t k = alist ? alist[q] : q;
+            double hk = surface ? R : R + 0.5 * cc[k].phi;
+            F = clab_v3_sub(F, Fc[k]);
+            tau = clab_v3_madd(tau, -hk, clab_v3_cross(cc[k].n, Fc[k]));
+            if (rolling) tau = clab_v3_sub(tau, Mr[k]);
+        }
+        tau = clab_q_rotate_inv(w->bodies[i].e, tau);
+    } else if (b1 > b0 || a1 > a0) {
         clab_mat33 A = clab_q_to_A(w->bodies[i].e);
         for (uint32_t q = b0; q < b1; q++) {
             uint32_t k = blist[q];
@@ -421,26 +443,30 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
     pen_body *pb = p->pb;
     const clab_vec3 zero = clab_v3(0.0, 0.0, 0.0);
 
-    /* 1. what the contact loop reads of the bodies, in one array: angular velocity in the
-     *    world frame A(e) wbar once a body, not twice a contact */
-#pragma omp parallel for schedule(static) if (nb > PAR_MIN)
-    for (size_t i = 0; i < nb; i++) {
-        const clab_body *b = &w->bodies[i];
-        pb[i].rdot = b->rdot;
-        pb[i].omega = clab_body_omega_world(b);
-        pb[i].m = b->m;
-        pb[i].Rc = contact_radius(&b->shape);
-        pb[i].iRc = 1.0 / pb[i].Rc;
-        pb[i].material = b->material;
-        pb[i].fixed = b->fixed != 0;
-        pb[i].sphere = b->shape.type == CLAB_SHAPE_SPHERE;
-    }
+    /* the step runs in two parallel regions (each region's start and end wakes and waits for
+     * the threads; a barrier inside one costs less): the gather and the contact loop, then,
+     * after the history's bookkeeping, the lists by body and the body loop */
+    int par = nb > PAR_MIN || nc > PAR_MIN;
 
-    /* 2. every contact, independently (its history is entry i, aligned above), and whether
-     *    the contacts run by body a */
+    /* 1. what the contact loop reads of the bodies, in one array: angular velocity in the
+     *    world frame A(e) wbar once a body, not twice a contact.
+     * 2. every contact, independently (its history is entry i, aligned above), and whether
+     *    the contacts run by body a; it reads any body's gather (the barrier of loop 1) */
     int by_a = 1;
-#pragma omp parallel if (nc > PAR_MIN) reduction(&& : by_a)
+#pragma omp parallel if (par) reduction(&& : by_a)
     {
+#pragma omp for schedule(static)
+        for (size_t i = 0; i < nb; i++) {
+            const clab_body *b = &w->bodies[i];
+            pb[i].rdot = b->rdot;
+            pb[i].omega = clab_body_omega_world(b);
+            pb[i].m = b->m;
+            pb[i].Rc = contact_radius(&b->shape);
+            pb[i].iRc = 1.0 / pb[i].Rc;
+            pb[i].material = b->material;
+            pb[i].fixed = b->fixed != 0;
+            pb[i].sphere = b->shape.type == CLAB_SHAPE_SPHERE;
+        }
 #pragma omp for schedule(static)
         for (size_t i = 0; i < nc; i++) {
             const clab_contact *ci = &cc[i];
@@ -466,18 +492,10 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
     p->nforces = nc;
 
     /* 3. the contacts of each body: as a (a run of the array when sorted by a, else a
-     *    counting sort like b's) and as b (counting sort by b, contact order kept), from the
-     *    compact body arrays */
+     *    counting sort like b's, here on one thread) and as b (counting sort by b, contact
+     *    order kept), from the compact body arrays */
     uint32_t *afirst = p->afirst, *alast = p->alast, *bstart = p->bstart, *blist = p->blist, *alist = NULL;
-    if (by_a) {
-#pragma omp parallel for schedule(static) if (nb > PAR_MIN)
-        for (size_t i = 0; i < nb; i++) afirst[i] = alast[i] = 0;
-#pragma omp parallel for schedule(static) if (nc > PAR_MIN)
-        for (size_t i = 0; i < nc; i++) { /* each run's ends are written by one contact each */
-            if (i == 0 || body_a(cc, i - 1) != body_a(cc, i)) afirst[body_a(cc, i)] = (uint32_t)i;
-            if (i + 1 == nc || body_a(cc, i + 1) != body_a(cc, i)) alast[body_a(cc, i)] = (uint32_t)(i + 1);
-        }
-    } else {
+    if (!by_a) {
         if (grow(&p->alist, &p->cap_alist, nc, sizeof(uint32_t)))
             return clab_error_set(err, CLAB_ENOMEM, "penalty backend: out of memory for %zu contacts", nc);
         alist = p->alist;
@@ -490,24 +508,60 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
     }
     int nt = 1;
 #ifdef _OPENMP
-    if (nc > PAR_MIN) nt = omp_get_max_threads();
+    if (par) nt = omp_get_max_threads();
 #endif
+    /* the counting sort by b on more than one thread keeps a count row per thread */
     if (nt > 1 && grow(&p->tcnt, &p->cap_tcnt, (size_t)nt * nb, sizeof(uint32_t))) nt = 1;
-    if (nt <= 1) {
-        for (size_t i = 0; i <= nb; i++) bstart[i] = 0;
-        for (size_t i = 0; i < nc; i++) bstart[body_b(cc, i) + 1]++;
-        for (size_t i = 0; i < nb; i++) bstart[i + 1] += bstart[i];
-        for (size_t i = 0; i < nc; i++) blist[bstart[body_b(cc, i)]++] = (uint32_t)i;
-        for (size_t i = nb; i > 0; i--) bstart[i] = bstart[i - 1];
-        bstart[0] = 0;
-    } else {
-        /* the same counting sort with a count row per thread: thread t's contacts of body j go
-         * after those of threads < t, so every list is in contact order as above */
-        uint32_t *tcnt = p->tcnt;
+    uint32_t *tcnt = p->tcnt;
+
+    /* 4. each free body: its contact forces summed in contact order (as b, then as a) and
+     *    their torques (body_sum_integrate), then the explicit integration (integrator.h);
+     *    bodies are independent, and the sums do not depend on the thread count. With
+     *    suspect, the same pass wraps the center (periodic axes) and screens the state: a sum
+     *    of the 13 numbers is finite when they all are (an overflow only makes the screen
+     *    cautious), and the speed is compared squared with a margin, so
+     *    clab_world_check_state, run when anything is suspect, has the last word */
+    const int first = !p->started, surface = p->lever_surface, rolling = p->law.rolling == CLAB_PENALTY_ROLL_CDT;
+    const clab_penalty_integrator scheme = p->integrator;
+    const clab_vec3 *Fc = p->Fc, *Mr = p->Mr;
+    const clab_periodic *per = &w->periodic;
+    const int screen = suspect != NULL, wrap = screen && (per->on[0] || per->on[1] || per->on[2]);
+    const double v2lim = vmax > 0.0 ? vmax * vmax * (1.0 - 1e-9) : INFINITY;
+    double wlo[3], whi[3]; /* the box along the periodic axes, all space along the others: one
+                            * test of six compares for the common case of a center inside */
+    for (int k = 0; k < 3; k++) {
+        wlo[k] = per->on[k] ? per->lo[k] : -INFINITY;
+        whi[k] = per->on[k] ? per->hi[k] : INFINITY;
+    }
+    int bad = 0;
+#pragma omp parallel num_threads(nt) if (nt > 1) reduction(| : bad)
+    {
+        int t = 0, T = 1;
 #ifdef _OPENMP
-#pragma omp parallel num_threads(nt)
-        {
-            int t = omp_get_thread_num(), T = omp_get_num_threads();
+        t = omp_get_thread_num();
+        T = omp_get_num_threads();
+#endif
+        /* 3a. the runs by a: each run's ends are written by one contact each */
+        if (by_a) {
+#pragma omp for schedule(static)
+            for (size_t i = 0; i < nb; i++) afirst[i] = alast[i] = 0;
+#pragma omp for schedule(static)
+            for (size_t i = 0; i < nc; i++) {
+                if (i == 0 || body_a(cc, i - 1) != body_a(cc, i)) afirst[body_a(cc, i)] = (uint32_t)i;
+                if (i + 1 == nc || body_a(cc, i + 1) != body_a(cc, i)) alast[body_a(cc, i)] = (uint32_t)(i + 1);
+            }
+        }
+        /* 3b. the counting sort by b */
+        if (T == 1) {
+            for (size_t i = 0; i <= nb; i++) bstart[i] = 0;
+            for (size_t i = 0; i < nc; i++) bstart[body_b(cc, i) + 1]++;
+            for (size_t i = 0; i < nb; i++) bstart[i + 1] += bstart[i];
+            for (size_t i = 0; i < nc; i++) blist[bstart[body_b(cc, i)]++] = (uint32_t)i;
+            for (size_t i = nb; i > 0; i--) bstart[i] = bstart[i - 1];
+            bstart[0] = 0;
+        } else {
+            /* a count row per thread: thread t's contacts of body j go after those of threads
+             * < t, so every list is in contact order as on one thread */
             size_t k0 = nc * (size_t)t / (size_t)T, k1 = nc * (size_t)(t + 1) / (size_t)T;
             uint32_t *row = tcnt + (size_t)t * nb;
             for (size_t j = 0; j < nb; j++) row[j] = 0;
@@ -529,49 +583,37 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
                 for (size_t j = 0; j < nb; j++) bstart[j + 1] += bstart[j];
             }
             for (size_t k = k0; k < k1; k++) blist[bstart[body_b(cc, k)] + row[body_b(cc, k)]++] = (uint32_t)k;
+#pragma omp barrier
         }
-#endif
-    }
-
-    /* 4. each free body: its contact forces summed in contact order (as b, then as a) and
-     *    their torques l x F in its own frame, lbar x (A^T F) with lbar = sbar (or the surface
-     *    point, lever=surface), then the explicit integration (integrator.h); bodies are
-     *    independent, and the sums do not depend on the thread count. With suspect, the same
-     *    pass wraps the center (periodic axes) and screens the state: a sum of the 13 numbers
-     *    is finite when they all are (an overflow only makes the screen cautious), and the
-     *    speed is compared squared with a margin, so clab_world_check_state, run when
-     *    anything is suspect, has the last word */
-    const int first = !p->started, surface = p->lever_surface, rolling = p->law.rolling == CLAB_PENALTY_ROLL_CDT;
-    const clab_penalty_integrator scheme = p->integrator;
-    const clab_vec3 *Fc = p->Fc, *Mr = p->Mr;
-    const clab_periodic *per = &w->periodic;
-    const int screen = suspect != NULL, wrap = screen && (per->on[0] || per->on[1] || per->on[2]);
-    const double v2lim = vmax > 0.0 ? vmax * vmax * (1.0 - 1e-9) : INFINITY;
-    int bad = 0;
-#pragma omp parallel for schedule(static) if (nb > PAR_MIN) reduction(| : bad)
-    for (size_t i = 0; i < nb; i++) {
-        clab_body *bi = &w->bodies[i];
-        if (i + PEN_AHEAD < nb && bstart[i + PEN_AHEAD] < bstart[i + PEN_AHEAD + 1]) {
-            /* a later body's first contact as b (random in the contact array): n, phi, sb and
-             * its force, started early */
-            uint32_t k = blist[bstart[i + PEN_AHEAD]];
-            CLAB_PREFETCH(&cc[k].n);
-            CLAB_PREFETCH(&cc[k].phi);
-            CLAB_PREFETCH(&cc[k].sb);
-            CLAB_PREFETCH(&Fc[k]);
-        }
-        if (!pb[i].fixed) {
-            /* indices, not blist + bstart[i]: blist is NULL while no contact was ever stored, and
-             * NULL + 0 is undefined */
-            body_sum_integrate(w, i, cc, Fc, Mr, blist, bstart[i], bstart[i + 1], alist,
-                               afirst[i], alast[i], surface, rolling, h, scheme, first);
-            if (wrap) clab_world_wrap_body(per, bi);
-        }
-        if (screen) {
-            double s = bi->r.x + bi->r.y + bi->r.z + bi->rdot.x + bi->rdot.y + bi->rdot.z + bi->wbar.x + bi->wbar.y +
-                       bi->wbar.z + bi->e.e0 + bi->e.e1 + bi->e.e2 + bi->e.e3;
-            double v2 = clab_v3_norm2(bi->rdot);
-            bad |= !isfinite(s) || !(v2 < v2lim && v2 < INFINITY);
+        (void)t;
+        /* 4. the body loop */
+#pragma omp for schedule(static)
+        for (size_t i = 0; i < nb; i++) {
+            clab_body *bi = &w->bodies[i];
+            if (i + PEN_AHEAD < nb && bstart[i + PEN_AHEAD] < bstart[i + PEN_AHEAD + 1]) {
+                /* a later body's first contact as b (random in the contact array): n, phi and
+                 * its force, started early */
+                uint32_t k = blist[bstart[i + PEN_AHEAD]];
+                CLAB_PREFETCH(&cc[k].n);
+                CLAB_PREFETCH(&cc[k].phi);
+                CLAB_PREFETCH(&cc[k].sb);
+                CLAB_PREFETCH(&Fc[k]);
+            }
+            if (!pb[i].fixed) {
+                /* indices, not blist + bstart[i]: blist is NULL while no contact was ever
+                 * stored, and NULL + 0 is undefined */
+                body_sum_integrate(w, i, &pb[i], cc, Fc, Mr, blist, bstart[i], bstart[i + 1], alist, afirst[i],
+                                   alast[i], surface, rolling, h, scheme, first);
+                if (wrap && !(bi->r.x >= wlo[0] && bi->r.x < whi[0] && bi->r.y >= wlo[1] && bi->r.y < whi[1] &&
+                              bi->r.z >= wlo[2] && bi->r.z < whi[2]))
+                    clab_world_wrap_body(per, bi);
+            }
+            if (screen) {
+                double s = bi->r.x + bi->r.y + bi->r.z + bi->rdot.x + bi->rdot.y + bi->rdot.z + bi->wbar.x +
+                           bi->wbar.y + bi->wbar.z + bi->e.e0 + bi->e.e1 + bi->e.e2 + bi->e.e3;
+                double v2 = clab_v3_norm2(bi->rdot);
+                bad |= !isfinite(s) || !(v2 < v2lim && v2 < INFINITY);
+            }
         }
     }
     if (suspect) *suspect = bad;
