@@ -443,84 +443,18 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
     pen_body *pb = p->pb;
     const clab_vec3 zero = clab_v3(0.0, 0.0, 0.0);
 
-    /* the step runs in two parallel regions (each region's start and end wakes and waits for
-     * the threads; a barrier inside one costs less): the gather and the contact loop, then,
-     * after the history's bookkeeping, the lists by body and the body loop */
-    int par = nb > PAR_MIN || nc > PAR_MIN;
-
-    /* 1. what the contact loop reads of the bodies, in one array: angular velocity in the
-     *    world frame A(e) wbar once a body, not twice a contact.
-     * 2. every contact, independently (its history is entry i, aligned above), and whether
-     *    the contacts run by body a; it reads any body's gather (the barrier of loop 1) */
-    int by_a = 1;
-#pragma omp parallel if (par) reduction(&& : by_a)
-    {
-#pragma omp for schedule(static)
-        for (size_t i = 0; i < nb; i++) {
-            const clab_body *b = &w->bodies[i];
-            pb[i].rdot = b->rdot;
-            pb[i].omega = clab_body_omega_world(b);
-            pb[i].m = b->m;
-            pb[i].Rc = contact_radius(&b->shape);
-            pb[i].iRc = 1.0 / pb[i].Rc;
-            pb[i].material = b->material;
-            pb[i].fixed = b->fixed != 0;
-            pb[i].sphere = b->shape.type == CLAB_SHAPE_SPHERE;
-        }
-#pragma omp for schedule(static)
-        for (size_t i = 0; i < nc; i++) {
-            const clab_contact *ci = &cc[i];
-            if (i + PEN_AHEAD < nc) { /* body b of a later contact: a random read, started early */
-                const char *pbb = (const char *)&pb[cc[i + PEN_AHEAD].b];
-                CLAB_PREFETCH(pbb);
-                CLAB_PREFETCH(pbb + sizeof(pen_body) - 1);
-            }
-            if (i > 0 && cc[i - 1].a > ci->a) by_a = 0;
-            if (!(-ci->phi > 0.0)) { /* inside the envelope but not touching: no force, history dropped */
-                p->keep[i] = 0;
-                p->Fc[i] = zero;
-                if (p->law.rolling == CLAB_PENALTY_ROLL_CDT) p->Mr[i] = zero;
-                continue;
-            }
-            const clab_vec3 *old = clab_history_at(&p->hist, i);
-            p->keep[i] = 1;
-            contact_force(p, w, ci, i, old, h);
-        }
-    }
-    clab_history_keep(&p->hist, p->keep, nc);
-    clab_history_end(&p->hist);
-    p->nforces = nc;
-
-    /* 3. the contacts of each body: as a (a run of the array when sorted by a, else a
-     *    counting sort like b's, here on one thread) and as b (counting sort by b, contact
-     *    order kept), from the compact body arrays */
-    uint32_t *afirst = p->afirst, *alast = p->alast, *bstart = p->bstart, *blist = p->blist, *alist = NULL;
-    if (!by_a) {
-        if (grow(&p->alist, &p->cap_alist, nc, sizeof(uint32_t)))
-            return clab_error_set(err, CLAB_ENOMEM, "penalty backend: out of memory for %zu contacts", nc);
-        alist = p->alist;
-        for (size_t i = 0; i < nb; i++) afirst[i] = 0;
-        for (size_t i = 0; i < nc; i++)
-            if (body_a(cc, i) + 1 < nb) afirst[body_a(cc, i) + 1]++;
-        for (size_t i = 1; i < nb; i++) afirst[i] += afirst[i - 1];
-        for (size_t i = 0; i < nb; i++) alast[i] = afirst[i];
-        for (size_t i = 0; i < nc; i++) alist[alast[body_a(cc, i)]++] = (uint32_t)i;
-    }
+    /* the step is one parallel region (its start and end wake and wait for the threads; a
+     * barrier inside costs less). The contact loop runs over one contiguous range of
+     * contacts a thread, [k0, k1), and finds on its way the runs by body a and the counts of
+     * the counting sort by b, so the records are read once for all three */
     int nt = 1;
 #ifdef _OPENMP
-    if (par) nt = omp_get_max_threads();
+    if (nb > PAR_MIN || nc > PAR_MIN) nt = omp_get_max_threads();
 #endif
     /* the counting sort by b on more than one thread keeps a count row per thread */
     if (nt > 1 && grow(&p->tcnt, &p->cap_tcnt, (size_t)nt * nb, sizeof(uint32_t))) nt = 1;
-    uint32_t *tcnt = p->tcnt;
-
-    /* 4. each free body: its contact forces summed in contact order (as b, then as a) and
-     *    their torques (body_sum_integrate), then the explicit integration (integrator.h);
-     *    bodies are independent, and the sums do not depend on the thread count. With
-     *    suspect, the same pass wraps the center (periodic axes) and screens the state: a sum
-     *    of the 13 numbers is finite when they all are (an overflow only makes the screen
-     *    cautious), and the speed is compared squared with a margin, so
-     *    clab_world_check_state, run when anything is suspect, has the last word */
+    uint32_t *tcnt = p->tcnt, *afirst = p->afirst, *alast = p->alast, *bstart = p->bstart, *blist = p->blist;
+    uint32_t *alist = NULL;
     const int first = !p->started, surface = p->lever_surface, rolling = p->law.rolling == CLAB_PENALTY_ROLL_CDT;
     const clab_penalty_integrator scheme = p->integrator;
     const clab_vec3 *Fc = p->Fc, *Mr = p->Mr;
@@ -533,7 +467,7 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
         wlo[k] = per->on[k] ? per->lo[k] : -INFINITY;
         whi[k] = per->on[k] ? per->hi[k] : INFINITY;
     }
-    int bad = 0;
+    int by_a = 1, nomem = 0, bad = 0;
 #pragma omp parallel num_threads(nt) if (nt > 1) reduction(| : bad)
     {
         int t = 0, T = 1;
@@ -541,81 +475,151 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
         t = omp_get_thread_num();
         T = omp_get_num_threads();
 #endif
-        /* 3a. the runs by a: each run's ends are written by one contact each */
-        if (by_a) {
-#pragma omp for schedule(static)
-            for (size_t i = 0; i < nb; i++) afirst[i] = alast[i] = 0;
-#pragma omp for schedule(static)
-            for (size_t i = 0; i < nc; i++) {
-                if (i == 0 || body_a(cc, i - 1) != body_a(cc, i)) afirst[body_a(cc, i)] = (uint32_t)i;
-                if (i + 1 == nc || body_a(cc, i + 1) != body_a(cc, i)) alast[body_a(cc, i)] = (uint32_t)(i + 1);
-            }
-        }
-        /* 3b. the counting sort by b */
-        if (T == 1) {
-            for (size_t i = 0; i <= nb; i++) bstart[i] = 0;
-            for (size_t i = 0; i < nc; i++) bstart[body_b(cc, i) + 1]++;
-            for (size_t i = 0; i < nb; i++) bstart[i + 1] += bstart[i];
-            for (size_t i = 0; i < nc; i++) blist[bstart[body_b(cc, i)]++] = (uint32_t)i;
-            for (size_t i = nb; i > 0; i--) bstart[i] = bstart[i - 1];
-            bstart[0] = 0;
-        } else {
-            /* a count row per thread: thread t's contacts of body j go after those of threads
-             * < t, so every list is in contact order as on one thread */
-            size_t k0 = nc * (size_t)t / (size_t)T, k1 = nc * (size_t)(t + 1) / (size_t)T;
-            uint32_t *row = tcnt + (size_t)t * nb;
-            for (size_t j = 0; j < nb; j++) row[j] = 0;
-            for (size_t k = k0; k < k1; k++) row[body_b(cc, k)]++;
-#pragma omp barrier
-#pragma omp for schedule(static)
-            for (size_t j = 0; j < nb; j++) { /* per body: the total, rows turned into offsets */
-                uint32_t sum = 0;
-                for (int u = 0; u < T; u++) {
-                    uint32_t c = tcnt[(size_t)u * nb + j];
-                    tcnt[(size_t)u * nb + j] = sum;
-                    sum += c;
-                }
-                bstart[j + 1] = sum;
-            }
-#pragma omp single
-            {
-                bstart[0] = 0;
-                for (size_t j = 0; j < nb; j++) bstart[j + 1] += bstart[j];
-            }
-            for (size_t k = k0; k < k1; k++) blist[bstart[body_b(cc, k)] + row[body_b(cc, k)]++] = (uint32_t)k;
-#pragma omp barrier
-        }
-        (void)t;
-        /* 4. the body loop */
+        const size_t k0 = nc * (size_t)t / (size_t)T, k1 = nc * (size_t)(t + 1) / (size_t)T;
+        /* count row of this thread: thread t's contacts of body j go after those of threads
+         * < t, so every list by b is in contact order as on one thread (one thread: bstart
+         * itself, shifted by one) */
+        uint32_t *row = T > 1 ? tcnt + (size_t)t * nb : bstart + 1;
+
+        /* 1. what the contact loop reads of the bodies, in one array: angular velocity in the
+         *    world frame A(e) wbar once a body, not twice a contact; the runs by a emptied */
 #pragma omp for schedule(static)
         for (size_t i = 0; i < nb; i++) {
-            clab_body *bi = &w->bodies[i];
-            if (i + PEN_AHEAD < nb && bstart[i + PEN_AHEAD] < bstart[i + PEN_AHEAD + 1]) {
-                /* a later body's first contact as b (random in the contact array): n, phi and
-                 * its force, started early */
-                uint32_t k = blist[bstart[i + PEN_AHEAD]];
-                CLAB_PREFETCH(&cc[k].n);
-                CLAB_PREFETCH(&cc[k].phi);
-                CLAB_PREFETCH(&cc[k].sb);
-                CLAB_PREFETCH(&Fc[k]);
+            const clab_body *b = &w->bodies[i];
+            pb[i].rdot = b->rdot;
+            pb[i].omega = clab_body_omega_world(b);
+            pb[i].m = b->m;
+            pb[i].Rc = contact_radius(&b->shape);
+            pb[i].iRc = 1.0 / pb[i].Rc;
+            pb[i].material = b->material;
+            pb[i].fixed = b->fixed != 0;
+            pb[i].sphere = b->shape.type == CLAB_SHAPE_SPHERE;
+            afirst[i] = alast[i] = 0;
+        }
+        for (size_t j = 0; j < nb; j++) row[j] = 0;
+        if (T == 1) bstart[0] = 0;
+
+        /* 2. every contact, independently (its history is entry i, aligned above): its force;
+         *    on the way, whether the contacts run by body a, the ends of each run (each written
+         *    by one contact), and the count by b */
+        int mine_by_a = 1;
+        for (size_t i = k0; i < k1; i++) {
+            const clab_contact *ci = &cc[i];
+            if (i + PEN_AHEAD < k1) { /* body b of a later contact: a random read, started early */
+                const char *pbb = (const char *)&pb[cc[i + PEN_AHEAD].b];
+                CLAB_PREFETCH(pbb);
+                CLAB_PREFETCH(pbb + sizeof(pen_body) - 1);
             }
-            if (!pb[i].fixed) {
-                /* indices, not blist + bstart[i]: blist is NULL while no contact was ever
-                 * stored, and NULL + 0 is undefined */
-                body_sum_integrate(w, i, &pb[i], cc, Fc, Mr, blist, bstart[i], bstart[i + 1], alist, afirst[i],
-                                   alast[i], surface, rolling, h, scheme, first);
-                if (wrap && !(bi->r.x >= wlo[0] && bi->r.x < whi[0] && bi->r.y >= wlo[1] && bi->r.y < whi[1] &&
-                              bi->r.z >= wlo[2] && bi->r.z < whi[2]))
-                    clab_world_wrap_body(per, bi);
+            const uint32_t ia = body_a(cc, i);
+            if (i > 0 && body_a(cc, i - 1) > ia) mine_by_a = 0;
+            if (i == 0 || body_a(cc, i - 1) != ia) afirst[ia] = (uint32_t)i;
+            if (i + 1 == nc || body_a(cc, i + 1) != ia) alast[ia] = (uint32_t)(i + 1);
+            row[body_b(cc, i)]++;
+            if (!(-ci->phi > 0.0)) { /* inside the envelope but not touching: no force, history dropped */
+                p->keep[i] = 0;
+                p->Fc[i] = zero;
+                if (p->law.rolling == CLAB_PENALTY_ROLL_CDT) p->Mr[i] = zero;
+                continue;
             }
-            if (screen) {
-                double s = bi->r.x + bi->r.y + bi->r.z + bi->rdot.x + bi->rdot.y + bi->rdot.z + bi->wbar.x +
-                           bi->wbar.y + bi->wbar.z + bi->e.e0 + bi->e.e1 + bi->e.e2 + bi->e.e3;
-                double v2 = clab_v3_norm2(bi->rdot);
-                bad |= !isfinite(s) || !(v2 < v2lim && v2 < INFINITY);
+            const clab_vec3 *old = clab_history_at(&p->hist, i);
+            p->keep[i] = 1;
+            contact_force(p, w, ci, i, old, h);
+        }
+        if (!mine_by_a) {
+#pragma omp atomic write
+            by_a = 0;
+        }
+#pragma omp barrier
+
+        /* the history's bookkeeping; contacts not in order of a (not the narrow phase's
+         * output) get their lists by a from a counting sort here, on one thread */
+#pragma omp single
+        {
+            clab_history_keep(&p->hist, p->keep, nc);
+            clab_history_end(&p->hist);
+            p->nforces = nc;
+            if (!by_a) {
+                if (grow(&p->alist, &p->cap_alist, nc, sizeof(uint32_t))) {
+                    nomem = 1;
+                } else {
+                    alist = p->alist;
+                    for (size_t i = 0; i < nb; i++) afirst[i] = 0;
+                    for (size_t i = 0; i < nc; i++)
+                        if (body_a(cc, i) + 1 < nb) afirst[body_a(cc, i) + 1]++;
+                    for (size_t i = 1; i < nb; i++) afirst[i] += afirst[i - 1];
+                    for (size_t i = 0; i < nb; i++) alast[i] = afirst[i];
+                    for (size_t i = 0; i < nc; i++) alist[alast[body_a(cc, i)]++] = (uint32_t)i;
+                }
+            }
+        }
+        /* (the barrier at the end of single: alist, nomem and by_a are seen by all) */
+
+        /* 3. the counting sort by b: the counts turned into offsets, then each contact's place */
+        if (!nomem) {
+            if (T == 1) {
+                for (size_t i = 0; i < nb; i++) bstart[i + 1] += bstart[i];
+                for (size_t i = 0; i < nc; i++) blist[bstart[body_b(cc, i)]++] = (uint32_t)i;
+                for (size_t i = nb; i > 0; i--) bstart[i] = bstart[i - 1];
+                bstart[0] = 0;
+            } else {
+#pragma omp for schedule(static)
+                for (size_t j = 0; j < nb; j++) { /* per body: the total, rows turned into offsets */
+                    uint32_t sum = 0;
+                    for (int u = 0; u < T; u++) {
+                        uint32_t c = tcnt[(size_t)u * nb + j];
+                        tcnt[(size_t)u * nb + j] = sum;
+                        sum += c;
+                    }
+                    bstart[j + 1] = sum;
+                }
+#pragma omp single
+                {
+                    bstart[0] = 0;
+                    for (size_t j = 0; j < nb; j++) bstart[j + 1] += bstart[j];
+                }
+                for (size_t k = k0; k < k1; k++) blist[bstart[body_b(cc, k)] + row[body_b(cc, k)]++] = (uint32_t)k;
+#pragma omp barrier
+            }
+
+            /* 4. each free body: its contact forces summed in contact order (as b, then as a)
+             *    and their torques (body_sum_integrate), then the explicit integration
+             *    (integrator.h); bodies are independent, and the sums do not depend on the
+             *    thread count. With suspect, the same pass wraps the center (periodic axes)
+             *    and screens the state: a sum of the 13 numbers is finite when they all are (an
+             *    overflow only makes the screen cautious), and the speed is compared squared
+             *    with a margin, so clab_world_check_state, run when anything is suspect, has
+             *    the last word */
+#pragma omp for schedule(static)
+            for (size_t i = 0; i < nb; i++) {
+                clab_body *bi = &w->bodies[i];
+                if (i + PEN_AHEAD < nb && bstart[i + PEN_AHEAD] < bstart[i + PEN_AHEAD + 1]) {
+                    /* a later body's first contact as b (random in the contact array): n, phi,
+                     * sb and its force, started early */
+                    uint32_t k = blist[bstart[i + PEN_AHEAD]];
+                    CLAB_PREFETCH(&cc[k].n);
+                    CLAB_PREFETCH(&cc[k].phi);
+                    CLAB_PREFETCH(&cc[k].sb);
+                    CLAB_PREFETCH(&Fc[k]);
+                }
+                if (!pb[i].fixed) {
+                    /* indices, not blist + bstart[i]: blist is NULL while no contact was ever
+                     * stored, and NULL + 0 is undefined */
+                    body_sum_integrate(w, i, &pb[i], cc, Fc, Mr, blist, bstart[i], bstart[i + 1], alist, afirst[i],
+                                       alast[i], surface, rolling, h, scheme, first);
+                    if (wrap && !(bi->r.x >= wlo[0] && bi->r.x < whi[0] && bi->r.y >= wlo[1] &&
+                                  bi->r.y < whi[1] && bi->r.z >= wlo[2] && bi->r.z < whi[2]))
+                        clab_world_wrap_body(per, bi);
+                }
+                if (screen) {
+                    double s = bi->r.x + bi->r.y + bi->r.z + bi->rdot.x + bi->rdot.y + bi->rdot.z + bi->wbar.x +
+                               bi->wbar.y + bi->wbar.z + bi->e.e0 + bi->e.e1 + bi->e.e2 + bi->e.e3;
+                    double v2 = clab_v3_norm2(bi->rdot);
+                    bad |= !isfinite(s) || !(v2 < v2lim && v2 < INFINITY);
+                }
             }
         }
     }
+    if (nomem) return clab_error_set(err, CLAB_ENOMEM, "penalty backend: out of memory for %zu contacts", nc);
     if (suspect) *suspect = bad;
     p->started = 1;
     p->steps++;
