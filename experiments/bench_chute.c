@@ -158,6 +158,11 @@ static clab_sim *chute_sim(clab_world *w, long sort, clab_error *err)
     clab_options_set(&o, "lever", "surface", NULL);    /* lever arms: the radii */
     clab_options_set(&o, "history_start", "zero", NULL); /* setup does not advance the history */
     clab_options_set(&o, "history_turn", "project", NULL); /* shear -= (shear . n) n */
+    /* atom_style sphere carries no orientation, and fix nve/sphere advances none; a sphere's
+     * motion does not depend on it (doc/penalty.md), so contactlab does not advance it either
+     * (CLAB_CHUTE_ORIENTATION=integrate: it does, to see the cost) */
+    const char *orient = getenv("CLAB_CHUTE_ORIENTATION");
+    clab_options_set(&o, "sphere_orientation", orient ? orient : "off", NULL);
     const char *skin = getenv("CLAB_CHUTE_SKIN");
     clab_options_set(&o, "skin", skin ? skin : "0.1", NULL); /* neighbor 0.1 bin: the same Verlet skin */
     char srt[32];
@@ -467,6 +472,10 @@ int bench_chute(const bench_ctx *c)
     const char *wp = getenv("OMP_WAIT_POLICY");
     printf("  OMP_WAIT_POLICY: %s%s\n", wp ? wp : "unset (the runtime's default: idle threads spin)",
            wp ? "" : "; on a machine shared with other work, OMP_WAIT_POLICY=passive avoids spinning threads");
+    const char *orient = getenv("CLAB_CHUTE_ORIENTATION");
+    printf("  sphere orientations: %s\n", orient ? orient
+                                                : "off (as LAMMPS's atom_style sphere; CLAB_CHUTE_ORIENTATION=integrate "
+                                                  "advances them)");
     printf("  periodic in x and y: %s\n", periodic ? "yes"
                                                    : "NO (CLAB_CHUTE_SLAB: both codes run a slab with free x and y "
                                                      "edges, LAMMPS with boundary s s fs)");

@@ -24,6 +24,14 @@
 #define CLAB_ALWAYS_INLINE inline
 #endif
 
+/* Keep a function out of line: a hot loop in a function of its own gets the compiler's whole
+ * inlining budget, not what is left in a large caller. */
+#if defined(__GNUC__)
+#define CLAB_NOINLINE __attribute__((noinline))
+#else
+#define CLAB_NOINLINE
+#endif
+
 typedef struct { double x, y, z; } clab_vec3;
 typedef struct { double e0, e1, e2, e3; } clab_quat;
 typedef struct { double a[3][3]; } clab_mat33; /* row major: a[row][col] */
@@ -152,6 +160,10 @@ static inline clab_vec3 clab_q_rotate(clab_quat q, clab_vec3 v)
     clab_vec3 t = clab_v3_scale(clab_v3_cross(qv, v), 2.0);
     return clab_v3_add(clab_v3_madd(v, q.e0, t), clab_v3_cross(qv, t));
 }
+/* 1 when q is exactly the identity (1, 0, 0, 0): A(q) x = x, and clab_q_rotate gives x
+ * itself then (the sign of a zero component aside) */
+static inline int clab_q_is_identity(clab_quat q) { return q.e0 == 1.0 && q.e1 == 0.0 && q.e2 == 0.0 && q.e3 == 0.0; }
+
 /* A(e)^T x: world to body frame */
 static inline clab_vec3 clab_q_rotate_inv(clab_quat q, clab_vec3 v) { return clab_q_rotate(clab_q_conj(q), v); }
 
@@ -159,7 +171,7 @@ static inline clab_vec3 clab_q_rotate_inv(clab_quat q, clab_vec3 v) { return cla
  * e(t+h) = e(t) (cos(|wbar| h/2), sin(|wbar| h/2) wbar/|wbar|). This is Eq. (5a) of seed 000,
  * q(l+1) = q(l) + h L(q(l)) v(l+1), integrated exactly for constant wbar (the exponential map),
  * so |e| = 1 holds to round-off; the result is renormalized anyway. */
-static inline clab_quat clab_q_advance(clab_quat e, clab_vec3 wbar, double h)
+static CLAB_ALWAYS_INLINE clab_quat clab_q_advance(clab_quat e, clab_vec3 wbar, double h)
 {
     double w2 = clab_v3_dot(wbar, wbar);
     double x2 = 0.25 * h * h * w2; /* (|wbar| h/2)^2 */

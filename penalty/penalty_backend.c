@@ -35,6 +35,7 @@ typedef struct pen_body {
     double iRc;      /* 1/Rc [1/m] (0 for flat shapes), once a body: 1/R* = 1/R_a + 1/R_b */
     int material;
     unsigned char fixed, sphere;
+    unsigned char still; /* sphere_orientation=off and a sphere of isotropic inertia: e is not advanced */
 } pen_body;
 
 typedef struct penalty {
@@ -44,6 +45,8 @@ typedef struct penalty {
     int lever_surface; /* 1: lever arms to each body's surface point P -+ Phi/2 n (LAMMPS's radii) */
     int history_zero;  /* 1: the first step's contacts start with delta_t = 0 (LAMMPS's setup) */
     int history_project; /* 1: delta_t turned by plain projection, length not kept (LAMMPS) */
+    int orientation_off; /* 1: spheres of isotropic inertia keep their Euler parameters (their motion
+                          * does not depend on them; LAMMPS's atom_style sphere has none) */
     double kn, kt, gn, gt; /* explicit overrides for every pair; < 0 = from the materials */
     /* per material pair, rebuilt when materials are added */
     clab_penalty_pair *pairs;       /* [nmat * nmat], pairs[ma * nmat + mb] */
@@ -81,6 +84,7 @@ static const char *const rolling_names[] = {"off", "cdt", NULL};
 static const char *const lever_names[] = {"contact", "surface", NULL};
 static const char *const history_start_names[] = {"slip", "zero", NULL};
 static const char *const history_turn_names[] = {"keep", "project", NULL};
+static const char *const orientation_names[] = {"integrate", "off", NULL};
 
 /* ---- validation ---- */
 
@@ -217,6 +221,7 @@ static int penalty_create(const clab_world *w, clab_options *opt, void **self, c
     if (!rc) rc = clab_options_choice(opt, "lever", lever_names, &p->lever_surface, err);
     if (!rc) rc = clab_options_choice(opt, "history_start", history_start_names, &p->history_zero, err);
     if (!rc) rc = clab_options_choice(opt, "history_turn", history_turn_names, &p->history_project, err);
+    if (!rc) rc = clab_options_choice(opt, "sphere_orientation", orientation_names, &p->orientation_off, err);
     if (!rc) rc = number_option(opt, "kn", 1, "normal stiffness", model == CLAB_PENALTY_HOOKE ? "N/m" : "N/m^1.5",
                                 &p->kn, err);
     if (!rc) rc = number_option(opt, "kt", 1, "tangential stiffness", model == CLAB_PENALTY_HOOKE ? "N/m" : "N/m^1.5",
@@ -368,8 +373,9 @@ static CLAB_ALWAYS_INLINE void contact_force(penalty *p, const clab_world *w, co
 static CLAB_ALWAYS_INLINE void body_sum_integrate(clab_world *w, size_t i, const pen_body *pi, const clab_contact *cc,
                                       const clab_vec3 *Fc, const clab_vec3 *Mr, const uint32_t *blist, uint32_t b0,
                                       uint32_t b1, const uint32_t *alist, uint32_t a0, uint32_t a1, int surface, int rolling,
-                                      double h, clab_penalty_integrator scheme, int first)
+                                      double h, clab_penalty_integrator scheme, int first, const int off)
 {
+    const int still = off && pi->still; /* off: a constant at each call, so one copy has no test */
     clab_vec3 F = clab_v3(0.0, 0.0, 0.0), tau = F;
     if (pi->sphere && (b1 > b0 || a1 > a0)) {
         const double R = pi->Rc;
@@ -387,7 +393,8 @@ static CLAB_ALWAYS_INLINE void body_sum_integrate(clab_world *w, size_t i, const
             tau = clab_v3_madd(tau, -hk, clab_v3_cross(cc[k].n, Fc[k]));
             if (rolling) tau = clab_v3_sub(tau, Mr[k]);
         }
-        tau = clab_q_rotate_inv(w->bodies[i].e, tau);
+        const clab_quat e = w->bodies[i].e;
+        if (!still || !clab_q_is_identity(e)) tau = clab_q_rotate_inv(e, tau);
     } else if (b1 > b0 || a1 > a0) {
         clab_mat33 A = clab_q_to_A(w->bodies[i].e);
         for (uint32_t q = b0; q < b1; q++) {
@@ -407,7 +414,81 @@ static CLAB_ALWAYS_INLINE void body_sum_integrate(clab_world *w, size_t i, const
             if (rolling) tau = clab_v3_sub(tau, clab_m33_tmulv(A, Mr[k]));
         }
     }
-    clab_penalty_integrate_body_bar(w, i, F, tau, h, scheme, first);
+    clab_penalty_integrate_body_turn(w, i, F, tau, h, scheme, first, !still);
+}
+
+/* the loops that read bodies or contacts in random order ask for them (CLAB_PREFETCH,
+ * clab_math.h) this many items ahead */
+#define PEN_AHEAD 8
+
+/* what the body loop reads (penalty_advance's locals) */
+typedef struct body_loop {
+    clab_world *w;
+    const pen_body *pb;
+    const clab_contact *cc;
+    const clab_vec3 *Fc, *Mr;
+    const uint32_t *blist, *bstart, *alist, *afirst, *alast;
+    const clab_periodic *per;
+    const double *wlo, *whi; /* the box along the periodic axes, all space along the others */
+    double h, v2lim;
+    clab_penalty_integrator scheme;
+    int surface, rolling, first, wrap, screen;
+} body_loop;
+
+/* 4. each free body i in [i0, i1): its contact forces summed in contact order (as b, then as
+ *    a) and their torques (body_sum_integrate), then the explicit integration (integrator.h);
+ *    bodies are independent, and the sums do not depend on the thread count. With screen,
+ *    the same pass wraps the center (periodic axes, wrap) and screens the state: a sum of the
+ *    13 numbers is finite when they all are (an overflow only makes the screen cautious), and
+ *    the speed is compared squared with a margin, so clab_world_check_state, run when
+ *    anything is suspect, has the last word. Returns 1 when some body is suspect. off: the
+ *    option sphere_orientation=off (a constant in each of the two copies below, so the usual
+ *    one has no test for it) */
+static CLAB_ALWAYS_INLINE int body_range_of(const body_loop *L, size_t i0, size_t i1, const int off)
+{
+    clab_world *w = L->w;
+    const pen_body *pb = L->pb;
+    const clab_contact *cc = L->cc;
+    const uint32_t *blist = L->blist, *bstart = L->bstart;
+    const size_t nb = w->nbodies;
+    int bad = 0;
+    for (size_t i = i0; i < i1; i++) {
+        clab_body *bi = &w->bodies[i];
+        if (i + PEN_AHEAD < nb && bstart[i + PEN_AHEAD] < bstart[i + PEN_AHEAD + 1]) {
+            /* a later body's first contact as b (random in the contact array): n, phi, sb and
+             * its force, started early */
+            uint32_t k = blist[bstart[i + PEN_AHEAD]];
+            CLAB_PREFETCH(&cc[k].n);
+            CLAB_PREFETCH(&cc[k].phi);
+            CLAB_PREFETCH(&cc[k].sb);
+            CLAB_PREFETCH(&L->Fc[k]);
+        }
+        if (!pb[i].fixed) {
+            /* indices, not blist + bstart[i]: blist is NULL while no contact was ever stored,
+             * and NULL + 0 is undefined */
+            body_sum_integrate(w, i, &pb[i], cc, L->Fc, L->Mr, blist, bstart[i], bstart[i + 1], L->alist,
+                               L->afirst[i], L->alast[i], L->surface, L->rolling, L->h, L->scheme, L->first, off);
+            const double *lo = L->wlo, *hi = L->whi;
+            if (L->wrap && !(bi->r.x >= lo[0] && bi->r.x < hi[0] && bi->r.y >= lo[1] && bi->r.y < hi[1] &&
+                             bi->r.z >= lo[2] && bi->r.z < hi[2]))
+                clab_world_wrap_body(L->per, bi);
+        }
+        if (L->screen) {
+            double s = bi->r.x + bi->r.y + bi->r.z + bi->rdot.x + bi->rdot.y + bi->rdot.z + bi->wbar.x + bi->wbar.y +
+                       bi->wbar.z + bi->e.e0 + bi->e.e1 + bi->e.e2 + bi->e.e3;
+            double v2 = clab_v3_norm2(bi->rdot);
+            bad |= !isfinite(s) || !(v2 < L->v2lim && v2 < INFINITY);
+        }
+    }
+    return bad;
+}
+
+/* two functions of their own (not inlined into the step: each gets the compiler's whole
+ * inlining budget, and the body's update is inlined into them) */
+static CLAB_NOINLINE int body_range(const body_loop *L, size_t i0, size_t i1) { return body_range_of(L, i0, i1, 0); }
+static CLAB_NOINLINE int body_range_still(const body_loop *L, size_t i0, size_t i1)
+{
+    return body_range_of(L, i0, i1, 1);
 }
 
 /* the bodies a and b of contact k as array indices (the sorts of step 3 read them from the
@@ -418,9 +499,6 @@ static inline uint32_t body_b(const clab_contact *cc, size_t k) { return (uint32
 /* below this many items a loop runs on one thread (waking threads costs more) */
 #define PAR_MIN 4096
 
-/* the loops that read bodies or contacts in random order ask for them (CLAB_PREFETCH,
- * clab_math.h) this many items ahead */
-#define PEN_AHEAD 8
 
 /* the step; with suspect (step_wrap of the type object) the body loop also wraps the moved
  * centers into the periodic box and screens every body for clab_world_check_state with vmax */
@@ -467,6 +545,7 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
         wlo[k] = per->on[k] ? per->lo[k] : -INFINITY;
         whi[k] = per->on[k] ? per->hi[k] : INFINITY;
     }
+    const int orientation_off = p->orientation_off;
     int by_a = 1, nomem = 0, bad = 0;
 #pragma omp parallel num_threads(nt) if (nt > 1) reduction(| : bad)
     {
@@ -487,7 +566,12 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
         for (size_t i = 0; i < nb; i++) {
             const clab_body *b = &w->bodies[i];
             pb[i].rdot = b->rdot;
-            pb[i].omega = clab_body_omega_world(b);
+            /* A(e) wbar; a still body at the identity (the usual start) needs no turn: wbar */
+            unsigned char still = 0;
+            if (orientation_off) still = b->shape.type == CLAB_SHAPE_SPHERE && b->J.x == b->J.y && b->J.y == b->J.z;
+            pb[i].still = still;
+            if (still && clab_q_is_identity(b->e)) pb[i].omega = b->wbar;
+            else pb[i].omega = clab_body_omega_world(b);
             pb[i].m = b->m;
             pb[i].Rc = contact_radius(&b->shape);
             pb[i].iRc = 1.0 / pb[i].Rc;
@@ -581,42 +665,11 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
 #pragma omp barrier
             }
 
-            /* 4. each free body: its contact forces summed in contact order (as b, then as a)
-             *    and their torques (body_sum_integrate), then the explicit integration
-             *    (integrator.h); bodies are independent, and the sums do not depend on the
-             *    thread count. With suspect, the same pass wraps the center (periodic axes)
-             *    and screens the state: a sum of the 13 numbers is finite when they all are (an
-             *    overflow only makes the screen cautious), and the speed is compared squared
-             *    with a margin, so clab_world_check_state, run when anything is suspect, has
-             *    the last word */
-#pragma omp for schedule(static)
-            for (size_t i = 0; i < nb; i++) {
-                clab_body *bi = &w->bodies[i];
-                if (i + PEN_AHEAD < nb && bstart[i + PEN_AHEAD] < bstart[i + PEN_AHEAD + 1]) {
-                    /* a later body's first contact as b (random in the contact array): n, phi,
-                     * sb and its force, started early */
-                    uint32_t k = blist[bstart[i + PEN_AHEAD]];
-                    CLAB_PREFETCH(&cc[k].n);
-                    CLAB_PREFETCH(&cc[k].phi);
-                    CLAB_PREFETCH(&cc[k].sb);
-                    CLAB_PREFETCH(&Fc[k]);
-                }
-                if (!pb[i].fixed) {
-                    /* indices, not blist + bstart[i]: blist is NULL while no contact was ever
-                     * stored, and NULL + 0 is undefined */
-                    body_sum_integrate(w, i, &pb[i], cc, Fc, Mr, blist, bstart[i], bstart[i + 1], alist, afirst[i],
-                                       alast[i], surface, rolling, h, scheme, first);
-                    if (wrap && !(bi->r.x >= wlo[0] && bi->r.x < whi[0] && bi->r.y >= wlo[1] &&
-                                  bi->r.y < whi[1] && bi->r.z >= wlo[2] && bi->r.z < whi[2]))
-                        clab_world_wrap_body(per, bi);
-                }
-                if (screen) {
-                    double s = bi->r.x + bi->r.y + bi->r.z + bi->rdot.x + bi->rdot.y + bi->rdot.z + bi->wbar.x +
-                               bi->wbar.y + bi->wbar.z + bi->e.e0 + bi->e.e1 + bi->e.e2 + bi->e.e3;
-                    double v2 = clab_v3_norm2(bi->rdot);
-                    bad |= !isfinite(s) || !(v2 < v2lim && v2 < INFINITY);
-                }
-            }
+            /* 4. the body loop (body_range) on one range of bodies a thread */
+            body_loop ctx = {w, pb, cc, Fc, Mr, blist, bstart, alist, afirst, alast, per, wlo, whi, h, v2lim,
+                             scheme, surface, rolling, first, wrap, screen};
+            const size_t i0 = nb * (size_t)t / (size_t)T, i1 = nb * (size_t)(t + 1) / (size_t)T;
+            bad |= orientation_off ? body_range_still(&ctx, i0, i1) : body_range(&ctx, i0, i1);
         }
     }
     if (nomem) return clab_error_set(err, CLAB_ENOMEM, "penalty backend: out of memory for %zu contacts", nc);
@@ -763,6 +816,8 @@ static void penalty_meta(const void *self, clab_options *m)
     put(m, "lever", "%s", lever_names[p->lever_surface]);
     put(m, "history_start", "%s", history_start_names[p->history_zero]);
     put(m, "history_turn", "%s", history_turn_names[p->history_project]);
+    if (p->orientation_off) /* only when on: the metadata of other runs stay as they were */
+        put(m, "sphere_orientation", "%s", orientation_names[p->orientation_off]);
     put_override(m, "kn", p->kn);
     put_override(m, "kt", p->kt);
     put_override(m, "gn", p->gn);
