@@ -7,6 +7,8 @@
 #define CLAB_MATH_H
 
 #include <math.h>
+#include <stdint.h>
+#include <string.h>
 
 /* A hint to start loading the cache line at p, for loops that read memory in random order
  * (no effect on results). */
@@ -162,7 +164,12 @@ static inline clab_vec3 clab_q_rotate(clab_quat q, clab_vec3 v)
 }
 /* 1 when q is exactly the identity (1, 0, 0, 0): A(q) x = x, and clab_q_rotate gives x
  * itself then (the sign of a zero component aside) */
-static inline int clab_q_is_identity(clab_quat q) { return q.e0 == 1.0 && q.e1 == 0.0 && q.e2 == 0.0 && q.e3 == 0.0; }
+static inline int clab_q_is_identity(clab_quat q)
+{
+    uint64_t u[4]; /* the bits: two integer tests instead of four floating-point compares (-0.0 fails, harmlessly) */
+    memcpy(u, &q, sizeof u);
+    return u[0] == UINT64_C(0x3ff0000000000000) && (u[1] | u[2] | u[3]) == 0;
+}
 
 /* A(e)^T x: world to body frame */
 static inline clab_vec3 clab_q_rotate_inv(clab_quat q, clab_vec3 v) { return clab_q_rotate(clab_q_conj(q), v); }

@@ -35,7 +35,8 @@ typedef struct pen_body {
     double iRc;      /* 1/Rc [1/m] (0 for flat shapes), once a body: 1/R* = 1/R_a + 1/R_b */
     int material;
     unsigned char fixed, sphere;
-    unsigned char still; /* sphere_orientation=off and a sphere of isotropic inertia: e is not advanced */
+    unsigned char still; /* sphere_orientation=off and a sphere of isotropic inertia: e is not
+                          * advanced (1), and is the identity, so A(e) turns nothing (2) */
 } pen_body;
 
 typedef struct penalty {
@@ -394,7 +395,7 @@ static CLAB_ALWAYS_INLINE void body_sum_integrate(clab_world *w, size_t i, const
             if (rolling) tau = clab_v3_sub(tau, Mr[k]);
         }
         const clab_quat e = w->bodies[i].e;
-        if (!still || !clab_q_is_identity(e)) tau = clab_q_rotate_inv(e, tau);
+        if (!still || pi->still != 2) tau = clab_q_rotate_inv(e, tau);
     } else if (b1 > b0 || a1 > a0) {
         clab_mat33 A = clab_q_to_A(w->bodies[i].e);
         for (uint32_t q = b0; q < b1; q++) {
@@ -420,6 +421,42 @@ static CLAB_ALWAYS_INLINE void body_sum_integrate(clab_world *w, size_t i, const
 /* the loops that read bodies or contacts in random order ask for them (CLAB_PREFETCH,
  * clab_math.h) this many items ahead */
 #define PEN_AHEAD 8
+
+/* 1. what the contact loop reads of bodies [i0, i1), in one array: the angular velocity in the
+ *    world frame A(e) wbar once a body, not twice a contact (a still sphere at the identity,
+ *    sphere_orientation=off, needs no turn: wbar); and their runs by a emptied. off: a
+ *    constant in each of the two copies below */
+static CLAB_ALWAYS_INLINE void gather_range_of(const clab_world *w, pen_body *pb, uint32_t *afirst, uint32_t *alast,
+                                               size_t i0, size_t i1, const int off)
+{
+    for (size_t i = i0; i < i1; i++) {
+        const clab_body *b = &w->bodies[i];
+        unsigned char still = 0;
+        if (off && b->shape.type == CLAB_SHAPE_SPHERE && b->J.x == b->J.y && b->J.y == b->J.z)
+            still = clab_q_is_identity(b->e) ? 2 : 1;
+        pb[i].rdot = b->rdot;
+        pb[i].omega = still == 2 ? b->wbar : clab_body_omega_world(b);
+        pb[i].m = b->m;
+        pb[i].Rc = contact_radius(&b->shape);
+        pb[i].iRc = 1.0 / pb[i].Rc;
+        pb[i].material = b->material;
+        pb[i].fixed = b->fixed != 0;
+        pb[i].sphere = b->shape.type == CLAB_SHAPE_SPHERE;
+        pb[i].still = still;
+        afirst[i] = alast[i] = 0;
+    }
+}
+
+static CLAB_NOINLINE void gather_range(const clab_world *w, pen_body *pb, uint32_t *afirst, uint32_t *alast,
+                                       size_t i0, size_t i1)
+{
+    gather_range_of(w, pb, afirst, alast, i0, i1, 0);
+}
+static CLAB_NOINLINE void gather_range_still(const clab_world *w, pen_body *pb, uint32_t *afirst, uint32_t *alast,
+                                             size_t i0, size_t i1)
+{
+    gather_range_of(w, pb, afirst, alast, i0, i1, 1);
+}
 
 /* what the body loop reads (penalty_advance's locals) */
 typedef struct body_loop {
@@ -560,26 +597,13 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
          * itself, shifted by one) */
         uint32_t *row = T > 1 ? tcnt + (size_t)t * nb : bstart + 1;
 
-        /* 1. what the contact loop reads of the bodies, in one array: angular velocity in the
-         *    world frame A(e) wbar once a body, not twice a contact; the runs by a emptied */
-#pragma omp for schedule(static)
-        for (size_t i = 0; i < nb; i++) {
-            const clab_body *b = &w->bodies[i];
-            pb[i].rdot = b->rdot;
-            /* A(e) wbar; a still body at the identity (the usual start) needs no turn: wbar */
-            unsigned char still = 0;
-            if (orientation_off) still = b->shape.type == CLAB_SHAPE_SPHERE && b->J.x == b->J.y && b->J.y == b->J.z;
-            pb[i].still = still;
-            if (still && clab_q_is_identity(b->e)) pb[i].omega = b->wbar;
-            else pb[i].omega = clab_body_omega_world(b);
-            pb[i].m = b->m;
-            pb[i].Rc = contact_radius(&b->shape);
-            pb[i].iRc = 1.0 / pb[i].Rc;
-            pb[i].material = b->material;
-            pb[i].fixed = b->fixed != 0;
-            pb[i].sphere = b->shape.type == CLAB_SHAPE_SPHERE;
-            afirst[i] = alast[i] = 0;
+        /* 1. what the contact loop reads of the bodies (gather_range); the runs by a emptied */
+        {
+            const size_t i0 = nb * (size_t)t / (size_t)T, i1 = nb * (size_t)(t + 1) / (size_t)T;
+            if (orientation_off) gather_range_still(w, pb, afirst, alast, i0, i1);
+            else gather_range(w, pb, afirst, alast, i0, i1);
         }
+#pragma omp barrier
         for (size_t j = 0; j < nb; j++) row[j] = 0;
         if (T == 1) bstart[0] = 0;
 
