@@ -264,8 +264,11 @@ static int grow(void *pa, size_t *cap, size_t n, size_t sz)
 static int reserve_step(penalty *p, size_t nb, size_t nc)
 {
     size_t cb = p->cap_bodies, cb2 = p->cap_bodies, cb3 = p->cap_bodies, cb4 = p->cap_bodies;
-    if (grow(&p->pb, &cb, nb, sizeof(pen_body)) || grow(&p->afirst, &cb2, nb, sizeof(uint32_t)) ||
-        grow(&p->alast, &cb3, nb, sizeof(uint32_t)) || grow(&p->bstart, &cb4, nb + 1, sizeof(uint32_t)))
+    size_t had = p->pb ? p->cap_bodies : 0;
+    if (grow(&p->pb, &cb, nb, sizeof(pen_body))) return 1;
+    for (size_t i = had; i < cb; i++) p->pb[i].Rc = NAN; /* no 1/Rc known yet (gather_range_of) */
+    if (grow(&p->afirst, &cb2, nb, sizeof(uint32_t)) || grow(&p->alast, &cb3, nb, sizeof(uint32_t)) ||
+        grow(&p->bstart, &cb4, nb + 1, sizeof(uint32_t)))
         return 1;
     p->cap_bodies = cb < cb2 ? cb : cb2; /* all grow alike; bstart has one more */
     if (p->cap_bodies > cb3) p->cap_bodies = cb3;
@@ -437,8 +440,13 @@ static CLAB_ALWAYS_INLINE void gather_range_of(const clab_world *w, pen_body *pb
         pb[i].rdot = b->rdot;
         pb[i].omega = still == 2 ? b->wbar : clab_body_omega_world(b);
         pb[i].m = b->m;
-        pb[i].Rc = contact_radius(&b->shape);
-        pb[i].iRc = 1.0 / pb[i].Rc;
+        /* 1/Rc only when Rc changed (a function of Rc alone: right whichever body held entry i
+         * before; a new entry holds NaN): no division a body a step */
+        const double Rc = contact_radius(&b->shape);
+        if (!(pb[i].Rc == Rc)) {
+            pb[i].Rc = Rc;
+            pb[i].iRc = 1.0 / Rc;
+        }
         pb[i].material = b->material;
         pb[i].fixed = b->fixed != 0;
         pb[i].sphere = b->shape.type == CLAB_SHAPE_SPHERE;
