@@ -100,26 +100,28 @@ int main(int argc, char **argv)
     if (skin < 0.0) skin = is_pile ? 0.001 : 0.1;
     clab_collider *cd = clab_collider_create();
     cd->general_only = general;
-    const clab_pair *p;
-    size_t np = 0, n = w->nbodies;
+    clab_pair_list p;
+    size_t n = w->nbodies;
     clab_collider_set_skin(cd, skin);
-    if (clab_broadphase_kept(cd, w, 0.0, &p, &np, &err)) {
+    if (clab_broadphase_kept(cd, w, 0.0, &p, &err)) {
         fprintf(stderr, "bench_rebuild: %s\n", err.msg);
         return 1;
     }
     double c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID), w0 = clock_s(CLOCK_MONOTONIC);
     for (int r = 0; r < reps; r++) {
         clab_collider_set_skin(cd, skin);
-        clab_broadphase_kept(cd, w, 0.0, &p, &np, &err);
+        clab_broadphase_kept(cd, w, 0.0, &p, &err);
     }
     double c1 = clock_s(CLOCK_PROCESS_CPUTIME_ID), w1 = clock_s(CLOCK_MONOTONIC);
-    for (int r = 0; r < 10 * reps; r++) clab_broadphase_kept(cd, w, 0.0, &p, &np, &err);
+    for (int r = 0; r < 10 * reps; r++) clab_broadphase_kept(cd, w, 0.0, &p, &err);
     double c2 = clock_s(CLOCK_PROCESS_CPUTIME_ID), w2 = clock_s(CLOCK_MONOTONIC);
     unsigned long h = 1469598103934665603ul; /* FNV-1a of the pairs */
-    for (size_t k = 0; k < np; k++) {
-        h = (h ^ (unsigned)p[k].i) * 1099511628211ul;
-        h = (h ^ (unsigned)p[k].j) * 1099511628211ul;
-    }
+    size_t np = p.np;
+    for (size_t i = 0; i < p.n; i++)
+        for (size_t k = p.row[i]; k < p.row[i + 1]; k++) {
+            h = (h ^ (unsigned)i) * 1099511628211ul;
+            h = (h ^ p.nbr[k]) * 1099511628211ul;
+        }
     clab_broadphase_stats st;
     clab_broadphase_stats_get(cd, &st);
     double pn = 1e9 / (double)n;

@@ -61,7 +61,7 @@ void clab_collider_destroy(clab_collider *cd)
     void *arrays[] = {cd->lo,    cd->hi,     cd->clo,   cd->chi,    cd->level,  cd->width,  cd->grid,
                       cd->large, cd->planes, cd->pm,    cd->flag, cd->owner, cd->key,    cd->count,  cd->slo,    cd->shi,
                       cd->sclo,  cd->schi,   cd->sbody, cd->slevel, cd->sfixed, cd->ent,    cd->sorted,
-                      cd->ebucket, cd->start, cd->pairs, cd->tmp, cd->ref_r, cd->ref_e, cd->ref_R, cd->ref_kind, cd->ref_tmp, cd->hot,
+                      cd->ebucket, cd->start, cd->pairs, cd->tmp, cd->row, cd->gen, cd->nbr, cd->ref_r, cd->ref_e, cd->ref_R, cd->ref_kind, cd->ref_tmp, cd->hot,
                       cd->sl_lo, cd->sl_hi, cd->sl_cell, cd->sl_cnt, cd->sl_pmask, cd->sl_src, cd->sl_thr, cd->sl_slot,
                       cd->sl_cstart, cd->sl_ccount, cd->sl_stage, cd->sl_slotof};
     for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++) free(arrays[k]);
@@ -76,6 +76,21 @@ int clab_bp_resize(void *pp, size_t n, size_t sz)
     void *q = realloc(*p, (n ? n : 1) * sz);
     if (!q) return 1;
     *p = q;
+    return 0;
+}
+
+int clab_pair_list_reserve(clab_collider *cd, size_t n, size_t np)
+{
+    if (n + 1 > cd->cap_rows || !cd->row) {
+        size_t cap = n + n / 2 + 16;
+        if (clab_bp_resize(&cd->row, cap, sizeof(size_t)) || clab_bp_resize(&cd->gen, cap, 1)) return 1;
+        cd->cap_rows = cap;
+    }
+    if (np + CLAB_PREFETCH_AHEAD > cd->cap_nbr || !cd->nbr) {
+        size_t cap = np + np / 4 + 1024;
+        if (clab_bp_resize(&cd->nbr, cap, sizeof(uint32_t))) return 1;
+        cd->cap_nbr = cap;
+    }
     return 0;
 }
 
@@ -739,56 +754,91 @@ static int remember(clab_collider *cd, const clab_world *w, double margin, doubl
  * 1.6x as many pairs on a dense packing). A dropped pair cannot come within the margin before
  * the next rebuild: each body moves at most skin/2 until then, so the gap stays above
  * margin + slack. The factor (1 + 2e-10) on the squares is the narrow phase's allowance.
- * In place, order kept; returns the pairs left. */
+ * The np pairs of cd->pairs (sorted by (i, j)) that pass go to the rows cd->row, cd->nbr,
+ * order kept, a row with a body other than a sphere (or a sphere whose radius is not a finite
+ * number >= 0) marked in cd->gen; returns the pairs
+ * kept, or (size_t)-1 when out of memory. */
+/* a sphere whose radius is a number >= 0 (the narrow phase's sphere rows bound the partners'
+ * radii by the list's Rmax) */
+static inline int plain_sphere(const clab_body *b)
+{
+    return b->shape.type == CLAB_SHAPE_SPHERE && b->shape.radius >= 0.0 && b->shape.radius < INFINITY;
+}
+
 static size_t keep_near_spheres(clab_collider *cd, const clab_world *w, double M, size_t np)
 {
     const clab_periodic *per = &w->periodic;
     const int periodic = per->on[0] || per->on[1] || per->on[2];
     const clab_body *bodies = w->bodies;
-    clab_pair *pairs = cd->pairs;
-    size_t kept = 0;
-    for (size_t k = 0; k < np; k++) {
-        const clab_body *A = &bodies[pairs[k].i], *B = &bodies[pairs[k].j];
-        if (A->shape.type == CLAB_SHAPE_SPHERE && B->shape.type == CLAB_SHAPE_SPHERE) {
-            clab_vec3 d = clab_v3_sub(B->r, A->r);
-            if (periodic) d = clab_world_min_image(per, d);
-            double S = A->shape.radius + B->shape.radius + M;
-            if (S > 0.0 && clab_v3_dot(d, d) > S * S * (1.0 + 2e-10)) continue;
+    const clab_pair *pairs = cd->pairs;
+    const size_t n = w->nbodies;
+    if (clab_pair_list_reserve(cd, n, np)) return (size_t)-1;
+    size_t kept = 0, k = 0;
+    double Rmax = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        const clab_body *A = &bodies[i];
+        int gen = !plain_sphere(A);
+        if (!gen && A->shape.radius > Rmax) Rmax = A->shape.radius;
+        cd->row[i] = kept;
+        for (; k < np && (size_t)pairs[k].i == i; k++) {
+            const clab_body *B = &bodies[pairs[k].j];
+            if (A->shape.type == CLAB_SHAPE_SPHERE && B->shape.type == CLAB_SHAPE_SPHERE) {
+                clab_vec3 d = clab_v3_sub(B->r, A->r);
+                if (periodic) d = clab_world_min_image(per, d);
+                double S = A->shape.radius + B->shape.radius + M;
+                if (S > 0.0 && clab_v3_dot(d, d) > S * S * (1.0 + 2e-10)) continue;
+            }
+            if (!plain_sphere(B)) gen = 1;
+            cd->nbr[kept++] = (uint32_t)pairs[k].j;
         }
-        pairs[kept++] = pairs[k];
+        cd->gen[i] = (unsigned char)gen;
     }
+    cd->row[n] = kept;
+    for (size_t u = 0; u < CLAB_PREFETCH_AHEAD; u++) cd->nbr[kept + u] = 0;
+    cd->list_Rmax = Rmax;
     return kept;
 }
 
-int clab_broadphase_kept(clab_collider *cd, const clab_world *w, double margin, const clab_pair **pairs,
-                         size_t *npairs, clab_error *err)
+int clab_broadphase_kept(clab_collider *cd, const clab_world *w, double margin, clab_pair_list *list,
+                         clab_error *err)
 {
     cd->st.calls++;
+    list->n = w->nbodies;
+    list->row = cd->row;
+    list->gen = cd->gen;
+    list->nbr = cd->nbr;
+    list->Rmax = cd->list_Rmax;
     if (cd->kept && cd->skin != 0.0 && cd->nref == w->nbodies && cd->ref_margin == margin &&
         memcmp(&cd->ref_periodic, &w->periodic, sizeof w->periodic) == 0 &&
         max_motion(cd, w) <= 0.5 * cd->ref_skin) {
-        *pairs = cd->pairs;
-        *npairs = cd->kept_np;
+        list->np = cd->kept_np;
         return CLAB_OK;
     }
+    cd->kept = 0;
     double skin = 0.0, slack = 0.0;
     if (cd->skin != 0.0 && remember(cd, w, margin, &skin, &slack))
         return clab_error_set(err, CLAB_ENOMEM, "out of memory in the broad phase");
     /* all spheres of similar size: the cell list gives the same list at once
      * (broadphase_spheres.c); else the general grid, then the distance filter */
-    int fast = clab_sphere_list(cd, w, margin + skin + slack, npairs);
+    size_t np = 0;
+    int fast = clab_sphere_list(cd, w, margin + skin + slack, &np);
     if (fast < 0) return clab_error_set(err, CLAB_ENOMEM, "out of memory in the broad phase");
-    if (fast == 0) {
-        *pairs = cd->pairs;
-    } else {
-        int rc = clab_broadphase(cd, w, margin + skin + slack, pairs, npairs, err);
+    if (fast != 0) {
+        const clab_pair *pairs;
+        int rc = clab_broadphase(cd, w, margin + skin + slack, &pairs, &np, err);
         if (rc) return rc;
-        *npairs = keep_near_spheres(cd, w, margin + skin + slack, *npairs);
+        np = keep_near_spheres(cd, w, margin + skin + slack, np);
+        if (np == (size_t)-1) return clab_error_set(err, CLAB_ENOMEM, "out of memory in the broad phase");
     }
-    cd->st.pairs = *npairs;
+    list->row = cd->row;
+    list->gen = cd->gen;
+    list->nbr = cd->nbr;
+    list->Rmax = cd->list_Rmax;
+    list->np = np;
+    cd->st.pairs = np;
     cd->st.rebuilds++;
     cd->st.skin = skin;
     cd->kept = cd->skin != 0.0;
-    cd->kept_np = *npairs;
+    cd->kept_np = np;
     return CLAB_OK;
 }

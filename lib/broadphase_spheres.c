@@ -20,9 +20,11 @@
  *    the same arithmetic, so the same verdict bit for bit). Half-spaces: a sphere's bounds
  *    against each of them as in clab_broadphase. Each sphere's partners j > i are sorted
  *    (insertion sort: about 7) into its thread's buffer;
- * 4. order: the blocks are copied out in index order, a half-space's row (the spheres of
- *    higher index that reach it) gathered from the spheres' bit masks.
- * So the set is the general path's and the array is sorted by (i, j): the same bytes. The
+ * 4. order: the blocks are copied out in index order as the rows of the list (clab_pair_list:
+ *    row[i], then the partners j > i of body i), a half-space's row (the spheres of higher
+ *    index that reach it) gathered from the spheres' bit masks; a row with a half-space
+ *    marked in cd->gen.
+ * So the set is the general path's and the rows are sorted by (i, j): the same list. The
  * pair loop runs on all threads (cells handed out dynamically: a block lands in whichever
  * thread's buffer, and step 4 puts it in its place), steps 1 and 4 on contiguous ranges of
  * bodies, so the list is the same for any thread count. */
@@ -543,7 +545,7 @@ static int sphere_list(clab_collider *cd, const clab_world *w, double M, size_t 
     if (ncells > 8.0 * (double)ns + 4096.0) return 1; /* sparse: the general path hashes */
     const long nc = (long)ncells;
     if (reserve(cd, n, (size_t)nc, T)) return -1;
-    cd->kept = 0; /* cd->pairs is overwritten below */
+    cd->kept = 0; /* cd->row, cd->nbr are overwritten below */
     /* cells, and a counting sort by cell on contiguous ranges of bodies: each range counts
      * its spheres a cell, the starts run cell by cell and range by range, so a cell's spheres
      * come in index order (the same slots for any thread count) */
@@ -636,28 +638,28 @@ static int sphere_list(clab_collider *cd, const clab_world *w, double M, size_t 
             tsum[0] = 0;
             for (int u = 0; u < nt; u++) tsum[u + 1] += tsum[u];
             total = tsum[nt];
-            if (total > cd->cap_pairs) {
-                size_t capp = total + total / 4 + 1024;
-                if (clab_bp_resize(&cd->pairs, capp, sizeof(clab_pair)) ||
-                    clab_bp_resize(&cd->tmp, capp, sizeof(clab_pair)))
-                    nomem = 1;
-                else
-                    cd->cap_pairs = capp;
+            if (clab_pair_list_reserve(cd, n, total)) {
+                nomem = 1;
+            } else {
+                cd->row[n] = total;
+                for (size_t u = 0; u < CLAB_PREFETCH_AHEAD; u++) cd->nbr[total + u] = 0;
             }
         }
         if (!nomem) {
-            clab_pair *out = cd->pairs;
+            uint32_t *out = cd->nbr;
             size_t off = tsum[t];
             for (size_t i = a; i < b; i++) {
+                cd->row[i] = off;
+                cd->gen[i] = cd->sl_cell[i] < 0; /* a half-space's row: the general path */
                 if (cd->sl_cell[i] >= 0) {
                     uint32_t sl = cd->sl_slotof[i];
                     size_t k = cd->sl_cnt[sl];
                     if (k == 0) continue; /* (a thread without partners has no buffer: no pointer arithmetic on NULL) */
                     const int32_t *src = cd->sl_buf[cd->sl_thr[sl]] + cd->sl_src[sl];
-                    for (size_t u = 0; u < k; u++) {
-                        out[off + u].i = (int)i;
-                        out[off + u].j = src[u];
-                    }
+                    for (size_t u = 0; u < k; u++) out[off + u] = (uint32_t)src[u];
+                    if (nplanes) /* a half-space partner: the general path for the row */
+                        for (size_t u = 0; u < k; u++)
+                            if (cd->sl_cell[src[u]] < 0) cd->gen[i] = 1;
                     off += k;
                 } else {
                     int q = plane_of(pl, (int)i);
@@ -676,13 +678,13 @@ static int sphere_list(clab_collider *cd, const clab_world *w, double M, size_t 
             for (size_t i = a; i < b; i++)
                 for (uint32_t m = cd->sl_cell[i] >= 0 ? cd->sl_pmask[cd->sl_slotof[i]] : 0; m; m &= m - 1) {
                     int q = __builtin_ctz(m);
-                    cd->pairs[cur[q]].i = pl[q].body;
-                    cd->pairs[cur[q]++].j = (int)i;
+                    cd->nbr[cur[q]++] = (uint32_t)i;
                 }
         }
     }
     if (nomem) return -1;
 
+    cd->list_Rmax = Rmax;
     cd->st.cell = gr.side;
     cd->st.levels = 1;
     cd->st.dense = 1;

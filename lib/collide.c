@@ -78,18 +78,21 @@ int clab_collide_pair(const clab_world *w, int i, int j, double envelope, clab_c
     return CLAB_OK;
 }
 
-/* the record of sphere i touching sphere j > i (rb: j's minimum image, d = rb - ra): the
- * operations of clab_collide_sphere_sphere and clab_emit_contact in the same order, so the
- * record is the same to the bit */
+/* the record of sphere i touching sphere j > i (radii Ri, Rj; centers ra and rb, rb at j's
+ * minimum image; d2 = |rb - ra|^2): the operations of clab_collide_sphere_sphere and
+ * clab_emit_contact in the same order, so the record is the same to the bit. The centers
+ * come by pointer and d = rb - ra is formed again here (the same subtraction as the
+ * caller's): passed by value, the three vectors cost the distance test's loop a store and a
+ * load each of six words a record */
 #if defined(__GNUC__)
 __attribute__((noinline)) /* the rare path (1 candidate pair in 7 on the chute): inlined, it made
                            * the compiler spill registers in every pair's distance test */
 #endif
-static int sphere_record(const clab_body *bodies, const clab_hot_body *hi, const clab_hot_body *hj, int i, int j,
-                         clab_vec3 ra, clab_vec3 rb, clab_vec3 d, double d2, double env, clab_contacts *out)
+static int sphere_record(const clab_body *bodies, int i, int j, double Ri, double Rj, const double *ra_,
+                         const double *rb_, double d2, double env, clab_contacts *out)
 {
     double dist = sqrt(d2);
-    double phi = dist - hi->R - hj->R;
+    double phi = dist - Ri - Rj;
     if (phi >= env) return CLAB_OK;
     if (out->n == out->cap) {
         clab_contact dummy;
@@ -98,9 +101,11 @@ static int sphere_record(const clab_body *bodies, const clab_hot_body *hi, const
         out->n--;
     }
     clab_contact *c = &out->c[out->n++];
+    const clab_vec3 ra = clab_v3(ra_[0], ra_[1], ra_[2]), rb = clab_v3(rb_[0], rb_[1], rb_[2]);
+    const clab_vec3 d = clab_v3_sub(rb, ra);
     clab_vec3 n = dist > 0.0 ? clab_v3_scale(d, 1.0 / dist) : clab_v3(0.0, 0.0, 1.0);
-    clab_vec3 pA = clab_v3_madd(ra, hi->R, n);
-    clab_vec3 pB = clab_v3_madd(rb, -hj->R, n);
+    clab_vec3 pA = clab_v3_madd(ra, Ri, n);
+    clab_vec3 pB = clab_v3_madd(rb, -Rj, n);
     c->a = i;
     c->b = j;
     c->n = n;
@@ -112,26 +117,47 @@ static int sphere_record(const clab_body *bodies, const clab_hot_body *hi, const
     return CLAB_OK;
 }
 
+/* nearbyint(x) in the default rounding (to nearest, ties to even), without the libm call:
+ * for |x| < 2^51, x + 1.5 2^52 lies in [2^52, 2^53), where the doubles are the integers, so
+ * the sum is rounded to C + nearbyint(x) (C = 1.5 2^52 is even: the same ties) and the
+ * subtraction is exact. One difference: a result 0 comes out +0 where nearbyint gives -0
+ * for x in (-0.5, 0); sphere_pair's v - L (+-0) is v either way (v != 0 there). */
+static inline double near_int(double x)
+{
+    const double C = 6755399441055744.0; /* 1.5 2^52 */
+    return fabs(x) < 2251799813685248.0 ? (x + C) - C : nearbyint(x);
+}
+
 /* sphere i against sphere j > i from the gathered hot data: the minimum image of
- * clab_collide_pair (half[k]: half the period of a periodic axis k, else infinite, so the
- * common case of no shift costs three compares), then a pair farther apart than
- * (R_i + R_j + envelope)(1 + 1e-10) is dropped before the square root (a margin far above the
- * rounding of Phi); the rest goes to sphere_record */
-static inline int sphere_pair(const clab_body *bodies, const clab_hot_body *hi, const clab_hot_body *hj, int i, int j,
-                              double env, const clab_periodic *per, const double half[3], clab_contacts *out)
+ * clab_collide_pair (clab_world_min_image's d - L nearbyint(d/L) on a periodic axis k where
+ * |d_k| > half[k] = L/2; half[k] is infinite on the other axes), then a
+ * pair farther apart than (R_i + R_j + envelope)(1 + 1e-10) is dropped before the square
+ * root (a margin far above the rounding of Phi); the rest goes to sphere_record. The exact
+ * reference of narrow_rows' distance test, which takes it for the pairs it cannot decide */
+#if defined(__GNUC__)
+__attribute__((noinline)) /* rare: pairs across a periodic face, a negative envelope */
+#endif
+static int sphere_pair(const clab_body *bodies, const clab_hot_body *hi, const clab_hot_body *hj, int i, int j,
+                       double env, const clab_periodic *per, const double half[3], clab_contacts *out)
 {
     clab_vec3 ra = clab_v3(hi->r[0], hi->r[1], hi->r[2]), rb = clab_v3(hj->r[0], hj->r[1], hj->r[2]);
     clab_vec3 d = clab_v3_sub(rb, ra);
-    if ((fabs(d.x) > half[0]) | (fabs(d.y) > half[1]) | (fabs(d.z) > half[2])) {
-        clab_vec3 dm = clab_world_min_image(per, d);
-        if (dm.x != d.x || dm.y != d.y || dm.z != d.z) {
-            rb = clab_v3_add(rb, clab_v3_sub(dm, d));
-            d = clab_v3_sub(rb, ra);
+    double v[3] = {d.x, d.y, d.z}, m[3] = {d.x, d.y, d.z};
+    int moved = 0;
+    for (int k = 0; k < 3; k++)
+        if (fabs(v[k]) > half[k]) { /* half[k] = 0.5 L_k (infinite off the periodic axes) */
+            double L = per->hi[k] - per->lo[k];
+            m[k] = v[k] - L * near_int(v[k] / L);
+            moved |= m[k] != v[k];
         }
+    if (moved) {
+        rb = clab_v3_add(rb, clab_v3_sub(clab_v3(m[0], m[1], m[2]), d));
+        d = clab_v3_sub(rb, ra);
     }
     double d2 = clab_v3_dot(d, d), S = hi->R + hj->R + env;
     if (S > 0.0 && d2 > S * S * (1.0 + 2e-10)) return CLAB_OK;
-    return sphere_record(bodies, hi, hj, i, j, ra, rb, d, d2, env, out);
+    const double rbv[3] = {rb.x, rb.y, rb.z};
+    return sphere_record(bodies, i, j, hi->R, hj->R, hi->r, rbv, d2, env, out);
 }
 
 /* room for n records in cs (contents kept); 0 on success */
@@ -147,45 +173,121 @@ static int reserve_contacts(clab_contacts *cs, size_t n)
     return 0;
 }
 
-/* the narrow phase of pairs [k0, k1) appended to out */
-static int narrow_range(const clab_world *w, const clab_hot_body *hot, const clab_pair *pairs, size_t k0, size_t k1,
-                        double envelope, clab_contacts *out)
+/* The narrow phase of the rows [i0, i1) of the list, appended to out.
+ * A row of spheres (gen[i] = 0) reads body i's hot record once; each pair's distance test
+ * reads body j's center and radius and gives sphere_pair's verdict without its minimum-image
+ * compares: with d = r_j - r_i as stored and hmin the smallest half period (infinite when
+ * nothing is periodic), d2 < hmin^2 means every |d_k| < hmin <= L_k/2 (the squares are rounded
+ * monotonically and a sum of non-negative terms is at least each term), so the minimum image
+ * would leave d as it is; the pair then is dropped (d2 > S^2 (1 + 2e-10)) or recorded with the
+ * same d, d2 as sphere_pair would. Only a pair with d2 >= hmin^2 (one straddling a periodic
+ * face) goes to sphere_pair itself. S is summed as (R_i + env) + R_j: an ulp from
+ * sphere_pair's R_i + R_j + env, far inside the allowance 1e-10 of the test, which only drops
+ * pairs whose gap Phi is above the envelope either way. Before it, the bound of the row,
+ * S <= (R_i + env) + Rmax (rounding is monotone, S >= 0 for env >= 0), drops the pairs past it
+ * without reading R_j (on a packing of equal spheres, every dropped pair).
+ * A row with another shape (gen[i]), and every row for a negative envelope (S may be <= 0,
+ * where sphere_pair keeps the pair), takes the pairs one by one as before: sphere_pair for
+ * two spheres, clab_collide_pair otherwise. */
+static int narrow_rows(const clab_world *w, const clab_hot_body *hot, const clab_pair_list *L, size_t i0, size_t i1,
+                       double envelope, clab_contacts *out)
 {
     const clab_periodic *per = &w->periodic;
+    const clab_body *bodies = w->bodies;
+    const size_t *row = L->row;
+    const uint32_t *nbr = L->nbr;
+    const int fast = envelope >= 0.0;
+    const double Rmax = L->Rmax, c2 = 1.0 + 2e-10;
     int rc = CLAB_OK;
     double half[3];
     clab_world_half_periods(per, half);
-    for (size_t k = k0; k < k1 && rc == CLAB_OK; k++) {
-        int i = pairs[k].i, j = pairs[k].j;
-        /* the pairs are in (i, j) order, so hot[j] is a random read: asked for a few pairs ahead,
-         * the reads overlap instead of waiting one after the other */
-        if (k + CLAB_PREFETCH_AHEAD < k1) CLAB_PREFETCH(&hot[pairs[k + CLAB_PREFETCH_AHEAD].j]);
-        if (hot[i].R >= 0.0 && hot[j].R >= 0.0) rc = sphere_pair(w->bodies, &hot[i], &hot[j], i, j, envelope, per, half, out);
-        else rc = clab_collide_pair(w, i, j, envelope, out);
+    const double hmin = fmin(half[0], fmin(half[1], half[2])), hmin2 = hmin * hmin;
+    const unsigned char *gen = L->gen;
+    for (size_t i = i0; i < i1 && rc == CLAB_OK; i++) {
+        size_t k = row[i];
+        const size_t e = row[i + 1];
+        if (k == e) continue;
+        const clab_hot_body *hi = &hot[i];
+        if (gen[i] | !fast) {
+            for (; k < e && rc == CLAB_OK; k++) {
+                const uint32_t j = nbr[k];
+                CLAB_PREFETCH(&hot[nbr[k + CLAB_PREFETCH_AHEAD]]);
+                if (hi->R >= 0.0 && hot[j].R >= 0.0) rc = sphere_pair(bodies, hi, &hot[j], (int)i, (int)j, envelope, per, half, out);
+                else rc = clab_collide_pair(w, (int)i, (int)j, envelope, out);
+            }
+            continue;
+        }
+        double d2 = 0.0; /* of the pair the scan stopped at */
+        while (k < e) {
+            /* the scan: pairs dropped by the distance test, no call (so i's data stay in
+             * registers); it stops at a pair that needs more */
+            {
+                const double xi = hi->r[0], yi = hi->r[1], zi = hi->r[2], Rie = hi->R + envelope;
+                const double Sb = Rie + Rmax, far2 = Sb * Sb * c2;
+                for (; k < e; k++) {
+                    const uint32_t j = nbr[k];
+                    /* hot[j] is a random read: asked for a few pairs ahead (the zeros behind the
+                     * last pair keep this in bounds), the reads overlap instead of waiting one
+                     * after the other */
+                    CLAB_PREFETCH(&hot[nbr[k + CLAB_PREFETCH_AHEAD]]);
+                    const clab_hot_body *hj = &hot[j];
+                    const double dx = hj->r[0] - xi, dy = hj->r[1] - yi, dz = hj->r[2] - zi;
+                    d2 = dx * dx + dy * dy + dz * dz;
+                    if (d2 > far2) {
+                        if (d2 < hmin2) continue;
+                        break;
+                    }
+                    const double S = Rie + hj->R;
+                    if (!(d2 < hmin2 && d2 > S * S * c2)) break;
+                }
+            }
+            if (k == e) break;
+            const uint32_t j = nbr[k++];
+            const clab_hot_body *hj = &hot[j];
+            if (d2 < hmin2) rc = sphere_record(bodies, (int)i, (int)j, hi->R, hj->R, hi->r, hj->r, d2, envelope, out);
+            else rc = sphere_pair(bodies, hi, hj, (int)i, (int)j, envelope, per, half, out);
+            if (rc) break;
+        }
     }
     return rc;
+}
+
+/* the first row of thread t's share of the rows when T threads cut the list at about np t / T
+ * pairs (the first row starting at or after that pair; t = T: every row) */
+static size_t row_cut(const clab_pair_list *L, int t, int T)
+{
+    if (t >= T) return L->n;
+    size_t target = L->np * (size_t)t / (size_t)T, lo = 0, hi = L->n;
+    while (lo < hi) { /* lower bound of target in row[0 .. n) */
+        size_t mid = lo + (hi - lo) / 2;
+        if (L->row[mid] < target) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
 }
 
 /* below this many pairs (bodies) the narrow phase (the gather) runs on one thread */
 #define PAR_MIN 4096
 
-/* broad phase (broadphase.c: the kept list of the Verlet skin, or a rebuild), then the narrow
- * phase of each candidate pair in (i, j) order; each pair's records come out sorted by
- * feature, so the array is ordered by (a, b, feature). Sphere pairs take the fast path over
- * the bodies' hot data (center and radius, 32 bytes a body; a record reads the two bodies'
- * orientations from the world) gathered first (by the skin test's pass over the bodies when
- * it runs, else here).
- * With OpenMP the pairs are cut into one contiguous range a thread; thread 0 appends to out,
+/* broad phase (broadphase.c: the kept list of the Verlet skin, or a rebuild, by rows:
+ * clab_pair_list), then the narrow phase of each candidate pair in (i, j) order; each pair's
+ * records come out sorted by feature, so the array is ordered by (a, b, feature). Sphere pairs
+ * take the fast path over the bodies' hot data (center and radius, 32 bytes a body; a record
+ * reads the two bodies' orientations from the world) gathered first (by the skin test's pass
+ * over the bodies when it runs, else here).
+ * With OpenMP the rows are cut into one contiguous range a thread (about as many pairs
+ * each: row_cut); thread 0 appends to out,
  * the others to buffers of their own that are then copied behind it in thread order, so the
  * array is the same for any thread count. */
 int clab_collide(clab_collider *cd, const clab_world *w, double envelope, clab_contacts *out, clab_error *err)
 {
-    const clab_pair *pairs;
-    size_t np, n = w->nbodies;
+    clab_pair_list list;
+    size_t n = w->nbodies;
     clab_contacts_clear(out);
     cd->hot_ok = 0;
     cd->scratch = out; /* a rebuild's per-sphere scratch lives in out's storage (dead until the narrow phase) */
-    int rc = clab_broadphase_kept(cd, w, envelope > 0.0 ? envelope : 0.0, &pairs, &np, err);
+    int rc = clab_broadphase_kept(cd, w, envelope > 0.0 ? envelope : 0.0, &list, err);
+    const size_t np = list.np;
     cd->scratch = NULL;
     if (rc) return rc;
     clab_hot_body *hot = clab_collider_hot(cd, n);
@@ -206,7 +308,7 @@ int clab_collide(clab_collider *cd, const clab_world *w, double envelope, clab_c
         cd->ntbuf = (size_t)nt;
     }
     if (nt <= 1) {
-        rc = narrow_range(w, hot, pairs, 0, np, envelope, out);
+        rc = narrow_rows(w, hot, &list, 0, n, envelope, out);
     } else {
         int failed = 0, nomem = 0;
         size_t total = 0;
@@ -214,10 +316,10 @@ int clab_collide(clab_collider *cd, const clab_world *w, double envelope, clab_c
 #pragma omp parallel num_threads(nt) reduction(| : failed)
         {
             int t = omp_get_thread_num(), T = omp_get_num_threads();
-            size_t k0 = np * (size_t)t / (size_t)T, k1 = np * (size_t)(t + 1) / (size_t)T;
+            size_t i0 = row_cut(&list, t, T), i1 = row_cut(&list, t + 1, T);
             clab_contacts *dst = t == 0 ? out : &cd->tbuf[t];
             clab_contacts_clear(dst);
-            int myrc = narrow_range(w, hot, pairs, k0, k1, envelope, dst);
+            int myrc = narrow_rows(w, hot, &list, i0, i1, envelope, dst);
 #pragma omp barrier
 #pragma omp single
             {

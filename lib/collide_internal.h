@@ -68,13 +68,19 @@ struct clab_collider {
     /* buckets [cap_buckets + 1]: bucket b holds sorted[start[b] .. start[b+1]) */
     size_t cap_buckets;
     size_t *start;
-    /* pairs [cap_pairs] */
+    /* pairs [cap_pairs] (clab_broadphase's list, and the general path's build) */
     size_t cap_pairs;
     clab_pair *pairs, *tmp;
+    /* the kept list of clab_broadphase_kept by rows (clab_pair_list) */
+    size_t cap_rows, cap_nbr;
+    size_t *row;                /* [cap_rows]: row i is nbr[row[i] .. row[i + 1]) */
+    unsigned char *gen;         /* [cap_rows]: 1 when row i has a body other than a sphere */
+    uint32_t *nbr;              /* [cap_nbr]: partners j > i; CLAB_PREFETCH_AHEAD zeros past the last */
+    double list_Rmax;           /* largest sphere radius at the build [m] */
     clab_broadphase_stats st;
     /* Verlet skin: the state of the last build of the kept pair list [cap_ref] */
     double skin;                /* option: [m]; < 0: automatic (CLAB_SKIN_AUTO x median bound radius) */
-    int kept;                   /* 1: cd->pairs hold the list of the last build */
+    int kept;                   /* 1: cd->row, cd->nbr hold the list of the last build */
     size_t cap_ref, nref;       /* bodies at the last build */
     double *ref_r;              /* centers (triples) at the last build [m] */
     clab_quat *ref_e;           /* orientations at the last build (not written for spheres) */
@@ -118,11 +124,32 @@ struct clab_collider {
     size_t ntbuf;
 };
 
+/* The kept pair list by rows (compressed sparse rows): the pairs (i, j), i < j, in (i, j)
+ * order are row i = nbr[row[i] .. row[i + 1]) for i = 0 .. n - 1; gen[i] = 1 when body i or
+ * one of its partners is not a sphere (the narrow phase's general path, clab_collide_pair,
+ * then checks each pair's shapes), so a row of spheres needs no shape test. 4 bytes a pair
+ * (clab_pair: 8) and 9 a body; the narrow phase reads body i's data once a row. nbr holds
+ * CLAB_PREFETCH_AHEAD zeros past the last pair, so a loop may read that far ahead. Rmax: the
+ * largest sphere radius at the build (radii do not change while the list is kept). */
+typedef struct clab_pair_list {
+    size_t n;                 /* rows: the bodies */
+    size_t np;                /* pairs: row[n] */
+    const size_t *row;        /* [n + 1] */
+    const unsigned char *gen; /* [n] */
+    const uint32_t *nbr;      /* [np + CLAB_PREFETCH_AHEAD] */
+    double Rmax;              /* [m] */
+} clab_pair_list;
+
 /* The candidate pairs for clab_collide: the kept list of the last build while no body has
  * moved more than skin/2 since (see clab_collider_set_skin), else a new build with bounds
- * grown by margin + skin. *pairs is valid until the next broad-phase call. */
-int clab_broadphase_kept(clab_collider *cd, const clab_world *w, double margin, const clab_pair **pairs,
-                         size_t *npairs, clab_error *err);
+ * grown by margin + skin. *list points into the collider, valid until the next broad-phase
+ * call. */
+int clab_broadphase_kept(clab_collider *cd, const clab_world *w, double margin, clab_pair_list *list,
+                         clab_error *err);
+
+/* cd->row, cd->gen with room for n + 1 entries and cd->nbr for np pairs and the zeros behind
+ * them; 0 on success */
+int clab_pair_list_reserve(clab_collider *cd, size_t n, size_t np);
 
 /* the hot record of body b (the skin test's pass and clab_collide's own gather) */
 static inline void clab_hot_fill(clab_hot_body *h, const clab_body *b)
@@ -139,9 +166,10 @@ clab_hot_body *clab_collider_hot(clab_collider *cd, size_t n);
 /* The kept list of clab_broadphase_kept for bounds grown by M/2 (M = margin + skin + slack)
  * from the sphere cell list, when every bounded body is a sphere and their 2R + M are within
  * a factor 2 of each other (broadphase_spheres.c): the same pairs, in the same order, as
- * clab_broadphase followed by the distance filter. Writes cd->pairs and *npairs; returns 0,
- * 1 when the scene is not one for it (nothing written: take the general path), or -1 when
- * out of memory. */
+ * clab_broadphase followed by the distance filter. Writes cd->row, cd->gen, cd->nbr,
+ * cd->list_Rmax and *npairs;
+ * returns 0, 1 when the scene is not one for it (nothing written: take the general path),
+ * or -1 when out of memory. */
 int clab_sphere_list(clab_collider *cd, const clab_world *w, double M, size_t *npairs);
 
 /* realloc *pp to n elements of size sz (n = 0: one); 0 on success */
