@@ -287,7 +287,8 @@ int clab_broadphase(clab_collider *cd, const clab_world *w, double margin, const
                     clab_error *err)
 {
     size_t n = w->nbodies, np = 0;
-    cd->kept = 0; /* the kept list (clab_broadphase_kept) is overwritten */
+    cd->kept = 0; /* the next clab_collide rebuilds its list, as before the list had rows of its own
+                   * (cd->row, cd->nbr, which this call does not write) */
     const clab_body *bodies = w->bodies;
     *pairs = NULL;
     *npairs = 0;
