@@ -78,6 +78,28 @@ int clab_collide_pair(const clab_world *w, int i, int j, double envelope, clab_c
     return CLAB_OK;
 }
 
+/* sa = A(e_a)^T va and sb = A(e_b)^T vb (clab_q_rotate_inv: q = conj(e), t = 2 (q_v x v),
+ * v + q0 t + q_v x t), the two at once where the compiler has vectors of two doubles (lane 0:
+ * a, lane 1: b): the same operations on each lane, in the same order, so the same bits (IEEE
+ * operations are lane by lane; -std=c11 contracts nothing into FMAs) */
+static inline void rotate_inv_two(clab_quat ea, clab_quat eb, clab_vec3 va, clab_vec3 vb, clab_vec3 *sa,
+                                  clab_vec3 *sb)
+{
+#if defined(__GNUC__) && defined(__SSE2__)
+    typedef double v2d __attribute__((vector_size(16)));
+    const v2d q0 = {ea.e0, eb.e0}, q1 = {-ea.e1, -eb.e1}, q2 = {-ea.e2, -eb.e2}, q3 = {-ea.e3, -eb.e3};
+    const v2d vx = {va.x, vb.x}, vy = {va.y, vb.y}, vz = {va.z, vb.z}, two = {2.0, 2.0};
+    const v2d tx = two * (q2 * vz - q3 * vy), ty = two * (q3 * vx - q1 * vz), tz = two * (q1 * vy - q2 * vx);
+    const v2d rx = (vx + q0 * tx) + (q2 * tz - q3 * ty), ry = (vy + q0 * ty) + (q3 * tx - q1 * tz),
+              rz = (vz + q0 * tz) + (q1 * ty - q2 * tx);
+    *sa = clab_v3(rx[0], ry[0], rz[0]);
+    *sb = clab_v3(rx[1], ry[1], rz[1]);
+#else
+    *sa = clab_q_rotate_inv(ea, va);
+    *sb = clab_q_rotate_inv(eb, vb);
+#endif
+}
+
 /* the record of sphere i touching sphere j > i (radii Ri, Rj; centers ra and rb, rb at j's
  * minimum image; d2 = |rb - ra|^2): the operations of clab_collide_sphere_sphere and
  * clab_emit_contact in the same order, so the record is the same to the bit. The centers
@@ -111,8 +133,7 @@ static int sphere_record(const clab_body *bodies, int i, int j, double Ri, doubl
     c->n = n;
     clab_vec3 p = clab_v3_scale(clab_v3_add(pA, pB), 0.5); /* P, midway: kept as sa, sb only */
     c->phi = phi;
-    c->sa = clab_q_rotate_inv(bodies[i].e, clab_v3_sub(p, ra));
-    c->sb = clab_q_rotate_inv(bodies[j].e, clab_v3_sub(p, rb));
+    rotate_inv_two(bodies[i].e, bodies[j].e, clab_v3_sub(p, ra), clab_v3_sub(p, rb), &c->sa, &c->sb);
     c->key = clab_contact_key(i, j, 0);
     return CLAB_OK;
 }
@@ -160,6 +181,7 @@ static int sphere_pair(const clab_body *bodies, const clab_hot_body *hi, const c
     return sphere_record(bodies, i, j, hi->R, hj->R, hi->r, rbv, d2, env, out);
 }
 
+#ifdef _OPENMP
 /* room for n records in cs (contents kept); 0 on success */
 static int reserve_contacts(clab_contacts *cs, size_t n)
 {
@@ -172,6 +194,7 @@ static int reserve_contacts(clab_contacts *cs, size_t n)
     cs->cap = cap;
     return 0;
 }
+#endif
 
 /* The narrow phase of the rows [i0, i1) of the list, appended to out.
  * A row of spheres (gen[i] = 0) reads body i's hot record once; each pair's distance test
@@ -252,6 +275,7 @@ static int narrow_rows(const clab_world *w, const clab_hot_body *hot, const clab
     return rc;
 }
 
+#ifdef _OPENMP
 /* the first row of thread t's share of the rows when T threads cut the list at about np t / T
  * pairs (the first row starting at or after that pair; t = T: every row) */
 static size_t row_cut(const clab_pair_list *L, int t, int T)
@@ -265,6 +289,7 @@ static size_t row_cut(const clab_pair_list *L, int t, int T)
     }
     return lo;
 }
+#endif
 
 /* below this many pairs (bodies) the narrow phase (the gather) runs on one thread */
 #define PAR_MIN 4096
@@ -287,7 +312,6 @@ int clab_collide(clab_collider *cd, const clab_world *w, double envelope, clab_c
     cd->hot_ok = 0;
     cd->scratch = out; /* a rebuild's per-sphere scratch lives in out's storage (dead until the narrow phase) */
     int rc = clab_broadphase_kept(cd, w, envelope > 0.0 ? envelope : 0.0, &list, err);
-    const size_t np = list.np;
     cd->scratch = NULL;
     if (rc) return rc;
     clab_hot_body *hot = clab_collider_hot(cd, n);
@@ -298,7 +322,7 @@ int clab_collide(clab_collider *cd, const clab_world *w, double envelope, clab_c
     }
     int nt = 1;
 #ifdef _OPENMP
-    if (np > PAR_MIN) nt = omp_get_max_threads();
+    if (list.np > PAR_MIN) nt = omp_get_max_threads();
 #endif
     if (nt > 1 && (size_t)nt > cd->ntbuf) {
         clab_contacts *t = realloc(cd->tbuf, (size_t)nt * sizeof *t);
@@ -310,9 +334,10 @@ int clab_collide(clab_collider *cd, const clab_world *w, double envelope, clab_c
     if (nt <= 1) {
         rc = narrow_rows(w, hot, &list, 0, n, envelope, out);
     } else {
-        int failed = 0, nomem = 0;
+        int failed = 0;
         size_t total = 0;
 #ifdef _OPENMP
+        int nomem = 0;
 #pragma omp parallel num_threads(nt) reduction(| : failed)
         {
             int t = omp_get_thread_num(), T = omp_get_num_threads();
