@@ -10,7 +10,14 @@
  * to 2e-10, along an axis and a diagonal). Without a skin the list is also checked against
  * the documented predicate by brute force (clab_broadphase_test and the sphere distance).
  * Scenes the cell list must leave to the general path (radii a factor 4 apart, a box) are
- * checked to go there. With OpenMP: the list on 1, 2 and 3 threads, compared with memcmp. */
+ * checked to go there. With OpenMP: the list on 1, 2 and 3 threads, compared with memcmp.
+ * The list comes by rows (clab_pair_list): its form is checked too (row starts, partners in
+ * order, gen set exactly for rows with a body other than a sphere, Rmax, the zeros behind the
+ * last pair). And the narrow phase over the rows (lib/collide.c: narrow_rows) against its
+ * reference, clab_collide_pair over every pair, record for record with memcmp: equal and mixed
+ * radii, periodic in x y and x y z (pairs across the faces, centers a period away), half-spaces
+ * and a box among the spheres, envelopes 0, 0.02 and -0.005, four calls with the spheres moved
+ * under skin/2 and wrapped into the period between them (the kept list), 1 to 3 threads. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
