@@ -749,6 +749,13 @@ static int remember(clab_collider *cd, const clab_world *w, double margin, doubl
     return 0;
 }
 
+/* a sphere whose radius is a finite number >= 0 (the narrow phase's sphere rows bound the partners'
+ * radii by the list's Rmax) */
+static inline int plain_sphere(const clab_body *b)
+{
+    return b->shape.type == CLAB_SHAPE_SPHERE && b->shape.radius >= 0.0 && b->shape.radius < INFINITY;
+}
+
 /* The kept list keeps a pair of two spheres only while their centers (minimum image) are
  * within R_i + R_j + M, M = margin + skin + slack, like a distance-based Verlet list: boxes
  * grown by M/2 also pair spheres that are up to sqrt(3) farther apart along a diagonal (about
@@ -756,16 +763,8 @@ static int remember(clab_collider *cd, const clab_world *w, double margin, doubl
  * the next rebuild: each body moves at most skin/2 until then, so the gap stays above
  * margin + slack. The factor (1 + 2e-10) on the squares is the narrow phase's allowance.
  * The np pairs of cd->pairs (sorted by (i, j)) that pass go to the rows cd->row, cd->nbr,
- * order kept, a row with a body other than a sphere (or a sphere whose radius is not a finite
- * number >= 0) marked in cd->gen; returns the pairs
- * kept, or (size_t)-1 when out of memory. */
-/* a sphere whose radius is a number >= 0 (the narrow phase's sphere rows bound the partners'
- * radii by the list's Rmax) */
-static inline int plain_sphere(const clab_body *b)
-{
-    return b->shape.type == CLAB_SHAPE_SPHERE && b->shape.radius >= 0.0 && b->shape.radius < INFINITY;
-}
-
+ * order kept, a row with a body other than a plain sphere marked in cd->gen, Rmax the largest
+ * radius of the plain spheres; returns the pairs kept, or (size_t)-1 when out of memory. */
 static size_t keep_near_spheres(clab_collider *cd, const clab_world *w, double M, size_t np)
 {
     const clab_periodic *per = &w->periodic;

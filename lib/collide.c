@@ -104,8 +104,7 @@ static inline void rotate_inv_two(clab_quat ea, clab_quat eb, clab_vec3 va, clab
  * minimum image; d2 = |rb - ra|^2): the operations of clab_collide_sphere_sphere and
  * clab_emit_contact in the same order, so the record is the same to the bit. The centers
  * come by pointer and d = rb - ra is formed again here (the same subtraction as the
- * caller's): passed by value, the three vectors cost the distance test's loop a store and a
- * load each of six words a record */
+ * caller's): passed by value, the three vectors went through the stack at every call */
 #if defined(__GNUC__)
 __attribute__((noinline)) /* the rare path (1 candidate pair in 7 on the chute): inlined, it made
                            * the compiler spill registers in every pair's distance test */
