@@ -15,7 +15,17 @@
  * Reported per N and thread count: particle-steps per second, ns per particle-step, contacts
  * per particle, bytes per body and per contact (the rise of the peak resident set from
  * before the world was built, VmHWM reset through /proc/self/clear_refs), Verlet-list
- * rebuilds; at the end, the exponent of a log-log fit of time per step against N. */
+ * rebuilds; at the end, the exponent of a log-log fit of time per step against N.
+ *
+ * Each size runs in a process of its own, as a user runs one pile: the bench re-executes
+ * itself (/proc/self/exe bench pile with the same options and CLAB_BENCH_PILE_ONLY=k in the
+ * environment), the child warms up, takes its baseline and runs size k alone, prints its
+ * lines and CSV rows as before and hands its times back through a pipe (CLAB_BENCH_PILE_FD).
+ * Its memory rise is then its own: no heap left behind by an earlier size (glibc keeps freed
+ * blocks; the sizes run one after another in one process measured 60-80 B a body more).
+ * CLAB_BENCH_PILE_ONLY=k (0, 1, 2: 8,000, 32,000, 128,000) set by hand runs that size alone
+ * in the process itself. Without /proc/self/exe (or when the child cannot start) the sizes run
+ * in the bench's own process, one after another, and the output says so. */
 #include "config.h"
 
 #include <math.h>
@@ -24,6 +34,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include <errno.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #if defined(__GLIBC__)
 #include <malloc.h> /* malloc_trim */
@@ -257,6 +272,105 @@ fail:
     return 1;
 }
 
+/* ---- one size a process ---- */
+
+/* the size index this process runs alone (CLAB_BENCH_PILE_ONLY), -1 when none */
+static int only_size(int nsizes)
+{
+    const char *v = getenv("CLAB_BENCH_PILE_ONLY");
+    if (!v || !*v) return -1;
+    char *end = NULL;
+    long k = strtol(v, &end, 10);
+    return *end == '\0' && k >= 0 && k < nsizes ? (int)k : -1;
+}
+
+/* the child's point, one line on its standard output (which its parent reads): the doubles'
+ * bits in hexadecimal, so nothing is rounded on the way */
+#define POINT_TAG "@pile-point"
+static void send_point(const bench_ctx *c, const pile_point *pt)
+{
+    const char *v = getenv("CLAB_BENCH_PILE_CHILD");
+    if (!v || strcmp(v, "1") != 0) return;
+    printf(POINT_TAG " %ld", pt->n);
+    for (int t = 0; t < c->nthreads; t++) printf(" %a %a", pt->s_per_step[t], pt->cpu_per_step[t]);
+    printf("\n");
+    fflush(stdout);
+}
+
+/* Run size k in a child process (this program re-executed: bench pile with the same options
+ * and CLAB_BENCH_PILE_ONLY=k) and read its point back from its output, which is passed on
+ * without bench's own header and footer lines. 0 on success, 1 when the child failed, -1 when
+ * it could not be started (the caller runs the size itself then). */
+static int run_child(const bench_ctx *c, int k, pile_point *pt)
+{
+    char thr[16 * BENCH_MAX_THREADS] = "", srt[32], only[16];
+    for (int t = 0; t < c->nthreads; t++) {
+        size_t len = strlen(thr);
+        snprintf(thr + len, sizeof thr - len, "%s%d", t ? "," : "", c->threads[t]);
+    }
+    snprintf(srt, sizeof srt, "%ld", c->sort);
+    snprintf(only, sizeof only, "%d", k);
+    char *argv[12];
+    int a = 0;
+    argv[a++] = "contactlab";
+    argv[a++] = "bench";
+    argv[a++] = "--out";
+    argv[a++] = (char *)c->out;
+    argv[a++] = "--threads";
+    argv[a++] = thr;
+    argv[a++] = "--sort";
+    argv[a++] = srt;
+    if (c->quick) argv[a++] = "--quick";
+    argv[a++] = "pile";
+    argv[a] = NULL;
+    if (access("/proc/self/exe", X_OK) != 0) return -1;
+    int fd[2];
+    if (pipe(fd) != 0) return -1;
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fd[0]);
+        close(fd[1]);
+        return -1;
+    }
+    if (pid == 0) { /* the child: only exec (the parent may have OpenMP threads) */
+        close(fd[0]);
+        if (dup2(fd[1], STDOUT_FILENO) >= 0 && setenv("CLAB_BENCH_PILE_ONLY", only, 1) == 0 &&
+            setenv("CLAB_BENCH_PILE_CHILD", "1", 1) == 0)
+            execv("/proc/self/exe", argv);
+        _exit(127);
+    }
+    close(fd[1]);
+    FILE *f = fdopen(fd[0], "r");
+    int got = 0;
+    if (f) {
+        char line[1024];
+        while (fgets(line, sizeof line, f)) {
+            if (strncmp(line, POINT_TAG " ", sizeof POINT_TAG) == 0) {
+                char *p = line + sizeof POINT_TAG, *end;
+                pt->n = strtol(p, &end, 10);
+                got = end != p;
+                for (int t = 0; got && t < c->nthreads; t++) {
+                    pt->s_per_step[t] = strtod(p = end, &end);
+                    pt->cpu_per_step[t] = strtod(end, &end);
+                    got = end != p;
+                }
+            } else if (strncmp(line, "== ", 3) != 0 && strncmp(line, "summary: ", 9) != 0) {
+                fputs(line, stdout);
+                fflush(stdout);
+            }
+        }
+        fclose(f);
+    } else {
+        close(fd[0]);
+    }
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) continue;
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 127 && !got) return -1;
+    return got && WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
+}
+
 int bench_pile(const bench_ctx *c)
 {
     /* nx for N = 4 nx^2 NZ: 8,000, 32,000, 128,000 (quick: 320, 1,280, 5,120) */
@@ -265,12 +379,30 @@ int bench_pile(const bench_ctx *c)
     const int nsizes = 3;
     pile_point pt[3];
     memset(pt, 0, sizeof pt);
-    warm_up();
+    int only = only_size(nsizes), inproc = 0;
+    if (only < 0)
+        printf("  memory: the rise of the peak resident set (VmHWM) of a process running one size alone, from its\n"
+               "  baseline after a warm-up; each size runs in a child process of its own\n");
     for (int k = 0; k < nsizes; k++) {
+        if (only >= 0 && k != only) continue;
         /* about the same work per size: K steps x N particles = 800,000 (at least 10 steps) */
         int steps = c->quick ? 20 : 100 / (nx[k] * nx[k] / 100);
         if (steps < 10) steps = 10;
+        if (only < 0) {
+            int rc = run_child(c, k, &pt[k]);
+            if (rc > 0) return 1;
+            if (rc == 0) continue;
+            if (!inproc)
+                printf("  (no child process: the sizes run one after another in this process; the later sizes' memory\n"
+                       "  rise then includes what the heap kept of the earlier ones)\n");
+        }
+        if (!inproc) warm_up();
+        inproc = 1;
         if (run_size(c, nx[k], c->quick ? 100 : 300, steps, "pile", &pt[k])) return 1;
+        if (only >= 0) {
+            send_point(c, &pt[k]);
+            return 0;
+        }
     }
     /* the scaling exponent: log(time per step) = a + b log N, per thread count */
     for (int t = 0; t < c->nthreads; t++) {
