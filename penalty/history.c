@@ -17,7 +17,8 @@ void clab_history_free(clab_history *h)
 {
     free(h->key);
     free(h->delta_t);
-    free(h->src);
+    free(h->hit);
+    free(h->used);
     free(h->tkey);
     free(h->tdelta_t);
     free(h->slot_key);
@@ -34,6 +35,31 @@ static int regrow(void **p, size_t n, size_t sz)
     return CLAB_OK;
 }
 
+/* 64-bit words for n bits */
+static size_t words(size_t n) { return (n + 63) / 64; }
+
+/* the index of the lowest (highest) set bit of x != 0 */
+static inline unsigned low_bit(uint64_t x)
+{
+#if defined(__GNUC__)
+    return (unsigned)__builtin_ctzll(x);
+#else
+    unsigned b = 0;
+    while (!(x & 1u)) x >>= 1, b++;
+    return b;
+#endif
+}
+static inline unsigned high_bit(uint64_t x)
+{
+#if defined(__GNUC__)
+    return 63u - (unsigned)__builtin_clzll(x);
+#else
+    unsigned b = 63;
+    while (!(x >> 63)) x <<= 1, b--;
+    return b;
+#endif
+}
+
 /* a capacity of at least n, growing by half (1.5x) from cap */
 static size_t grown(size_t cap, size_t n)
 {
@@ -48,7 +74,7 @@ static int reserve(clab_history *h, size_t n)
     if (n <= h->cap) return CLAB_OK;
     size_t cap = grown(h->cap, n);
     if (regrow((void **)&h->key, cap, sizeof(uint64_t)) || regrow((void **)&h->delta_t, cap, sizeof(clab_vec3)) ||
-        regrow((void **)&h->src, cap, sizeof(uint32_t)))
+        regrow((void **)&h->hit, words(cap), sizeof(uint64_t)) || regrow((void **)&h->used, words(cap), sizeof(uint64_t)))
         return CLAB_ENOMEM;
     h->cap = cap;
     h->grows++;
@@ -125,13 +151,16 @@ int clab_history_begin(clab_history *h, size_t nmax, clab_error *err)
     return CLAB_OK;
 }
 
-/* contacts [i0, i1) against the sorted generation: src[i] = 1 + the index of the entry with
- * c[i].key, 0 when none (a merge from a binary search for the first key) */
-static void match_range(const clab_history *h, const clab_contact *c, size_t i0, size_t i1)
+/* contacts [i0, i1) against the sorted generation (i0 a multiple of 64; i1 too, or nc): bit i
+ * of hit when contact i's key is some entry's, and bit j of used for that entry j (a merge
+ * from a binary search for the first key). The hit words of the range are this call's alone;
+ * a used word can be shared with the neighbouring ranges (a thread's entries are a run of
+ * indices): OR-ed in atomically, once a word, into words zeroed before. */
+static void match_range(clab_history *h, const clab_contact *c, size_t i0, size_t i1)
 {
     const uint64_t *key = h->key;
     const size_t nold = h->n;
-    uint32_t *src = h->src;
+    uint64_t *hit = h->hit, *used = h->used;
     if (i0 >= i1) return;
     size_t lo = 0, hi = nold;
     while (lo < hi) {
@@ -139,27 +168,53 @@ static void match_range(const clab_history *h, const clab_contact *c, size_t i0,
         if (key[mid] < c[i0].key) lo = mid + 1;
         else hi = mid;
     }
-    size_t j = lo;
+    size_t j = lo, uw = SIZE_MAX;
+    uint64_t hbits = 0, ubits = 0;
     for (size_t i = i0; i < i1; i++) {
         uint64_t k = c[i].key;
         while (j < nold && key[j] < k) j++;
-        src[i] = j < nold && key[j] == k ? (uint32_t)(j + 1) : 0u;
+        if (j < nold && key[j] == k) {
+            hbits |= UINT64_C(1) << (i & 63);
+            if (j / 64 != uw) {
+                if (uw != SIZE_MAX) {
+#pragma omp atomic
+                    used[uw] |= ubits;
+                }
+                uw = j / 64;
+                ubits = 0;
+            }
+            ubits |= UINT64_C(1) << (j & 63);
+        }
+        if ((i & 63) == 63 || i + 1 == i1) {
+            hit[i / 64] = hbits;
+            hbits = 0;
+        }
+    }
+    if (uw != SIZE_MAX) {
+#pragma omp atomic
+        used[uw] |= ubits;
     }
 }
 
 /* Re-index the sorted generation by the sorted contacts in place: contact i's history is
- * entry f(i) (src[i] = f(i) + 1), and f increases with i. The entries with f(i) > i move down
- * in increasing i: position i is no later contact's source, since f(i') > f(i) > i for
- * i' > i. Those with f(i) < i move up in decreasing i, by the same argument mirrored; and no
- * position the first pass wrote is one of their sources (f(i') = i with f(i) > i and f(i') <
- * i' would need i' < i and f(i') > f(i), or i' > i and f(i') < f(i): f is monotone). The keys
- * are only read: the new keys come with clab_history_put_at. */
+ * entry f(i), the i-th contact marked in hit taking the i-th entry marked in used (f increases
+ * with i). The entries with f(i) > i move down in increasing i: position i is no later
+ * contact's source, since f(i') > f(i) > i for i' > i. Those with f(i) < i move up in
+ * decreasing i, by the same argument mirrored; and no position the first pass wrote is one of
+ * their sources (f(i') = i with f(i) > i and f(i') < i' would need i' < i and f(i') > f(i), or
+ * i' > i and f(i') < f(i): f is monotone). The second pass also marks the contacts without an
+ * entry (key CLAB_HISTORY_EMPTY), after every move that reads their position. An entry moves
+ * with its key, which is its contact's. */
 static void align_merge(clab_history *h, const clab_contact *c, size_t nc)
 {
+    const size_t nw = words(nc), nu = words(h->n);
+    uint64_t *hit = h->hit, *used = h->used, *key = h->key;
+    clab_vec3 *dt = h->delta_t;
     int nt = 1;
 #ifdef _OPENMP
     if (nc > HIST_PAR_MIN) nt = omp_get_max_threads();
 #endif
+    if (nu) memset(used, 0, nu * sizeof *used);
     if (nt <= 1) {
         match_range(h, c, 0, nc);
     } else {
@@ -170,23 +225,54 @@ static void align_merge(clab_history *h, const clab_contact *c, size_t nc)
 #else
             size_t t = 0, T = 1;
 #endif
-            match_range(h, c, nc * t / T, nc * (t + 1) / T);
+            size_t i0 = 64 * (nw * t / T), i1 = 64 * (nw * (t + 1) / T);
+            match_range(h, c, i0, i1 < nc ? i1 : nc);
         }
     }
-    clab_vec3 *dt = h->delta_t;
-    const uint32_t *src = h->src;
+    /* down, in increasing order; the lowest marks first */
     int up = 0;
-    for (size_t i = 0; i < nc; i++) {
-        size_t f = src[i];
-        if (f == 0) continue;
-        f--;
-        if (f > i) dt[i] = dt[f];
-        else if (f < i) up = 1;
+    size_t wj = 0;
+    uint64_t bj = nu ? used[0] : 0;
+    for (size_t wi = 0; wi < nw; wi++)
+        for (uint64_t bi = hit[wi]; bi; bi &= bi - 1) {
+            while (!bj) bj = used[++wj];
+            size_t i = 64 * wi + low_bit(bi), f = 64 * wj + low_bit(bj);
+            bj &= bj - 1;
+            if (f > i) {
+                key[i] = key[f];
+                dt[i] = dt[f];
+            } else if (f < i) {
+                up = 1;
+            }
+        }
+    if (!up) { /* nothing reads an entry any more: the contacts without one marked, in parallel */
+#pragma omp parallel for schedule(static) if (nc > HIST_PAR_MIN)
+        for (size_t wi = 0; wi < nw; wi++)
+            for (uint64_t miss = ~hit[wi] & (wi + 1 < nw || nc % 64 == 0 ? ~UINT64_C(0) : (UINT64_C(1) << (nc % 64)) - 1);
+                 miss; miss &= miss - 1)
+                key[64 * wi + low_bit(miss)] = CLAB_HISTORY_EMPTY;
+        return;
     }
-    if (!up) return;
-    for (size_t i = nc; i-- > 0;) {
-        size_t f = src[i];
-        if (f != 0 && f - 1 < i) dt[i] = dt[f - 1];
+    /* up and the marks of the contacts without an entry, in decreasing order */
+    wj = nu - 1;
+    bj = used[wj];
+    for (size_t wi = nw; wi-- > 0;) {
+        uint64_t bi = hit[wi];
+        for (size_t i = 64 * wi + 63 < nc ? 64 * wi + 63 : nc - 1;; i--) {
+            if (bi >> (i & 63) & 1u) {
+                while (!bj) bj = used[--wj];
+                unsigned b = high_bit(bj);
+                size_t f = 64 * wj + b;
+                bj &= ~(UINT64_C(1) << b);
+                if (f < i) {
+                    key[i] = key[f];
+                    dt[i] = dt[f];
+                }
+            } else {
+                key[i] = CLAB_HISTORY_EMPTY;
+            }
+            if (i == 64 * wi) break;
+        }
     }
 }
 
@@ -213,7 +299,7 @@ int clab_history_align(clab_history *h, const clab_contact *c, size_t nc, clab_e
         h->pending = 1;
         for (size_t i = 0; i < nc; i++) {
             const clab_vec3 *old = clab_history_find(h, c[i].key);
-            h->src[i] = old != NULL;
+            h->key[i] = old ? c[i].key : CLAB_HISTORY_EMPTY;
             if (old) h->delta_t[i] = *old;
         }
         h->pending = 0;
@@ -222,19 +308,25 @@ int clab_history_align(clab_history *h, const clab_contact *c, size_t nc, clab_e
     return CLAB_OK;
 }
 
+/* entry i stays: its flag, or (no flags) its key is a contact's */
+static inline int stays(const clab_history *h, const unsigned char *keep, size_t i)
+{
+    return keep ? keep[i] != 0 : h->key[i] != CLAB_HISTORY_EMPTY;
+}
+
 void clab_history_keep(clab_history *h, const unsigned char *keep, size_t n)
 {
     /* all kept (every contact touching: the penalty backend's zero envelope): nothing moves */
     int all = 1;
 #pragma omp parallel for schedule(static) reduction(&& : all) if (n > HIST_PAR_MIN)
-    for (size_t i = 0; i < n; i++) all = all && keep[i];
+    for (size_t i = 0; i < n; i++) all = all && stays(h, keep, i);
     if (all) {
         h->n = n;
         return;
     }
     size_t m = 0;
     for (size_t i = 0; i < n; i++)
-        if (keep[i]) {
+        if (stays(h, keep, i)) {
             if (m != i) {
                 h->key[m] = h->key[i];
                 h->delta_t[m] = h->delta_t[i];

@@ -8,10 +8,13 @@
  * (clab_history_keep, in place) and closes the step (clab_history_end). The contacts of
  * clab_collide come sorted by key, so the generation is too: the alignment is a merge of two
  * sorted lists (in parallel: each thread merges its range of contacts from a binary search
- * into the entries, noting each contact's entry), then the entries move in place, in
- * increasing order those that move down (an entry's new index i below its old index j) and
- * in decreasing order those that move up (a monotone map never overwrites an entry still to
- * be read). Input out of key order is
+ * into the entries, marking in two bit sets which contacts found an entry and which entries
+ * were found: a quarter of a byte a contact; the i-th marked contact's entry is the i-th
+ * marked entry, the map being monotone), then the entries move in place, in increasing order
+ * those that move down (an entry's new index i below its old index j) and in decreasing order
+ * those that move up (a monotone map never overwrites an entry still to be read). After the
+ * alignment entry i's key is contact i's when it has a history, CLAB_HISTORY_EMPTY when not:
+ * the key is the mark, no index a contact is kept. Input out of key order is
  * looked up through a copy of the generation (binary search, or an open-addressing hash table
  * with linear probing, load <= 1/2, Fibonacci hashing, when the generation is out of order).
  *
@@ -34,8 +37,8 @@ typedef struct clab_history {
     /* the generation */
     uint64_t *key;       /* [cap] contact keys */
     clab_vec3 *delta_t;  /* [cap] tangential displacement history [m] */
-    uint32_t *src;       /* [cap] clab_history_align: 1 + the old index of contact i's entry, 0
-                          * when it has none; then nonzero: entry i holds it */
+    uint64_t *hit;       /* [words(cap)] clab_history_align's scratch: bit i, contact i found an entry */
+    uint64_t *used;      /* [words(cap)] bit j, entry j was found */
     size_t n;            /* entries in use */
     size_t cap;          /* entries allocated */
     int sorted;          /* the generation's keys increase strictly (merge or binary search, no table) */
@@ -63,14 +66,14 @@ void clab_history_free(clab_history *h);
 /* ---- the step of the penalty backend ---- */
 
 /* Entry i becomes the history of contact c[i] (i < nc): clab_history_at(h, i) is last step's
- * delta_t of the contact with key c[i].key, or NULL when it is new. CLAB_ENOMEM on failure,
- * the generation left intact. */
+ * delta_t of the contact with key c[i].key, or NULL when it is new (its key then reads
+ * CLAB_HISTORY_EMPTY). CLAB_ENOMEM on failure, the generation left intact. */
 int clab_history_align(clab_history *h, const clab_contact *c, size_t nc, clab_error *err);
 
 /* after clab_history_align: contact i's last delta_t, NULL when it has none */
 static inline const clab_vec3 *clab_history_at(const clab_history *h, size_t i)
 {
-    return h->src[i] ? &h->delta_t[i] : NULL;
+    return h->key[i] != CLAB_HISTORY_EMPTY ? &h->delta_t[i] : NULL;
 }
 
 /* after clab_history_align: contact i's new entry (read clab_history_at(h, i) first) */
@@ -80,8 +83,13 @@ static inline void clab_history_put_at(clab_history *h, size_t i, uint64_t key, 
     h->delta_t[i] = delta_t;
 }
 
+/* after clab_history_align: contact i keeps no history (read clab_history_at(h, i) first) */
+static inline void clab_history_drop_at(clab_history *h, size_t i) { h->key[i] = CLAB_HISTORY_EMPTY; }
+
 /* after the puts: the entries i < n with keep[i] != 0 stay, in order (in place); then
- * clab_history_end */
+ * clab_history_end. keep NULL: the entries put (clab_history_put_at) stay, and those neither
+ * put nor dropped that had a history (the caller needs no flag a contact: a contact that
+ * stops touching is dropped with clab_history_drop_at, a new one not put has no entry). */
 void clab_history_keep(clab_history *h, const unsigned char *keep, size_t n);
 
 /* ---- the keyed interface ---- */
