@@ -697,6 +697,32 @@ clab_hot_body *clab_collider_hot(clab_collider *cd, size_t n)
     return cd->hot;
 }
 
+/* Scratch for the median of n radii: the storage of clab_collide's output while the broad
+ * phase runs (its records are dead until the narrow phase writes them, and a dense world's
+ * is far larger than 8 bytes a body; grown when smaller, as the sphere list grows it for its
+ * own scratch, broadphase_spheres.c), else the collider's own array (written only then, so
+ * its pages cost nothing when it is not used). NULL when out of memory. */
+static double *median_scratch(clab_collider *cd, size_t n)
+{
+    clab_contacts *s = cd->scratch;
+    if (s && n) {
+        size_t need = (n * sizeof(double) + sizeof(clab_contact) - 1) / sizeof(clab_contact);
+        if (need > s->cap) {
+            clab_contact *c = realloc(s->c, need * sizeof *c); /* the records are dead: nothing to keep */
+            if (c) {
+                s->c = c;
+                s->cap = need;
+            }
+        }
+        if (need <= s->cap) return (double *)(void *)s->c;
+    }
+    if (n > cd->cap_tmp) {
+        if (clab_bp_resize(&cd->ref_tmp, n, sizeof(double))) return NULL;
+        cd->cap_tmp = n;
+    }
+    return cd->ref_tmp;
+}
+
 /* remember the state of a build; returns the skin for it (automatic: a fraction of the median
  * bound radius of the bounded bodies) and the rounding allowance of the build's bounds */
 static int remember(clab_collider *cd, const clab_world *w, double margin, double *skin, double *slack)
@@ -705,8 +731,7 @@ static int remember(clab_collider *cd, const clab_world *w, double margin, doubl
     if (n > cd->cap_ref) {
         size_t cap = n + n / 2 + 16;
         if (clab_bp_resize(&cd->ref_r, 3 * cap, sizeof(double)) || clab_bp_resize(&cd->ref_e, cap, sizeof(clab_quat)) ||
-            clab_bp_resize(&cd->ref_R, cap, sizeof(double)) || clab_bp_resize(&cd->ref_tmp, cap, sizeof(double)) ||
-            clab_bp_resize(&cd->ref_kind, cap, 1))
+            clab_bp_resize(&cd->ref_R, cap, sizeof(double)) || clab_bp_resize(&cd->ref_kind, cap, 1))
             return 1;
         cd->cap_ref = cap;
     }
@@ -731,10 +756,12 @@ static int remember(clab_collider *cd, const clab_world *w, double margin, doubl
     }
     *skin = cd->skin;
     if (!(cd->skin >= 0.0)) { /* automatic: the median bound radius of the bounded bodies */
+        double *tmp = n ? median_scratch(cd, n) : NULL;
+        if (n && !tmp) return 1;
         size_t nb = 0;
         for (size_t i = 0; i < n; i++)
-            if (cd->ref_kind[i] >> 1 != CLAB_SHAPE_PLANE) cd->ref_tmp[nb++] = cd->ref_R[i];
-        *skin = nb ? CLAB_SKIN_AUTO * gsl_stats_median(cd->ref_tmp, 1, nb) : 0.0;
+            if (cd->ref_kind[i] >> 1 != CLAB_SHAPE_PLANE) tmp[nb++] = cd->ref_R[i];
+        *skin = nb ? CLAB_SKIN_AUTO * gsl_stats_median(tmp, 1, nb) : 0.0;
     }
     if (!isfinite(*skin)) *skin = 0.0;
     for (int k = 0; k < 3; k++)
@@ -816,6 +843,7 @@ int clab_broadphase_kept(clab_collider *cd, const clab_world *w, double margin, 
     }
     cd->kept = 0;
     double skin = 0.0, slack = 0.0;
+    cd->kept = 0; /* until this build is complete: a failed one leaves no list to keep */
     if (cd->skin != 0.0 && remember(cd, w, margin, &skin, &slack))
         return clab_error_set(err, CLAB_ENOMEM, "out of memory in the broad phase");
     /* all spheres of similar size: the cell list gives the same list at once

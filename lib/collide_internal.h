@@ -85,7 +85,8 @@ struct clab_collider {
     double *ref_r;              /* centers (triples) at the last build [m] */
     clab_quat *ref_e;           /* orientations at the last build (not written for spheres) */
     double *ref_R;              /* bound radii at the last build [m] */
-    double *ref_tmp;            /* scratch for their median */
+    double *ref_tmp;            /* scratch for their median when clab_collide's output cannot lend it [cap_tmp] */
+    size_t cap_tmp;
     unsigned char *ref_kind;    /* shape type x 2 + fixed at the last build */
     double ref_margin;          /* envelope margin of the last build [m] */
     double ref_skin;            /* skin of the last build [m] */

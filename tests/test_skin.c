@@ -8,9 +8,15 @@
  * backend (1200 steps) and the DVI backend (envelope > 0, 150 steps), and on a periodic
  * pile: every step's contact array (memcmp) and the final body states (memcmp) of skin 0
  * (rebuild every step), the automatic skin and a large skin (half the median radius) agree
- * exactly; the skinned runs rebuild less often than every step. */
+ * exactly; the skinned runs rebuild less often than every step. The automatic skin is
+ * CLAB_SKIN_AUTO x the median bound radius of the bounded bodies exactly (the median from GSL
+ * on a copy of the radii: the collider takes its scratch for it from clab_collide's output);
+ * and a sphere that grows between two steps of a kept list is seen (a rebuild; its contacts
+ * are those of a collider without skin). */
 #include <stdlib.h>
 #include <string.h>
+
+#include <gsl/gsl_statistics_double.h>
 
 #include "clab_sim.h"
 #include "pile.h"
@@ -83,8 +89,54 @@ static void run(const char *backend, int n, int steps, int periodic)
     clab_world_destroy(base);
 }
 
+/* the automatic skin's value, and a sphere growing under a kept list */
+static void auto_skin_and_growth(void)
+{
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 7);
+    clab_world *w = pile_world(r, 161, 1); /* spheres and boxes of several sizes, a floor */
+    gsl_rng_free(r);
+    if (!w) exit(99);
+    double *R = malloc(w->nbodies * sizeof *R);
+    size_t nb = 0;
+    for (size_t i = 0; i < w->nbodies; i++)
+        if (w->bodies[i].shape.type != CLAB_SHAPE_PLANE) R[nb++] = clab_shape_bound_radius(&w->bodies[i].shape);
+    double want = CLAB_SKIN_AUTO * gsl_stats_median(R, 1, nb);
+    free(R);
+    clab_collider *cd = clab_collider_create(), *ref = clab_collider_create();
+    clab_collider_set_skin(ref, 0.0);
+    clab_contacts cs, cr;
+    clab_contacts_init(&cs);
+    clab_contacts_init(&cr);
+    clab_error err;
+    int rc = clab_collide(cd, w, 0.0, &cs, &err);
+    clab_broadphase_stats st;
+    clab_broadphase_stats_get(cd, &st);
+    tap_ok(rc == CLAB_OK && st.skin == want, "automatic skin %.17g m: CLAB_SKIN_AUTO x GSL's median of %zu bound radii (%.17g)",
+           st.skin, nb, want);
+    /* grow the last free sphere to three times its radius (it then touches more bodies): the kept
+     * list must not be kept for it */
+    size_t g = 0;
+    for (size_t i = 0; i < w->nbodies; i++)
+        if (w->bodies[i].shape.type == CLAB_SHAPE_SPHERE && !w->bodies[i].fixed) g = i;
+    size_t before = st.rebuilds, n0 = cs.n;
+    w->bodies[g].shape.radius *= 3.0;
+    rc = clab_collide(cd, w, 0.0, &cs, &err) || clab_collide(ref, w, 0.0, &cr, &err);
+    clab_broadphase_stats_get(cd, &st);
+    int eq = cs.n == cr.n && (cs.n == 0 || memcmp(cs.c, cr.c, cs.n * sizeof *cs.c) == 0);
+    tap_ok(rc == CLAB_OK && st.rebuilds == before + 1 && eq && cs.n > n0,
+           "a sphere grown to 3 times its radius: rebuilt (%zu -> %zu), the contacts of no skin (%zu, %zu; %zu before)",
+           before, st.rebuilds, cs.n, cr.n, n0);
+    clab_contacts_free(&cs);
+    clab_contacts_free(&cr);
+    clab_collider_destroy(cd);
+    clab_collider_destroy(ref);
+    clab_world_destroy(w);
+}
+
 int main(void)
 {
+    auto_skin_and_growth();
     run("penalty", 160, 1200, 0);
     run("dvi", 60, 150, 0);
     run("penalty", 120, 800, 1);
