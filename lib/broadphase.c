@@ -631,7 +631,15 @@ nomem:
  * point of a body moved since by at most d = |r - r0| + 2 R sin(theta/2), theta the rotation
  * from e0 to e (sin(theta/2) = sqrt(1 - (e0 . e)^2), no trig; spheres: d = |r - r0|, their
  * bounds do not turn), so its current box grown by margin/2 lies inside its box of the build
- * while d <= skin/2, and every pair the broad phase would report now is in the kept list. */
+ * while d <= skin/2, and every pair the broad phase would report now is in the kept list.
+ *
+ * The reference state of a build: centers, shape kind (type x 2 + fixed), and for other
+ * bodies than spheres the orientation and bound radius. A sphere's radius at the build is
+ * its hot record's (clab_hot_body.R): the build (remember) and every kept call (max_motion)
+ * write the hot records of all bodies from that call's state, after max_motion has compared
+ * them, so at the start of a kept call they hold the last call's radii, which are the build's
+ * (a change would have rebuilt). cd->hot_ref counts the records that do (0 once they are
+ * reallocated: no reference, a rebuild). */
 
 /* the largest motion d of a body since the last build, INFINITY when something else changed
  * (a parallel max: the same for any thread count) */
@@ -642,6 +650,7 @@ static double max_motion(clab_collider *cd, const clab_world *w)
     /* the narrow phase's hot records are gathered in the same pass (one read of the bodies a
      * step instead of two; clab_collide skips its own gather then) */
     clab_hot_body *hot = clab_collider_hot(cd, w->nbodies);
+    if (!hot || cd->hot_ref != w->nbodies) return INFINITY; /* no sphere radii of the build: rebuild */
     const clab_periodic *per = &w->periodic;
     double half[3]; /* the minimum image only past a half period */
     clab_world_half_periods(per, half);
@@ -649,10 +658,12 @@ static double max_motion(clab_collider *cd, const clab_world *w)
 #pragma omp parallel for schedule(static) reduction(max : dmax, d2max) reduction(| : changed) if (n > 4096)
     for (long i = 0; i < n; i++) {
         const clab_body *b = &w->bodies[i];
-        if (hot) clab_hot_fill(&hot[i], b);
         unsigned char kind = (unsigned char)(2 * b->shape.type + (b->fixed != 0));
-        double R = b->shape.type == CLAB_SHAPE_SPHERE ? b->shape.radius : clab_shape_bound_radius(&b->shape);
-        if (kind != cd->ref_kind[i] || R != cd->ref_R[i]) {
+        int sphere = b->shape.type == CLAB_SHAPE_SPHERE;
+        /* the build's radius: a sphere's in its hot record (read before the refill), else ref_R */
+        double R = sphere ? b->shape.radius : clab_shape_bound_radius(&b->shape), R0 = sphere ? hot[i].R : cd->ref_R[i];
+        clab_hot_fill(&hot[i], b);
+        if (kind != cd->ref_kind[i] || R != R0) {
             changed = 1;
             continue;
         }
@@ -676,7 +687,7 @@ static double max_motion(clab_collider *cd, const clab_world *w)
         if (!(dm <= dmax)) dmax = isnan(dm) ? INFINITY : dm; /* a NaN forces a rebuild (which reports it) */
     }
     dmax = fmax(dmax, sqrt(d2max));
-    cd->hot_ok = hot != NULL;
+    cd->hot_ok = 1;
     return changed ? INFINITY : dmax;
 }
 
@@ -693,6 +704,7 @@ clab_hot_body *clab_collider_hot(clab_collider *cd, size_t n)
         free(cd->hot);
         cd->hot = h;
         cd->cap_hot = cap;
+        cd->hot_ref = 0; /* they no longer hold the skin's reference radii */
     }
     return cd->hot;
 }
@@ -735,6 +747,9 @@ static int remember(clab_collider *cd, const clab_world *w, double margin, doubl
             return 1;
         cd->cap_ref = cap;
     }
+    /* the hot records hold the build's sphere radii (and serve this call's narrow phase) */
+    clab_hot_body *hot = clab_collider_hot(cd, n);
+    if (!hot) return 1;
     /* the reference state, and the scale of the coordinates (a parallel max: the same for any
      * thread count) */
     double big = 0.0;
@@ -746,21 +761,28 @@ static int remember(clab_collider *cd, const clab_world *w, double margin, doubl
         cd->ref_r[3 * i] = b->r.x;
         cd->ref_r[3 * i + 1] = b->r.y;
         cd->ref_r[3 * i + 2] = b->r.z;
-        /* the orientation only where max_motion reads it: a turning sphere does not move its
-         * bounds, so the spheres' entries are never written, and a world of spheres never
-         * touches (never makes resident) the pages of ref_e */
-        if (b->shape.type != CLAB_SHAPE_SPHERE) cd->ref_e[i] = b->e;
-        cd->ref_R[i] = R;
+        /* the orientation and bound radius only where max_motion reads them: a turning sphere
+         * does not move its bounds, and its radius is in its hot record, so the spheres'
+         * entries are never written, and a world of spheres never touches (never makes
+         * resident) the pages of ref_e and ref_R */
+        if (b->shape.type != CLAB_SHAPE_SPHERE) {
+            cd->ref_e[i] = b->e;
+            cd->ref_R[i] = R;
+        }
+        clab_hot_fill(&hot[i], b);
         cd->ref_kind[i] = (unsigned char)(2 * b->shape.type + (b->fixed != 0));
         if (b->shape.type != CLAB_SHAPE_PLANE) big = fmax(big, fabs(b->r.x) + fabs(b->r.y) + fabs(b->r.z) + R);
     }
+    cd->hot_ref = n;
+    cd->hot_ok = 1;
     *skin = cd->skin;
     if (!(cd->skin >= 0.0)) { /* automatic: the median bound radius of the bounded bodies */
         double *tmp = n ? median_scratch(cd, n) : NULL;
         if (n && !tmp) return 1;
         size_t nb = 0;
         for (size_t i = 0; i < n; i++)
-            if (cd->ref_kind[i] >> 1 != CLAB_SHAPE_PLANE) tmp[nb++] = cd->ref_R[i];
+            if (cd->ref_kind[i] >> 1 != CLAB_SHAPE_PLANE)
+                tmp[nb++] = cd->ref_kind[i] >> 1 == CLAB_SHAPE_SPHERE ? hot[i].R : cd->ref_R[i];
         *skin = nb ? CLAB_SKIN_AUTO * gsl_stats_median(tmp, 1, nb) : 0.0;
     }
     if (!isfinite(*skin)) *skin = 0.0;

@@ -84,7 +84,9 @@ struct clab_collider {
     size_t cap_ref, nref;       /* bodies at the last build */
     double *ref_r;              /* centers (triples) at the last build [m] */
     clab_quat *ref_e;           /* orientations at the last build (not written for spheres) */
-    double *ref_R;              /* bound radii at the last build [m] */
+    double *ref_R;              /* bound radii at the last build, not written for spheres [m] */
+    size_t hot_ref;             /* hot records holding the last call's state (their R: the spheres' radii
+                                 * at the last build, see broadphase.c) */
     double *ref_tmp;            /* scratch for their median when clab_collide's output cannot lend it [cap_tmp] */
     size_t cap_tmp;
     unsigned char *ref_kind;    /* shape type x 2 + fixed at the last build */
