@@ -299,8 +299,8 @@ static void send_point(const bench_ctx *c, const pile_point *pt)
 
 /* Run size k in a child process (this program re-executed: bench pile with the same options
  * and CLAB_BENCH_PILE_ONLY=k) and read its point back from its output, which is passed on
- * without bench's own header and footer lines. 0 on success, 1 when the child failed, -1 when
- * it could not be started (the caller runs the size itself then). */
+ * without bench's own header and footer lines. 0 on success, 1 when the child failed after
+ * its point, -1 when it gave none (the caller runs the size itself then). */
 static int run_child(const bench_ctx *c, int k, pile_point *pt)
 {
     char thr[16 * BENCH_MAX_THREADS] = "", srt[32], only[16];
@@ -367,8 +367,11 @@ static int run_child(const bench_ctx *c, int k, pile_point *pt)
     }
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) continue;
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 127 && !got) return -1;
-    return got && WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
+    /* no point: the child did not start, or /proc/self/exe is not this program (under
+     * valgrind it is the tool's); the caller then runs the size itself (a real failure shows
+     * again there) */
+    if (!got) return -1;
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
 }
 
 int bench_pile(const bench_ctx *c)
@@ -388,7 +391,7 @@ int bench_pile(const bench_ctx *c)
         /* about the same work per size: K steps x N particles = 800,000 (at least 10 steps) */
         int steps = c->quick ? 20 : 100 / (nx[k] * nx[k] / 100);
         if (steps < 10) steps = 10;
-        if (only < 0) {
+        if (only < 0 && !inproc) { /* once a child gave nothing, the rest run here too */
             int rc = run_child(c, k, &pt[k]);
             if (rc > 0) return 1;
             if (rc == 0) continue;
