@@ -204,7 +204,8 @@ static void match_range(clab_history *h, const clab_contact *c, size_t i0, size_
  * their sources (f(i') = i with f(i) > i and f(i') < i' would need i' < i and f(i') > f(i), or
  * i' > i and f(i') < f(i): f is monotone). The second pass also marks the contacts without an
  * entry (key CLAB_HISTORY_EMPTY), after every move that reads their position. An entry moves
- * with its key, which is its contact's. */
+ * with its key, which is its contact's. On one thread the merge itself makes the first pass
+ * (no walk over the bit sets). */
 static void align_merge(clab_history *h, const clab_contact *c, size_t nc)
 {
     const size_t nw = words(nc), nu = words(h->n);
@@ -215,8 +216,26 @@ static void align_merge(clab_history *h, const clab_contact *c, size_t nc)
     if (nc > HIST_PAR_MIN) nt = omp_get_max_threads();
 #endif
     if (nu) memset(used, 0, nu * sizeof *used);
+    int up = 0;
     if (nt <= 1) {
-        match_range(h, c, 0, nc);
+        /* one thread: the merge moves the entries down as it finds them (the positions it
+         * writes, i < f(i), lie behind its read position f(i), which only advances) */
+        const size_t nold = h->n;
+        if (nw) memset(hit, 0, nw * sizeof *hit);
+        for (size_t i = 0, j = 0; i < nc; i++) {
+            uint64_t k = c[i].key;
+            while (j < nold && key[j] < k) j++;
+            if (j < nold && key[j] == k) {
+                hit[i / 64] |= UINT64_C(1) << (i & 63);
+                used[j / 64] |= UINT64_C(1) << (j & 63);
+                if (j > i) {
+                    key[i] = k;
+                    dt[i] = dt[j];
+                } else if (j < i) {
+                    up = 1;
+                }
+            }
+        }
     } else {
 #pragma omp parallel num_threads(nt)
         {
@@ -228,23 +247,22 @@ static void align_merge(clab_history *h, const clab_contact *c, size_t nc)
             size_t i0 = 64 * (nw * t / T), i1 = 64 * (nw * (t + 1) / T);
             match_range(h, c, i0, i1 < nc ? i1 : nc);
         }
-    }
-    /* down, in increasing order; the lowest marks first */
-    int up = 0;
-    size_t wj = 0;
-    uint64_t bj = nu ? used[0] : 0;
-    for (size_t wi = 0; wi < nw; wi++)
-        for (uint64_t bi = hit[wi]; bi; bi &= bi - 1) {
-            while (!bj) bj = used[++wj];
-            size_t i = 64 * wi + low_bit(bi), f = 64 * wj + low_bit(bj);
-            bj &= bj - 1;
-            if (f > i) {
-                key[i] = key[f];
-                dt[i] = dt[f];
-            } else if (f < i) {
-                up = 1;
+        /* down, in increasing order; the lowest marks first */
+        size_t wj = 0;
+        uint64_t bj = nu ? used[0] : 0;
+        for (size_t wi = 0; wi < nw; wi++)
+            for (uint64_t bi = hit[wi]; bi; bi &= bi - 1) {
+                while (!bj) bj = used[++wj];
+                size_t i = 64 * wi + low_bit(bi), f = 64 * wj + low_bit(bj);
+                bj &= bj - 1;
+                if (f > i) {
+                    key[i] = key[f];
+                    dt[i] = dt[f];
+                } else if (f < i) {
+                    up = 1;
+                }
             }
-        }
+    }
     if (!up) { /* nothing reads an entry any more: the contacts without one marked, in parallel */
 #pragma omp parallel for schedule(static) if (nc > HIST_PAR_MIN)
         for (size_t wi = 0; wi < nw; wi++)
@@ -254,8 +272,8 @@ static void align_merge(clab_history *h, const clab_contact *c, size_t nc)
         return;
     }
     /* up and the marks of the contacts without an entry, in decreasing order */
-    wj = nu - 1;
-    bj = used[wj];
+    size_t wj = nu - 1;
+    uint64_t bj = used[wj];
     for (size_t wi = nw; wi-- > 0;) {
         uint64_t bi = hit[wi];
         for (size_t i = 64 * wi + 63 < nc ? 64 * wi + 63 : nc - 1;; i--) {
