@@ -63,7 +63,6 @@ typedef struct penalty {
     size_t cap_bodies;
     /* per contact [cap_forces] */
     clab_vec3 *Fc;              /* force on b, world [N]; (F_n, F_u, F_w) = (Fc.n, Fc.u, Fc.w) for output */
-    unsigned char *keep;        /* the contact touches: its history is kept */
     uint32_t *blist;            /* contact indices by body b */
     size_t nforces, cap_forces;
     /* only when needed [cap_extra] */
@@ -192,7 +191,6 @@ static void penalty_destroy(void *self)
     free(p->Mr);
     free(p->alist);
     free(p->tcnt);
-    free(p->keep);
     free(p->blist);
     free(p);
 }
@@ -273,10 +271,8 @@ static int reserve_step(penalty *p, size_t nb, size_t nc)
     p->cap_bodies = cb < cb2 ? cb : cb2; /* all grow alike; bstart has one more */
     if (p->cap_bodies > cb3) p->cap_bodies = cb3;
     if (p->cap_bodies + 1 > cb4) p->cap_bodies = cb4 - 1;
-    size_t c1 = p->cap_forces, c2 = p->cap_forces, c3 = p->cap_forces;
-    if (grow(&p->Fc, &c1, nc, sizeof(clab_vec3)) || grow(&p->keep, &c2, nc, 1) ||
-        grow(&p->blist, &c3, nc, sizeof(uint32_t)))
-        return 1;
+    size_t c1 = p->cap_forces, c3 = p->cap_forces;
+    if (grow(&p->Fc, &c1, nc, sizeof(clab_vec3)) || grow(&p->blist, &c3, nc, sizeof(uint32_t))) return 1;
     if (p->law.rolling == CLAB_PENALTY_ROLL_CDT && grow(&p->Mr, &p->cap_mr, nc, sizeof(clab_vec3))) return 1;
     p->cap_forces = c1;
     return 0;
@@ -632,13 +628,12 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
             if (i + 1 == nc || body_a(cc, i + 1) != ia) alast[ia] = (uint32_t)(i + 1);
             row[body_b(cc, i)]++;
             if (!(-ci->phi > 0.0)) { /* inside the envelope but not touching: no force, history dropped */
-                p->keep[i] = 0;
+                clab_history_drop_at(&p->hist, i);
                 p->Fc[i] = zero;
                 if (p->law.rolling == CLAB_PENALTY_ROLL_CDT) p->Mr[i] = zero;
                 continue;
             }
             const clab_vec3 *old = clab_history_at(&p->hist, i);
-            p->keep[i] = 1;
             contact_force(p, w, ci, i, old, h);
         }
         if (!mine_by_a) {
@@ -651,7 +646,7 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
          * output) get their lists by a from a counting sort here, on one thread */
 #pragma omp single
         {
-            clab_history_keep(&p->hist, p->keep, nc);
+            clab_history_keep(&p->hist, NULL, nc); /* the ones put stay (contact_force), the dropped go */
             clab_history_end(&p->hist);
             p->nforces = nc;
             if (!by_a) {
