@@ -326,25 +326,22 @@ int clab_history_align(clab_history *h, const clab_contact *c, size_t nc, clab_e
     return CLAB_OK;
 }
 
-/* entry i stays: its flag, or (no flags) its key is a contact's */
-static inline int stays(const clab_history *h, const unsigned char *keep, size_t i)
-{
-    return keep ? keep[i] != 0 : h->key[i] != CLAB_HISTORY_EMPTY;
-}
+/* entry i stays: its key is a contact's (put, or kept from the alignment and not dropped) */
+static inline int stays(const clab_history *h, size_t i) { return h->key[i] != CLAB_HISTORY_EMPTY; }
 
-void clab_history_keep(clab_history *h, const unsigned char *keep, size_t n)
+void clab_history_keep(clab_history *h, size_t n)
 {
     /* all kept (every contact touching: the penalty backend's zero envelope): nothing moves */
     int all = 1;
 #pragma omp parallel for schedule(static) reduction(&& : all) if (n > HIST_PAR_MIN)
-    for (size_t i = 0; i < n; i++) all = all && stays(h, keep, i);
+    for (size_t i = 0; i < n; i++) all = all && stays(h, i);
     if (all) {
         h->n = n;
         return;
     }
     size_t m = 0;
     for (size_t i = 0; i < n; i++)
-        if (stays(h, keep, i)) {
+        if (stays(h, i)) {
             if (m != i) {
                 h->key[m] = h->key[i];
                 h->delta_t[m] = h->delta_t[i];

@@ -86,11 +86,11 @@ static inline void clab_history_put_at(clab_history *h, size_t i, uint64_t key, 
 /* after clab_history_align: contact i keeps no history (read clab_history_at(h, i) first) */
 static inline void clab_history_drop_at(clab_history *h, size_t i) { h->key[i] = CLAB_HISTORY_EMPTY; }
 
-/* after the puts: the entries i < n with keep[i] != 0 stay, in order (in place); then
- * clab_history_end. keep NULL: the entries put (clab_history_put_at) stay, and those neither
- * put nor dropped that had a history (the caller needs no flag a contact: a contact that
- * stops touching is dropped with clab_history_drop_at, a new one not put has no entry). */
-void clab_history_keep(clab_history *h, const unsigned char *keep, size_t n);
+/* after the puts: of the entries i < n, those put (clab_history_put_at) stay, in order (in
+ * place), and those neither put nor dropped that had a history; then clab_history_end. A
+ * contact that stops touching is dropped with clab_history_drop_at (the caller needs no flag
+ * a contact); a new one not put has no entry. */
+void clab_history_keep(clab_history *h, size_t n);
 
 /* ---- the keyed interface ---- */
 

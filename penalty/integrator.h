@@ -27,21 +27,13 @@ void clab_penalty_integrate(clab_world *w, const clab_vec3 *F, const clab_vec3 *
 void clab_penalty_integrate_body(clab_world *w, size_t i, clab_vec3 F, clab_vec3 T, double h,
                                  clab_penalty_integrator scheme, int first);
 /* The same with the contact torque given in the body frame, taubar = A(e)^T T (inline: the
- * backend's body loop calls it once a body a step). */
+ * backend's body loop calls it once a body a step), and turn = 0 for a body whose orientation
+ * is not advanced (r only: the penalty option sphere_orientation=off, for spheres of isotropic
+ * inertia, whose motion does not depend on e: their levers lie on the normals, and A(e) wbar,
+ * the angular velocity in the world frame, changes only by h/J tau whatever e is). */
 static CLAB_ALWAYS_INLINE void clab_penalty_integrate_body_turn(clab_world *w, size_t i, clab_vec3 F, clab_vec3 taubar_c,
-                                                    double h, clab_penalty_integrator scheme, int first, int turn);
-static inline void clab_penalty_integrate_body_bar(clab_world *w, size_t i, clab_vec3 F, clab_vec3 taubar_c, double h,
-                                                   clab_penalty_integrator scheme, int first)
-{
-    clab_penalty_integrate_body_turn(w, i, F, taubar_c, h, scheme, first, 1);
-}
-
-/* The same, with turn = 0 for a body whose orientation is not advanced (r only: the
- * penalty option sphere_orientation=off, for spheres of isotropic inertia, whose motion does
- * not depend on e: their levers lie on the normals, and A(e) wbar, the angular velocity in
- * the world frame, changes only by h/J tau whatever e is). */
-static CLAB_ALWAYS_INLINE void clab_penalty_integrate_body_turn(clab_world *w, size_t i, clab_vec3 F, clab_vec3 taubar_c,
-                                                    double h, clab_penalty_integrator scheme, int first, int turn)
+                                                                double h, clab_penalty_integrator scheme, int first,
+                                                                int turn)
 {
     clab_body *b = &w->bodies[i];
     if (b->fixed) return;
@@ -73,7 +65,14 @@ static CLAB_ALWAYS_INLINE void clab_penalty_integrate_body_turn(clab_world *w, s
         clab_body_kick(b, Ftot, taubar, h); /* Eq. (5b) of seed 000 */
     }
     if (turn) clab_body_drift(b, h); /* Eq. (5a) of seed 000 */
-    else if (!b->fixed) b->r = clab_v3_madd(b->r, h, b->rdot);
+    else b->r = clab_v3_madd(b->r, h, b->rdot);
+}
+
+/* clab_penalty_integrate_body_turn with the orientation advanced */
+static inline void clab_penalty_integrate_body_bar(clab_world *w, size_t i, clab_vec3 F, clab_vec3 taubar_c, double h,
+                                                   clab_penalty_integrator scheme, int first)
+{
+    clab_penalty_integrate_body_turn(w, i, F, taubar_c, h, scheme, first, 1);
 }
 
 #endif

@@ -35,9 +35,15 @@ typedef struct pen_body {
     double iRc;      /* 1/Rc [1/m] (0 for flat shapes), once a body: 1/R* = 1/R_a + 1/R_b */
     int material;
     unsigned char fixed, sphere;
-    unsigned char still; /* sphere_orientation=off and a sphere of isotropic inertia: e is not
-                          * advanced (1), and is the identity, so A(e) turns nothing (2) */
+    unsigned char still; /* PEN_TURNS, or with sphere_orientation=off for a sphere of isotropic
+                          * inertia PEN_STILL (e is not advanced) or PEN_STILL_IDENTITY */
 } pen_body;
+
+enum {
+    PEN_TURNS = 0,         /* e advanced as usual */
+    PEN_STILL = 1,         /* e kept */
+    PEN_STILL_IDENTITY = 2 /* e kept, and the identity: A(e) turns nothing */
+};
 
 typedef struct penalty {
     /* the run's choices */
@@ -394,7 +400,7 @@ static CLAB_ALWAYS_INLINE void body_sum_integrate(clab_world *w, size_t i, const
             if (rolling) tau = clab_v3_sub(tau, Mr[k]);
         }
         const clab_quat e = w->bodies[i].e;
-        if (!still || pi->still != 2) tau = clab_q_rotate_inv(e, tau);
+        if (!(still && pi->still == PEN_STILL_IDENTITY)) tau = clab_q_rotate_inv(e, tau);
     } else if (b1 > b0 || a1 > a0) {
         clab_mat33 A = clab_q_to_A(w->bodies[i].e);
         for (uint32_t q = b0; q < b1; q++) {
@@ -430,11 +436,11 @@ static CLAB_ALWAYS_INLINE void gather_range_of(const clab_world *w, pen_body *pb
 {
     for (size_t i = i0; i < i1; i++) {
         const clab_body *b = &w->bodies[i];
-        unsigned char still = 0;
+        unsigned char still = PEN_TURNS;
         if (off && b->shape.type == CLAB_SHAPE_SPHERE && b->J.x == b->J.y && b->J.y == b->J.z)
-            still = clab_q_is_identity(b->e) ? 2 : 1;
+            still = clab_q_is_identity(b->e) ? PEN_STILL_IDENTITY : PEN_STILL;
         pb[i].rdot = b->rdot;
-        pb[i].omega = still == 2 ? b->wbar : clab_body_omega_world(b);
+        pb[i].omega = still == PEN_STILL_IDENTITY ? b->wbar : clab_body_omega_world(b);
         pb[i].m = b->m;
         /* 1/Rc only when Rc changed (a function of Rc alone: right whichever body held entry i
          * before; a new entry holds NaN): no division a body a step */
@@ -539,7 +545,6 @@ static inline uint32_t body_b(const clab_contact *cc, size_t k) { return (uint32
 
 /* below this many items a loop runs on one thread (waking threads costs more) */
 #define PAR_MIN 4096
-
 
 /* the step; with suspect (step_wrap of the type object) the body loop also wraps the moved
  * centers into the periodic box and screens every body for clab_world_check_state with vmax */
@@ -646,7 +651,7 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
          * output) get their lists by a from a counting sort here, on one thread */
 #pragma omp single
         {
-            clab_history_keep(&p->hist, NULL, nc); /* the ones put stay (contact_force), the dropped go */
+            clab_history_keep(&p->hist, nc); /* the ones put stay (contact_force), the dropped go */
             clab_history_end(&p->hist);
             p->nforces = nc;
             if (!by_a) {
@@ -940,6 +945,9 @@ const clab_backend_type clab_backend_penalty = {
         "  history_turn=keep|project  delta_t turned onto the new tangent plane with its length kept\n"
         "                          (default) or plainly projected, shrinking by the cosine of the tilt\n"
         "                          (LAMMPS gran/hooke/history)\n"
+        "  sphere_orientation=integrate|off  off: spheres of isotropic inertia keep their Euler\n"
+        "                          parameters (their motion does not depend on them; LAMMPS's\n"
+        "                          atom_style sphere has none); default integrate\n"
         "  rolling=off|cdt         rolling resistance: constant directional torque mu_roll F_n (material\n"
         "                          mu_roll [m]); default off\n"
         "  kn=K, kt=K              stiffness for every pair, > 0: hooke [N/m], hertz [N/m^1.5]\n"

@@ -3,10 +3,10 @@
  * its value, absent keys are not, a key not put in a step is dropped, storage stops growing once
  * the contact count is steady, growth keeps the entries, and a checkpoint reads back the same;
  * the in-place alignment to a step's contacts (clab_history_align) gives every contact the
- * entry a plain reference list says it has, for keys in and out of order, with the caller's
- * keep flags or without (clab_history_drop_at, clab_history_keep(h, NULL, n)), on one thread
- * and (above the alignment's parallel threshold, 4096 contacts) on two, and after the bodies
- * are renumbered (clab_history_permute). */
+ * entry a plain reference list says it has, for keys in and out of order, contacts that stop
+ * touching dropped with clab_history_drop_at, on one thread and (above the alignment's
+ * parallel threshold, 4096 contacts) on two, and after the bodies are renumbered
+ * (clab_history_permute). */
 #include <stdlib.h>
 #include <string.h>
 #ifdef _OPENMP
@@ -53,17 +53,15 @@ static int cmp_ref(const void *a, const void *b)
 }
 
 /* One penalty step on the history with the contacts of keys k[0..n): every contact with
- * index i % drop != 0 touches (keep) and stores old + val(key) (val(key) when new). With
- * flags = 0 no keep array is passed: a contact that had a history and does not touch is
- * dropped with clab_history_drop_at, one without a history is left alone (its entry is marked
- * empty by the alignment). Returns how many contacts found the history the reference (a plain
- * list of the last step's kept entries, looked up by key) says they have, with the same
- * value. */
-static size_t step_with(clab_history *h, const uint64_t *k, size_t n, size_t drop, uint64_t *rk, clab_vec3 *rv,
-                        size_t *rn, int flags, clab_error *err)
+ * index i % drop != 0 touches and stores old + val(key) (val(key) when new); one that had a
+ * history and does not touch is dropped with clab_history_drop_at, one without a history is
+ * left alone (the alignment marked its entry empty). Returns how many contacts found the
+ * history the reference (a plain list of the last step's kept entries, looked up by key) says
+ * they have, with the same value. */
+static size_t step(clab_history *h, const uint64_t *k, size_t n, size_t drop, uint64_t *rk, clab_vec3 *rv, size_t *rn,
+                   clab_error *err)
 {
     clab_contact *c = contacts(k, n);
-    unsigned char *keep = malloc(n ? n : 1);
     uint64_t *nk = malloc((n ? n : 1) * sizeof *nk);
     clab_vec3 *nv = malloc((n ? n : 1) * sizeof *nv);
     ref_entry *ref = malloc((*rn ? *rn : 1) * sizeof *ref);
@@ -78,34 +76,26 @@ static size_t step_with(clab_history *h, const uint64_t *k, size_t n, size_t dro
         const clab_vec3 *got = clab_history_at(h, i);
         ok += want ? same(got, *want) : got == NULL;
         clab_vec3 v = clab_v3_add(got ? *got : clab_v3(0.0, 0.0, 0.0), val(k[i]));
-        keep[i] = drop == 0 || i % drop != 0;
-        if (keep[i]) {
+        if (drop == 0 || i % drop != 0) {
             clab_history_put_at(h, i, k[i], v);
             nk[m] = k[i];
             nv[m++] = v;
-        } else if (!flags && got) {
+        } else if (got) {
             clab_history_drop_at(h, i);
         }
     }
     if (aligned) {
-        clab_history_keep(h, flags ? keep : NULL, n);
+        clab_history_keep(h, n);
         clab_history_end(h);
         memcpy(rk, nk, m * sizeof *nk);
         memcpy(rv, nv, m * sizeof *nv);
         *rn = m;
     }
     free(c);
-    free(keep);
     free(nk);
     free(nv);
     free(ref);
     return ok;
-}
-
-static size_t step(clab_history *h, const uint64_t *k, size_t n, size_t drop, uint64_t *rk, clab_vec3 *rv, size_t *rn,
-                   clab_error *err)
-{
-    return step_with(h, k, n, drop, rk, rv, rn, 1, err);
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -115,10 +105,9 @@ static int cmp_u64(const void *a, const void *b)
 }
 
 /* The alignment of M contacts a step, 30 steps of shifted sparse windows (entries move down,
- * up and stay; some contacts stop touching), with or without keep flags, on `threads`
- * threads; then the bodies renumbered (a fixed pseudo-random permutation) and one more step
+ * up and stay; some contacts stop touching), on `threads` threads; then the bodies renumbered (a fixed pseudo-random permutation) and one more step
  * with the renumbered keys. Exact: every contact must find the reference's value. */
-static void align_run(size_t M, int threads, int flags)
+static void align_run(size_t M, int threads)
 {
 #ifdef _OPENMP
     int was = omp_get_max_threads();
@@ -131,15 +120,15 @@ static void align_run(size_t M, int threads, int flags)
     clab_vec3 *rv = malloc(2 * M * sizeof *rv);
     size_t rn = 0, n, bad = 0, total = 0;
     gen_keys(k, &n, 0, 1, M);
-    bad += n - step_with(&h, k, n, 0, rk, rv, &rn, flags, &err);
+    bad += n - step(&h, k, n, 0, rk, rv, &rn, &err);
     total += n;
     for (int s = 1; s <= 30; s++) {
         gen_keys(k, &n, (size_t)(s * 37) % (M / 4), (size_t)1 + (size_t)(s % 3), M - (size_t)(s * 53) % (M / 2));
-        bad += n - step_with(&h, k, n, (size_t)(s % 5), rk, rv, &rn, flags, &err);
+        bad += n - step(&h, k, n, (size_t)(s % 5), rk, rv, &rn, &err);
         total += n;
     }
-    tap_ok(bad == 0, "align %zu contacts a step on %d thread(s), %s: every contact of %zu has the reference's history",
-           M, threads, flags ? "keep flags" : "no flags (drop_at)", total);
+    tap_ok(bad == 0, "align %zu contacts a step on %d thread(s): every contact of %zu has the reference's history", M,
+           threads, total);
     /* renumber the bodies (every key's bodies below 4 M): inv[i] = (i * 7919 + 13) mod nb, a
      * permutation since 7919 is prime and does not divide nb */
     size_t nb = 4 * M;
@@ -156,7 +145,7 @@ static void align_run(size_t M, int threads, int flags)
         k[i] = clab_contact_key_permute(k[i], inv, &swapped);
     }
     qsort(k, n, sizeof *k, cmp_u64); /* the contacts of the next step come sorted by key */
-    size_t ok = rc == CLAB_OK ? step_with(&h, k, n, 3, rk, rv, &rn, flags, &err) : 0;
+    size_t ok = rc == CLAB_OK ? step(&h, k, n, 3, rk, rv, &rn, &err) : 0;
     tap_ok(ok == n, "after renumbering the bodies: %zu of %zu contacts have the reference's history", ok, n);
     clab_history_free(&h);
     free(inv);
@@ -300,11 +289,9 @@ int main(void)
     free(keys);
 
     align_tests();
-    /* without keep flags, small and above the parallel threshold, on one thread and two */
-    align_run(2000, 1, 0);
-    align_run(20000, 1, 1);
-    align_run(20000, 1, 0);
-    align_run(20000, 2, 1);
-    align_run(20000, 2, 0);
+    /* small and above the parallel threshold, on one thread and two */
+    align_run(2000, 1);
+    align_run(20000, 1);
+    align_run(20000, 2);
     return tap_done();
 }
