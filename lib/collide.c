@@ -101,7 +101,7 @@ static inline void rotate_inv_two(clab_quat ea, clab_quat eb, clab_vec3 va, clab
 }
 
 /* the record of sphere i touching sphere j > i (radii Ri, Rj; centers ra and rb, rb at j's
- * minimum image; d2 = |rb - ra|^2): the operations of clab_collide_sphere_sphere and
+ * minimum image; d2 = |rb - ra|^2; eid: clab_hot_fill's identity flags): the operations of clab_collide_sphere_sphere and
  * clab_emit_contact in the same order, so the record is the same to the bit. The centers
  * come by pointer and d = rb - ra is formed again here (the same subtraction as the
  * caller's): passed by value, the three vectors went through the stack at every call */
@@ -109,8 +109,8 @@ static inline void rotate_inv_two(clab_quat ea, clab_quat eb, clab_vec3 va, clab
 __attribute__((noinline)) /* the rare path (1 candidate pair in 7 on the chute): inlined, it made
                            * the compiler spill registers in every pair's distance test */
 #endif
-static int sphere_record(const clab_body *bodies, int i, int j, double Ri, double Rj, const double *ra_,
-                         const double *rb_, double d2, double env, clab_contacts *out)
+static int sphere_record(const clab_body *bodies, const unsigned char *eid, int i, int j, double Ri, double Rj,
+                         const double *ra_, const double *rb_, double d2, double env, clab_contacts *out)
 {
     double dist = sqrt(d2);
     double phi = dist - Ri - Rj;
@@ -132,7 +132,10 @@ static int sphere_record(const clab_body *bodies, int i, int j, double Ri, doubl
     c->n = n;
     clab_vec3 p = clab_v3_scale(clab_v3_add(pA, pB), 0.5); /* P, midway: kept as sa, sb only */
     c->phi = phi;
-    rotate_inv_two(bodies[i].e, bodies[j].e, clab_v3_sub(p, ra), clab_v3_sub(p, rb), &c->sa, &c->sb);
+    /* an orientation known to be the identity is not read: the constant has its bits */
+    const clab_quat one = {1.0, 0.0, 0.0, 0.0};
+    const clab_quat ea = eid[i] ? one : bodies[i].e, eb = eid[j] ? one : bodies[j].e;
+    rotate_inv_two(ea, eb, clab_v3_sub(p, ra), clab_v3_sub(p, rb), &c->sa, &c->sb);
     c->key = clab_contact_key(i, j, 0);
     return CLAB_OK;
 }
@@ -157,8 +160,9 @@ static inline double near_int(double x)
 #if defined(__GNUC__)
 __attribute__((noinline)) /* rare: pairs across a periodic face, a negative envelope */
 #endif
-static int sphere_pair(const clab_body *bodies, const clab_hot_body *hi, const clab_hot_body *hj, int i, int j,
-                       double env, const clab_periodic *per, const double half[3], clab_contacts *out)
+static int sphere_pair(const clab_body *bodies, const unsigned char *eid, const clab_hot_body *hi,
+                       const clab_hot_body *hj, int i, int j, double env, const clab_periodic *per, const double half[3],
+                       clab_contacts *out)
 {
     clab_vec3 ra = clab_v3(hi->r[0], hi->r[1], hi->r[2]), rb = clab_v3(hj->r[0], hj->r[1], hj->r[2]);
     clab_vec3 d = clab_v3_sub(rb, ra);
@@ -177,7 +181,7 @@ static int sphere_pair(const clab_body *bodies, const clab_hot_body *hi, const c
     double d2 = clab_v3_dot(d, d), S = hi->R + hj->R + env;
     if (S > 0.0 && d2 > S * S * (1.0 + 2e-10)) return CLAB_OK;
     const double rbv[3] = {rb.x, rb.y, rb.z};
-    return sphere_record(bodies, i, j, hi->R, hj->R, hi->r, rbv, d2, env, out);
+    return sphere_record(bodies, eid, i, j, hi->R, hj->R, hi->r, rbv, d2, env, out);
 }
 
 #ifdef _OPENMP
@@ -211,8 +215,8 @@ static int reserve_contacts(clab_contacts *cs, size_t n)
  * A row with another shape (gen[i]), and every row for a negative envelope (S may be <= 0,
  * where sphere_pair keeps the pair), takes the pairs one by one as before: sphere_pair for
  * two spheres, clab_collide_pair otherwise. */
-static int narrow_rows(const clab_world *w, const clab_hot_body *hot, const clab_pair_list *L, size_t i0, size_t i1,
-                       double envelope, clab_contacts *out)
+static int narrow_rows(const clab_world *w, const clab_hot_body *hot, const unsigned char *eid,
+                       const clab_pair_list *L, size_t i0, size_t i1, double envelope, clab_contacts *out)
 {
     const clab_periodic *per = &w->periodic;
     const clab_body *bodies = w->bodies;
@@ -234,7 +238,8 @@ static int narrow_rows(const clab_world *w, const clab_hot_body *hot, const clab
             for (; k < e && rc == CLAB_OK; k++) {
                 const uint32_t j = nbr[k];
                 CLAB_PREFETCH(&hot[nbr[k + CLAB_PREFETCH_AHEAD]]);
-                if (hi->R >= 0.0 && hot[j].R >= 0.0) rc = sphere_pair(bodies, hi, &hot[j], (int)i, (int)j, envelope, per, half, out);
+                if (hi->R >= 0.0 && hot[j].R >= 0.0)
+                    rc = sphere_pair(bodies, eid, hi, &hot[j], (int)i, (int)j, envelope, per, half, out);
                 else rc = clab_collide_pair(w, (int)i, (int)j, envelope, out);
             }
             continue;
@@ -266,8 +271,9 @@ static int narrow_rows(const clab_world *w, const clab_hot_body *hot, const clab
             if (k == e) break;
             const uint32_t j = nbr[k++];
             const clab_hot_body *hj = &hot[j];
-            if (d2 < hmin2) rc = sphere_record(bodies, (int)i, (int)j, hi->R, hj->R, hi->r, hj->r, d2, envelope, out);
-            else rc = sphere_pair(bodies, hi, hj, (int)i, (int)j, envelope, per, half, out);
+            if (d2 < hmin2)
+                rc = sphere_record(bodies, eid, (int)i, (int)j, hi->R, hj->R, hi->r, hj->r, d2, envelope, out);
+            else rc = sphere_pair(bodies, eid, hi, hj, (int)i, (int)j, envelope, per, half, out);
             if (rc) break;
         }
     }
@@ -297,7 +303,8 @@ static size_t row_cut(const clab_pair_list *L, int t, int T)
  * clab_pair_list), then the narrow phase of each candidate pair in (i, j) order; each pair's
  * records come out sorted by feature, so the array is ordered by (a, b, feature). Sphere pairs
  * take the fast path over the bodies' hot data (center and radius, 32 bytes a body; a record
- * reads the two bodies' orientations from the world) gathered first (by the skin test's pass
+ * reads the two bodies' orientations from the world, unless cd->eid marks them the identity)
+ * gathered first (by the skin test's pass
  * over the bodies when it runs, else here).
  * With OpenMP the rows are cut into one contiguous range a thread (about as many pairs
  * each: row_cut); thread 0 appends to out,
@@ -317,7 +324,7 @@ int clab_collide(clab_collider *cd, const clab_world *w, double envelope, clab_c
     if (!hot) return clab_error_set(err, CLAB_ENOMEM, "out of memory in the narrow phase");
     if (!cd->hot_ok) { /* else the skin test gathered them in its pass (broadphase.c: max_motion) */
 #pragma omp parallel for schedule(static) if (n > PAR_MIN)
-        for (size_t i = 0; i < n; i++) clab_hot_fill(&hot[i], &w->bodies[i]);
+        for (size_t i = 0; i < n; i++) clab_hot_fill(&hot[i], &cd->eid[i], &w->bodies[i]);
     }
     int nt = 1;
 #ifdef _OPENMP
@@ -331,7 +338,7 @@ int clab_collide(clab_collider *cd, const clab_world *w, double envelope, clab_c
         cd->ntbuf = (size_t)nt;
     }
     if (nt <= 1) {
-        rc = narrow_rows(w, hot, &list, 0, n, envelope, out);
+        rc = narrow_rows(w, hot, cd->eid, &list, 0, n, envelope, out);
     } else {
         int failed = 0;
         size_t total = 0;
@@ -343,7 +350,7 @@ int clab_collide(clab_collider *cd, const clab_world *w, double envelope, clab_c
             size_t i0 = row_cut(&list, t, T), i1 = row_cut(&list, t + 1, T);
             clab_contacts *dst = t == 0 ? out : &cd->tbuf[t];
             clab_contacts_clear(dst);
-            int myrc = narrow_rows(w, hot, &list, i0, i1, envelope, dst);
+            int myrc = narrow_rows(w, hot, cd->eid, &list, i0, i1, envelope, dst);
 #pragma omp barrier
 #pragma omp single
             {
