@@ -8,6 +8,8 @@
 
 /* loops over pairs ask for body b (CLAB_PREFETCH, clab_math.h) this many pairs ahead */
 #define CLAB_PREFETCH_AHEAD 16
+/* blocks of bodies whose record counts cut the narrow phase's rows (collide.c: row_cut) */
+#define CLAB_CUT_BLOCKS 64
 
 /* What the sphere-sphere distance test of the narrow phase reads of a body: 32 bytes, two a
  * cache line. The orientation, needed only for the records (sbar = A(e)^T (P - r)), is read
@@ -130,6 +132,10 @@ struct clab_collider {
     /* narrow phase with OpenMP: the contacts of threads 1.. [ntbuf] */
     clab_contacts *tbuf;
     size_t ntbuf;
+    /* the last call's records of the bodies [0, n b / CLAB_CUT_BLOCKS), b = 0 .. CLAB_CUT_BLOCKS,
+     * for n = cut_n bodies (0: none known): where the threads' rows are cut (collide.c) */
+    size_t cut_rec[CLAB_CUT_BLOCKS + 1];
+    size_t cut_n;
 };
 
 /* The kept pair list by rows (compressed sparse rows): the pairs (i, j), i < j, in (i, j)
