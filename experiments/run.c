@@ -196,12 +196,6 @@ int xp_run(int argc, char **argv)
         fprintf(stderr, "contactlab run: %s: %s\n", path, err.msg);
         goto out;
     }
-    char who[1100];
-    snprintf(who, sizeof who, "contactlab run: %.1000s", path);
-    if (xp_sort_refused(s, who)) { /* the bodies CSV names each body by its index */
-        clab_sim_destroy(s);
-        goto out;
-    }
     if (s->type->stable_step) {
         double hs = s->type->stable_step(s->self, sc.world);
         if (hs > 0.0 && sc.h > 0.2 * hs)
@@ -230,6 +224,7 @@ int xp_run(int argc, char **argv)
     xp_guard g;
     xp_guard_init(&g, cpath, RUN_TAG);
     clab_csv *fb = NULL, *fs = NULL;
+    size_t *order = NULL; /* the outputs' order of the bodies (below) */
     clab_world *w = sc.world;
     long nsteps = (long)ceil(sc.t_end / sc.h - 1e-9);
 
@@ -278,6 +273,15 @@ int xp_run(int argc, char **argv)
     }
     clab_csv_set_flush_every(fb, (long)w->nbodies); /* one write per output step */
 
+    /* the outputs list the bodies in the order they were added (the scene's), whatever order
+     * the run keeps them in (option sort, or a restart from a sorted run's checkpoint):
+     * order[k] = the index now of the k-th, found again after each sort */
+    size_t order_sorts = (size_t)-1;
+    order = malloc((w->nbodies ? w->nbodies : 1) * sizeof *order);
+    if (!order) {
+        fprintf(stderr, "contactlab run: out of memory for %zu bodies\n", w->nbodies);
+        goto fail_open;
+    }
     long every_n = sc.output_every > 0 ? sc.output_every : 1, nout = g.out.nout, step_failed = 0;
     int sig = 0, stopped = 0;
     xp_progress pb;
@@ -293,10 +297,14 @@ int xp_run(int argc, char **argv)
     for (long k = k_start;; k++) {
         /* (the interrupted run wrote the row of the step it was restarted at, if it had one) */
         if ((k % every_n == 0 || k == nsteps) && !(restart && k == k_start && k % every_n == 0)) {
-            for (size_t i = 0; i < w->nbodies && rc == 0; i++) {
-                const clab_body *b = &w->bodies[i];
+            if (order_sorts != s->sorts) {
+                if (clab_world_add_order(w, order, &err) < 0) rc = 1;
+                order_sorts = s->sorts;
+            }
+            for (size_t k = 0; k < w->nbodies && rc == 0; k++) {
+                const clab_body *b = &w->bodies[order[k]];
                 clab_vec3 om = clab_body_omega_world(b);
-                double row[NB] = {w->t, (double)i, b->r.x, b->r.y, b->r.z, b->rdot.x, b->rdot.y, b->rdot.z,
+                double row[NB] = {w->t, (double)k, b->r.x, b->r.y, b->r.z, b->rdot.x, b->rdot.y, b->rdot.z,
                                   om.x, om.y, om.z, b->e.e0, b->e.e1, b->e.e2, b->e.e3};
                 if (clab_csv_row(fb, row, NB, &err)) rc = 1;
             }
@@ -313,7 +321,7 @@ int xp_run(int argc, char **argv)
                 snprintf(prefix, sizeof prefix, "%s-%s", name, sc.backend);
                 /* a restart writes again the frames the interrupted run wrote after its checkpoint */
                 if (clab_vtk_frame_path(vp, sizeof vp, c.out, prefix, nout / vtk, &err) ||
-                    clab_vtk_write_spheres(w, vp, c.force || restart ? CLAB_VTK_OVERWRITE : 0, &err))
+                    clab_vtk_write_spheres_ordered(w, order, vp, c.force || restart ? CLAB_VTK_OVERWRITE : 0, &err))
                     rc = 1;
             }
             nout++;
@@ -384,9 +392,13 @@ fail_open:
     if (clab_csv_close(fb, &err) && rc == 0) { fprintf(stderr, "contactlab run: %s\n", err.msg); rc = 1; }
     if (clab_csv_close(fs, &err) && rc == 0) { fprintf(stderr, "contactlab run: %s\n", err.msg); rc = 1; }
     if (rc == 0) printf("%s: %ld steps of %g s under %s; CSVs: %s, %s\n", path, nsteps, sc.h, sc.backend, bpath, spath);
+    if (rc == 0 && s->sort_every > 0)
+        printf("%s: the bodies renumbered into cell order %zu times (option sort = %ld); the outputs list them in the "
+               "scene's order\n", path, s->sorts, s->sort_every);
     else if (rc == 1 && fb && fs) printf("the rows written so far are complete: %s, %s\n", bpath, spath);
     xp_guard_free(&g);
     clab_sim_destroy(s);
+    free(order);
 out:
     clab_scene_free(&sc);
     clab_options_free(&cli);

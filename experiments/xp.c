@@ -271,8 +271,8 @@ int xp_sort_refused(const clab_sim *s, const char *who)
 {
     if (s->sort_every <= 0) return 0;
     fprintf(stderr,
-            "%s: option sort = %ld: not available here: it renumbers the bodies, which the outputs follow by index; "
-            "use it through the library (clab_sim_sort) or contactlab bench\n",
+            "%s: option sort = %ld: not available here: it renumbers the bodies, which this experiment's outputs "
+            "follow by index; use it with contactlab run, through the library (clab_sim_sort) or contactlab bench\n",
             who, s->sort_every);
     return 1;
 }

@@ -136,6 +136,16 @@ static void get_name(ckpt_rd *r, char *out)
 
 uint32_t clab_checkpoint_scene_fingerprint(const clab_world *w)
 {
+    /* the bodies in the order they were added (clab_world_add_order), so a run that sorts
+     * them keeps its scene's fingerprint; rank[i]: body i's place in that order (joints) */
+    const size_t n = w->nbodies;
+    size_t *order = malloc((n ? n : 1) * sizeof *order), *rank = malloc((n ? n : 1) * sizeof *rank);
+    if (!order || !rank || clab_world_add_order(w, order, NULL) < 0) {
+        free(order);
+        free(rank);
+        return 0xffffffffu; /* out of memory: a fingerprint no scene has (see below) */
+    }
+    for (size_t k = 0; k < n; k++) rank[order[k]] = k;
     ckpt_buf b = {0};
     put_v3(&b, w->gravity);
     put_u64(&b, w->nmaterials);
@@ -146,7 +156,8 @@ uint32_t clab_checkpoint_scene_fingerprint(const clab_world *w)
         put(&b, v, sizeof v);
     }
     put_u64(&b, w->nbodies);
-    for (size_t i = 0; i < w->nbodies; i++) {
+    for (size_t k = 0; k < n; k++) {
+        const size_t i = order[k];
         const clab_body *bd = &w->bodies[i];
         put_str(&b, clab_world_body_name(w, i));
         put_u32(&b, (uint32_t)bd->shape.type);
@@ -161,8 +172,8 @@ uint32_t clab_checkpoint_scene_fingerprint(const clab_world *w)
     for (size_t j = 0; j < w->njoints; j++) {
         const clab_joint *J = &w->joints[j];
         put_u32(&b, (uint32_t)J->type);
-        put_u32(&b, (uint32_t)J->a);
-        put_u32(&b, (uint32_t)J->b);
+        put_u32(&b, (uint32_t)rank[J->a]);
+        put_u32(&b, (uint32_t)rank[J->b]);
         put_v3(&b, J->sa);
         put_v3(&b, J->sb);
         put_f64(&b, J->length);
@@ -178,6 +189,8 @@ uint32_t clab_checkpoint_scene_fingerprint(const clab_world *w)
     /* out of memory: a fingerprint no scene has, so a restart is refused rather than wrong */
     uint32_t c = b.nomem ? 0xffffffffu : crc_add(0, b.p, b.len);
     free(b.p);
+    free(order);
+    free(rank);
     return c;
 }
 
@@ -263,6 +276,31 @@ int clab_checkpoint_encode(const clab_sim *s, const clab_checkpoint_output *out,
                                              bd->e.e2,   bd->e.e3,   bd->rdot.x, bd->rdot.y, bd->rdot.z,
                                              bd->wbar.x, bd->wbar.y, bd->wbar.z};
         put(&b, q, sizeof q);
+    }
+    /* the order (version 3): 0 when the bodies are in the order they were added, else 1 and
+     * each body's place in that order, so a restart renumbers its freshly built world alike */
+    {
+        size_t *order = malloc((w->nbodies ? w->nbodies : 1) * sizeof *order);
+        int id = order ? clab_world_add_order(w, order, err) : -1;
+        if (id < 0) {
+            free(order);
+            free(bk);
+            img->data = b.p;
+            img->cap = b.cap;
+            img->len = 0;
+            return clab_error_set(err, CLAB_ENOMEM, "checkpoint: out of memory (%zu bodies)", w->nbodies);
+        }
+        put_u32(&b, id ? 0u : 1u);
+        if (!id) {
+            uint64_t *rank = malloc(w->nbodies * sizeof *rank);
+            if (!rank) b.nomem = 1;
+            else {
+                for (size_t k = 0; k < w->nbodies; k++) rank[order[k]] = k;
+                put(&b, rank, w->nbodies * sizeof *rank);
+                free(rank);
+            }
+        }
+        free(order);
     }
     /* the caller's output bookkeeping */
     put_name(&b, out->tag);
@@ -398,8 +436,8 @@ static int check_header(const unsigned char *data, size_t len, const char *name,
     if (bom != CKPT_BOM)
         return clab_error_set(err, CLAB_EIO, "%s: written on a machine with another byte order (mark 0x%08x, expected "
                               "0x%08x); restart on the machine that wrote it", name, (unsigned)bom, CKPT_BOM);
-    if (*version != CLAB_CHECKPOINT_VERSION)
-        return clab_error_set(err, CLAB_EIO, "%s: checkpoint format version %u; this contactlab reads version %d",
+    if (*version != CLAB_CHECKPOINT_VERSION && *version != 2)
+        return clab_error_set(err, CLAB_EIO, "%s: checkpoint format version %u; this contactlab reads versions 2 to %d",
                               name, (unsigned)*version, CLAB_CHECKPOINT_VERSION);
     if (mark != CKPT_FLOAT_MARK)
         return clab_error_set(err, CLAB_EIO, "%s: written with another floating-point format; restart on the machine "
@@ -430,6 +468,8 @@ typedef struct ckpt_front {
     double h, t;
     int64_t step;
     const unsigned char *q; /* [nbodies * CKPT_BODY_DOUBLES] doubles, unaligned */
+    const unsigned char *rank; /* [nbodies] uint64, unaligned: body i's place in the order of adding;
+                                * NULL: they are in that order (version 2 files always) */
 } ckpt_front;
 
 static int read_target(ckpt_rd *r, const char *name, ckpt_front *f, clab_error *err)
@@ -443,7 +483,7 @@ static int read_target(ckpt_rd *r, const char *name, ckpt_front *f, clab_error *
     return CLAB_OK;
 }
 
-static int read_state(ckpt_rd *r, const char *name, ckpt_front *f, clab_error *err)
+static int read_state(ckpt_rd *r, uint32_t version, const char *name, ckpt_front *f, clab_error *err)
 {
     f->t = get_f64(r);
     f->step = get_i64(r);
@@ -453,7 +493,25 @@ static int read_state(ckpt_rd *r, const char *name, ckpt_front *f, clab_error *e
                               (unsigned long long)f->nbodies);
     f->q = r->p + r->pos;
     r->pos += nq * sizeof(double);
+    f->rank = NULL;
+    if (version < 3) return CLAB_OK;
+    uint32_t sorted = get_u32(r);
+    if (r->bad || sorted > 1) return clab_error_set(err, CLAB_EIO, "%s: damaged checkpoint (order flag %u)", name, (unsigned)sorted);
+    if (!sorted) return CLAB_OK;
+    if (f->nbodies > (r->len - r->pos) / sizeof(uint64_t))
+        return clab_error_set(err, CLAB_EIO, "%s: damaged checkpoint (payload too short for the order of %llu bodies)",
+                              name, (unsigned long long)f->nbodies);
+    f->rank = r->p + r->pos;
+    r->pos += (size_t)f->nbodies * sizeof(uint64_t);
     return CLAB_OK;
+}
+
+/* body i's place in the order of adding, as the checkpoint has it */
+static uint64_t front_rank(const ckpt_front *f, size_t i)
+{
+    uint64_t v = i;
+    if (f->rank) memcpy(&v, f->rank + i * sizeof v, sizeof v);
+    return v;
 }
 
 /* The caller's bookkeeping, then the backend block's length, which must be the rest of the
@@ -524,26 +582,67 @@ int clab_checkpoint_decode(clab_sim *s, const unsigned char *data, size_t len, c
                               f.backend, s->type->name);
 
     /* the state, checked before anything is changed */
-    if ((rc = read_state(&r, name, &f, err))) return rc;
+    if ((rc = read_state(&r, version, name, &f, err))) return rc;
+    /* the order: perm[k] = the body of this world to put at k, the one added as the
+     * checkpoint's body k was (a permutation: each place once) */
+    const size_t n = w->nbodies;
+    size_t *perm = malloc((n ? n : 1) * sizeof *perm), *order = malloc((n ? n : 1) * sizeof *order);
+    if (!perm || !order || clab_world_add_order(w, order, err) < 0) {
+        free(perm);
+        free(order);
+        return clab_error_set(err, CLAB_ENOMEM, "%s: out of memory for the order of %zu bodies", name, n);
+    }
+    int identity = 1;
+    for (size_t k = 0; k < n; k++) perm[k] = SIZE_MAX;
+    for (size_t k = 0; k < n && !rc; k++) {
+        uint64_t q = front_rank(&f, k);
+        if (q >= n || perm[q] != SIZE_MAX)
+            rc = clab_error_set(err, CLAB_EIO, "%s: damaged checkpoint (body %zu's place in the order, %llu, %s)", name,
+                                k, (unsigned long long)q, q >= n ? "out of range" : "given twice");
+        else perm[q] = 0; /* seen */
+    }
+    for (size_t k = 0; k < n && !rc; k++) {
+        perm[k] = order[front_rank(&f, k)];
+        identity = identity && perm[k] == k;
+    }
+    free(order);
     const size_t nq = (size_t)f.nbodies * CKPT_BODY_DOUBLES;
-    for (size_t k = 0; k < nq; k++) {
+    for (size_t k = 0; k < nq && !rc; k++) {
         double v;
         memcpy(&v, f.q + k * sizeof v, sizeof v);
         if (!isfinite(v))
-            return clab_error_set(err, CLAB_EIO, "%s: damaged checkpoint (body %s holds a non-finite state)", name,
-                                  clab_world_body_name(w, k / CKPT_BODY_DOUBLES));
+            rc = clab_error_set(err, CLAB_EIO, "%s: damaged checkpoint (body %s holds a non-finite state)", name,
+                                clab_world_body_name(w, perm[k / CKPT_BODY_DOUBLES]));
+    }
+    if (rc) {
+        free(perm);
+        return rc;
     }
     clab_checkpoint_info in;
     memset(&in, 0, sizeof in);
     uint64_t bklen;
-    if ((rc = read_output(&r, name, info != NULL, &in.out, &bklen, err))) return rc;
+    if ((rc = read_output(&r, name, info != NULL, &in.out, &bklen, err))) {
+        free(perm);
+        return rc;
+    }
     if (!isfinite(f.t) || f.step < 0)
         rc = clab_error_set(err, CLAB_EIO, "%s: damaged checkpoint (inconsistent lengths or state)", name);
     else if (bklen > 0 && !s->type->load)
         rc = clab_error_set(err, CLAB_EINVAL, "%s: holds state of the %s backend, which cannot load it", name,
                             s->type->name);
 
-    /* the backend's state first: its load is the one step that can still fail */
+    /* the world renumbered as the checkpoint's (clab_world_permute fails only when out of
+     * memory), then the backend's state: its load is the one step that can still fail,
+     * and undoes the renumbering when it does */
+    size_t *inv = NULL;
+    if (!rc && !identity) {
+        inv = malloc(n * sizeof *inv);
+        if (!inv) rc = clab_error_set(err, CLAB_ENOMEM, "%s: out of memory for the order of %zu bodies", name, n);
+        else {
+            for (size_t k = 0; k < n; k++) inv[perm[k]] = k;
+            if (!(rc = clab_world_permute(w, perm, err))) clab_collider_invalidate(s->collider);
+        }
+    }
     if (!rc && bklen > 0) {
         FILE *fm = fmemopen((void *)(r.p + r.pos), (size_t)bklen, "rb");
         if (!fm) rc = clab_error_set(err, CLAB_ENOMEM, "%s: out of memory", name);
@@ -552,9 +651,14 @@ int clab_checkpoint_decode(clab_sim *s, const unsigned char *data, size_t len, c
             clab_error_clear(&sub);
             int lrc = s->type->load(s->self, fm, &sub);
             fclose(fm);
-            if (lrc) rc = clab_error_set(err, lrc, "%s: %s", name, sub.msg);
+            if (lrc) {
+                rc = clab_error_set(err, lrc, "%s: %s", name, sub.msg);
+                if (inv) clab_world_permute(w, inv, NULL); /* back (inv: where each body went) */
+            }
         }
     }
+    free(perm);
+    free(inv);
     if (rc) {
         clab_checkpoint_info_free(&in);
         return rc;
@@ -629,7 +733,7 @@ int clab_checkpoint_peek(const char *path, clab_checkpoint_info *info, clab_erro
     memset(&in, 0, sizeof in);
     uint64_t bklen;
     if (!(rc = check_header(data, len, path, &version, &r, err)) && !(rc = read_target(&r, path, &f, err)) &&
-        !(rc = read_state(&r, path, &f, err)) &&
+        !(rc = read_state(&r, version, path, &f, err)) &&
         !(rc = read_output(&r, path, info != NULL, &in.out, &bklen, err))) {
         snprintf(in.backend, sizeof in.backend, "%s", f.backend);
         in.t = f.t;

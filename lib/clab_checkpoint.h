@@ -19,10 +19,16 @@
  *     double -0.15625 (floating-point format check), uint64 payload length, uint32 CRC-32 of
  *     the payload (zlib's crc32), uint32 0;
  *   payload: the scene fingerprint (body count, CRC-32 of every shape, mass, inertia, fixed
- *     flag, material index and name of the bodies, every material, joint and the gravity),
- *     the backend's name, h and a CRC-32 of the run's parameters (clab_sim_meta); the state
- *     (t, step, 13 doubles a body); the caller's output bookkeeping (tag, series lengths,
- *     output count, its running values); the backend's block.
+ *     flag, material index and name of the bodies in the order they were added, every
+ *     material, joint and the gravity), the backend's name, h and a CRC-32 of the run's
+ *     parameters (clab_sim_meta); the state (t, step, 13 doubles a body); the order (version
+ *     3: uint32 0 when the bodies are in the order they were added, else 1 and each body's
+ *     place in that order, uint64 a body); the caller's output bookkeeping (tag, series
+ *     lengths, output count, its running values); the backend's block.
+ * A run that renumbers its bodies (sim option sort, clab_sim_sort) writes them in its order,
+ * with their places; reading renumbers the world it restores into alike (the scene freshly
+ * built, in the order of adding, or a world sorted otherwise), with the collider's pair list
+ * forgotten, so the run continues bit for bit.
  * A file with another magic, version or byte order, a truncated or damaged one (length or
  * checksum), one written for another scene or another backend is refused with CLAB_EIO or
  * CLAB_EINVAL and a message that says which. Writing goes to "<path>.tmp", flushed to disk
@@ -36,7 +42,8 @@
 #include "clab_error.h"
 #include "clab_sim.h"
 
-#define CLAB_CHECKPOINT_VERSION 2 /* 2 added the caller's running values */
+#define CLAB_CHECKPOINT_VERSION 3 /* 2 added the caller's running values, 3 the bodies' order (version 2
+                                   * files are read too) */
 #define CLAB_CHECKPOINT_MAX_FILES 8 /* output series a checkpoint can record */
 #define CLAB_CHECKPOINT_TAG_LEN 64
 

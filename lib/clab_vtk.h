@@ -23,6 +23,12 @@
  * reader never sees half a frame. Returns CLAB_OK, or CLAB_EIO with the path. */
 int clab_vtk_write_spheres(const clab_world *w, const char *path, int flags, clab_error *err);
 
+/* The same with the bodies in a given order: the k-th written is body order[k] (NULL: k), and
+ * its body_id is k. With the order of adding (clab_world_add_order), a run that sorts its
+ * bodies writes the frames it would write unsorted: the same points in the same order. */
+int clab_vtk_write_spheres_ordered(const clab_world *w, const size_t *order, const char *path, int flags,
+                                   clab_error *err);
+
 /* "<dir>/<prefix>_<frame, six digits>.vtk" into buf (n bytes); CLAB_EINVAL when it does not fit. */
 int clab_vtk_frame_path(char *buf, size_t n, const char *dir, const char *prefix, long frame, clab_error *err);
 

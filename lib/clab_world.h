@@ -175,4 +175,11 @@ int clab_world_permute(clab_world *w, const size_t *perm, clab_error *err);
  * sphere passes one of them. *moved (may be NULL) counts the bodies that change index. */
 int clab_world_cell_order(const clab_world *w, double cell, size_t *perm, size_t *moved, clab_error *err);
 
+/* The order in which the bodies were added (world_order.c): order[k] = the index now of the
+ * k-th body added (the identity until the bodies are renumbered; names are stored in the
+ * order of adding, so this is the order of their offsets). Outputs and checkpoints of a run
+ * that sorts its bodies list them in this order. Returns 1 when it is the identity, 0 when
+ * not, -1 (CLAB_ENOMEM in err) when out of memory. */
+int clab_world_add_order(const clab_world *w, size_t *order, clab_error *err);
+
 #endif

@@ -16,18 +16,22 @@ static int io_error(clab_error *err, const char *path, const char *what)
 }
 
 /* the frame itself: header, points, vertex cells, field and point data */
-static void write_frame(FILE *fp, const clab_world *w)
+/* the body written k-th: order[k] (NULL: k) */
+static inline size_t at(const size_t *order, size_t k) { return order ? order[k] : k; }
+
+static void write_frame(FILE *fp, const clab_world *w, const size_t *order)
 {
+    const size_t nb = w->nbodies;
     size_t n = 0;
-    for (size_t i = 0; i < w->nbodies; i++) n += w->bodies[i].shape.type == CLAB_SHAPE_SPHERE;
+    for (size_t i = 0; i < nb; i++) n += w->bodies[i].shape.type == CLAB_SHAPE_SPHERE;
 
     fprintf(fp, "# vtk DataFile Version 3.0\n");
     fprintf(fp, "contactlab spheres, t = %.17g s, step %ld\n", w->t, w->step);
     fprintf(fp, "ASCII\nDATASET POLYDATA\n");
     fprintf(fp, "FIELD FieldData 2\nTIME 1 1 double\n%.17g\nCYCLE 1 1 int\n%ld\n", w->t, w->step);
     fprintf(fp, "POINTS %zu double\n", n);
-    for (size_t i = 0; i < w->nbodies; i++) {
-        const clab_body *b = &w->bodies[i];
+    for (size_t k = 0; k < nb; k++) {
+        const clab_body *b = &w->bodies[at(order, k)];
         if (b->shape.type == CLAB_SHAPE_SPHERE) fprintf(fp, "%.17g %.17g %.17g\n", b->r.x, b->r.y, b->r.z);
     }
     /* one vertex cell per point, so ParaView shows them without a filter */
@@ -39,23 +43,27 @@ static void write_frame(FILE *fp, const clab_world *w)
      * only the first SCALARS and VECTORS unless told to read all) */
     fprintf(fp, "POINT_DATA %zu\n", n);
     fprintf(fp, "SCALARS radius double 1\nLOOKUP_TABLE default\n");
-    for (size_t i = 0; i < w->nbodies; i++)
-        if (w->bodies[i].shape.type == CLAB_SHAPE_SPHERE) fprintf(fp, "%.17g\n", w->bodies[i].shape.radius);
+    for (size_t k = 0; k < nb; k++) {
+        const clab_body *b = &w->bodies[at(order, k)];
+        if (b->shape.type == CLAB_SHAPE_SPHERE) fprintf(fp, "%.17g\n", b->shape.radius);
+    }
     fprintf(fp, "VECTORS velocity double\n");
-    for (size_t i = 0; i < w->nbodies; i++) {
-        const clab_body *b = &w->bodies[i];
+    for (size_t k = 0; k < nb; k++) {
+        const clab_body *b = &w->bodies[at(order, k)];
         if (b->shape.type == CLAB_SHAPE_SPHERE) fprintf(fp, "%.17g %.17g %.17g\n", b->rdot.x, b->rdot.y, b->rdot.z);
     }
     fprintf(fp, "FIELD FieldData 3\n");
     fprintf(fp, "body_id 1 %zu int\n", n);
-    for (size_t i = 0; i < w->nbodies; i++)
-        if (w->bodies[i].shape.type == CLAB_SHAPE_SPHERE) fprintf(fp, "%zu\n", i);
+    for (size_t k = 0; k < nb; k++) /* its place in the order written: with the order of adding, its index unsorted */
+        if (w->bodies[at(order, k)].shape.type == CLAB_SHAPE_SPHERE) fprintf(fp, "%zu\n", k);
     fprintf(fp, "fixed 1 %zu int\n", n);
-    for (size_t i = 0; i < w->nbodies; i++)
-        if (w->bodies[i].shape.type == CLAB_SHAPE_SPHERE) fprintf(fp, "%d\n", w->bodies[i].fixed);
+    for (size_t k = 0; k < nb; k++) {
+        const clab_body *b = &w->bodies[at(order, k)];
+        if (b->shape.type == CLAB_SHAPE_SPHERE) fprintf(fp, "%d\n", b->fixed);
+    }
     fprintf(fp, "omega 3 %zu double\n", n);
-    for (size_t i = 0; i < w->nbodies; i++) {
-        const clab_body *b = &w->bodies[i];
+    for (size_t k = 0; k < nb; k++) {
+        const clab_body *b = &w->bodies[at(order, k)];
         if (b->shape.type != CLAB_SHAPE_SPHERE) continue;
         clab_vec3 om = clab_body_omega_world(b); /* A(e) wbar */
         fprintf(fp, "%.17g %.17g %.17g\n", om.x, om.y, om.z);
@@ -63,6 +71,12 @@ static void write_frame(FILE *fp, const clab_world *w)
 }
 
 int clab_vtk_write_spheres(const clab_world *w, const char *path, int flags, clab_error *err)
+{
+    return clab_vtk_write_spheres_ordered(w, NULL, path, flags, err);
+}
+
+int clab_vtk_write_spheres_ordered(const clab_world *w, const size_t *order, const char *path, int flags,
+                                   clab_error *err)
 {
     struct stat st;
     if (!(flags & CLAB_VTK_OVERWRITE) && stat(path, &st) == 0)
@@ -79,7 +93,7 @@ int clab_vtk_write_spheres(const clab_world *w, const char *path, int flags, cla
         free(tmp);
         return s;
     }
-    write_frame(fp, w);
+    write_frame(fp, w, order);
     int bad = ferror(fp);
     int e = errno;
     if (fclose(fp) != 0) {

@@ -2,7 +2,8 @@
  * that puts bodies near in space near in memory (clab_world_cell_order), as LAMMPS's atom
  * sort does every 1000 steps by default: the narrow phase's reads of a pair's second body,
  * the penalty sums' reads of a body's contacts and, on two threads, the share of bodies each
- * thread touches stay local. */
+ * thread touches stay local; and the order of adding (clab_world_add_order), which outputs
+ * of a sorted run keep. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -158,4 +159,36 @@ int clab_world_cell_order(const clab_world *w, double cell, size_t *perm, size_t
     }
     free(it);
     return CLAB_OK;
+}
+
+/* one body's name offset and index, sorted by the offset (clab_world_add_order) */
+typedef struct {
+    size_t off, index;
+} added;
+
+static int by_offset(const void *pa, const void *pb)
+{
+    const added *a = pa, *b = pb;
+    return (a->off > b->off) - (a->off < b->off);
+}
+
+int clab_world_add_order(const clab_world *w, size_t *order, clab_error *err)
+{
+    const size_t n = w->nbodies;
+    int identity = 1;
+    for (size_t i = 1; i < n && identity; i++) identity = w->name_off[i - 1] < w->name_off[i];
+    if (identity) {
+        for (size_t i = 0; i < n; i++) order[i] = i;
+        return 1;
+    }
+    added *a = malloc(n * sizeof *a);
+    if (!a) {
+        clab_error_set(err, CLAB_ENOMEM, "the order of adding %zu bodies: out of memory", n);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) a[i] = (added){w->name_off[i], i};
+    qsort(a, n, sizeof *a, by_offset); /* the offsets differ: each name has its own */
+    for (size_t k = 0; k < n; k++) order[k] = a[k].index;
+    free(a);
+    return 0;
 }

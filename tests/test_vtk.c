@@ -120,6 +120,25 @@ int main(void)
     }
     tap_ok(ok, "nothing after the last section");
 
+    /* in a given order (clab_vtk_write_spheres_ordered): the bodies backwards, 3 2 1 0, so
+     * the spheres come as body 3 then body 1, their body_id their places 0 and 2 */
+    const size_t back[4] = {3, 2, 1, 0};
+    st = clab_vtk_write_spheres_ordered(w, back, path, CLAB_VTK_OVERWRITE, &err);
+    fp = st == CLAB_OK ? fopen(path, "r") : NULL;
+    ok = fp != NULL;
+    int seen_points = 0, seen_ids = 0;
+    while (ok && next_line(fp, line, sizeof line)) {
+        if (strcmp(line, "POINTS 2 double") == 0)
+            seen_points = fscanf(fp, "%lf %lf %lf\n%lf %lf %lf\n", &p[0][0], &p[0][1], &p[0][2], &p[1][0], &p[1][1],
+                                 &p[1][2]) == 6;
+        else if (strcmp(line, "body_id 1 2 int") == 0)
+            seen_ids = fscanf(fp, "%d\n%d\n", &id0, &id1) == 2;
+    }
+    if (fp) fclose(fp);
+    tap_ok(ok && seen_points && seen_ids && p[0][0] == -1.0 && p[0][2] == 1e-17 && p[1][0] == 0.1 && p[1][2] == 0.3 &&
+               id0 == 0 && id1 == 2,
+           "in the order 3 2 1 0: points of body 3 then body 1, body_id 0 and 2 (their places)");
+
     /* overwrite policy */
     st = clab_vtk_write_spheres(w, path, 0, &err);
     tap_ok(st == CLAB_EIO && strstr(err.msg, path) && strstr(err.msg, "exists"), "an existing frame is refused");
