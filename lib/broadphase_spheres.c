@@ -43,6 +43,7 @@
 #define SL_SIZE_RATIO 2.0 /* largest 2R + M over the smallest, else the general path */
 #define SL_PAR_MIN 4096   /* fewer spheres: one thread */
 #define SL_MAX_THREADS 64
+#define SL_ROOM_PAIRS 8 /* partners a body the borrowed room is made for (borrow) */
 
 typedef struct {
     int body, fixed;
@@ -155,17 +156,35 @@ static void sort_partners(int32_t *a, size_t n)
     }
 }
 
-/* append j to a thread's buffer (grown by doubling); 0 on success */
-static inline int push(int32_t **buf, size_t *cap, size_t *len, int32_t j)
+/* a thread's partner buffer while the list is built: a stretch of the dead records
+ * (borrowed, never reallocated) or the thread's own growable array */
+typedef struct {
+    int32_t *p;       /* the partners [cap], len used */
+    size_t cap, len;
+    int borrowed;     /* p points into cd->scratch */
+    int32_t **own;    /* the thread's own array (cd->sl_buf[t]) and its capacity */
+    size_t *owncap;
+} pbuf;
+
+/* append j to a thread's buffer (its own array grown by doubling; a borrowed stretch that is
+ * full moves into it); 0 on success */
+static inline int push(pbuf *b, int32_t j)
 {
-    if (*len == *cap) {
-        size_t c = *cap ? 2 * *cap : 4096;
-        int32_t *b = realloc(*buf, c * sizeof *b);
-        if (!b) return 1;
-        *buf = b;
-        *cap = c;
+    if (b->len == b->cap) {
+        size_t c = b->cap ? 2 * b->cap : 4096;
+        int32_t *q = *b->own;
+        if (*b->owncap < c) {
+            q = realloc(*b->own, c * sizeof *q);
+            if (!q) return 1;
+            *b->own = q;
+            *b->owncap = c;
+        }
+        if (b->borrowed && b->len) memcpy(q, b->p, b->len * sizeof *q);
+        b->borrowed = 0;
+        b->p = q;
+        b->cap = *b->owncap;
     }
-    (*buf)[(*len)++] = j;
+    b->p[b->len++] = j;
     return 0;
 }
 
@@ -264,7 +283,7 @@ static inline long cell_index(const sl_grid *gr, const double *x)
 
 /* step 3 for the spheres of cell c: their partners into the thread's buffer */
 static int cell_pairs(clab_collider *cd, const clab_world *w, const sl_grid *gr, long c, const sl_plane *pl,
-                      int nplanes, double M, double Rmax, int t, int32_t **buf, size_t *cap, size_t *len)
+                      int nplanes, double M, double Rmax, int t, pbuf *buf)
 {
     const clab_periodic *per = &w->periodic;
     double half[3];
@@ -324,7 +343,7 @@ static int cell_pairs(clab_collider *cd, const clab_world *w, const sl_grid *gr,
         const double *li = lo + 3 * (size_t)i, *hi_ = hi + 3 * (size_t)i;
         /* S = R_i + R_j + M <= Smax (rounding is monotone): beyond Smax no pair */
         const double Smax = Ri + Rmax + M, far2 = Smax * Smax * (1.0 + 2e-10);
-        size_t first = *len;
+        size_t first = buf->len;
         for (int q = 0; q < nr; q++)
             for (uint32_t u = rs[q], e = re[q]; u < e; u++) {
                 const sphere_slot *B = &slot[u];
@@ -346,13 +365,13 @@ static int cell_pairs(clab_collider *cd, const clab_world *w, const sl_grid *gr,
                 if (fi && B->fixed) continue;
                 /* clab_broadphase: the bounds overlap */
                 if (!bounds_meet(li, hi_, lo + 3 * (size_t)B->body, hi + 3 * (size_t)B->body, per)) continue;
-                if (push(buf, cap, len, B->body)) return 1;
+                if (push(buf, B->body)) return 1;
             }
         uint32_t mask = 0;
         for (int q = 0; q < nplanes; q++) {
             if ((pl[q].fixed && fi) || !clab_box_meets_plane(li, hi_, pl[q].m, pl[q].r, M)) continue;
             if (pl[q].body > i) {
-                if (push(buf, cap, len, pl[q].body)) return 1;
+                if (push(buf, pl[q].body)) return 1;
             } else {
                 mask |= 1u << q;
             }
@@ -360,8 +379,8 @@ static int cell_pairs(clab_collider *cd, const clab_world *w, const sl_grid *gr,
         /* by slot: a thread's cells are its own stretch of slots (by body index, the threads'
          * writes would share cache lines) */
         cd->sl_pmask[s] = mask;
-        if (*len > first) sort_partners(*buf + first, *len - first); /* *buf may still be NULL when empty */
-        cd->sl_cnt[s] = (uint32_t)(*len - first);
+        if (buf->len > first) sort_partners(buf->p + first, buf->len - first); /* p may still be NULL when empty */
+        cd->sl_cnt[s] = (uint32_t)(buf->len - first);
         cd->sl_src[s] = first;
         cd->sl_thr[s] = (unsigned char)t;
     }
@@ -390,8 +409,9 @@ static int borrow(clab_collider *cd, size_t n)
 {
     clab_contacts *s = cd->scratch;
     const size_t per = 6 * sizeof(double) + 2 * sizeof(sphere_slot) + sizeof(size_t) + 4 * sizeof(uint32_t) + 1;
-    if (!s || n == 0 || n > SIZE_MAX / per / 2) return 1;
-    size_t need = (n * per + sizeof(clab_contact) - 1) / sizeof(clab_contact);
+    if (!s || n == 0 || n > SIZE_MAX / (per + SL_ROOM_PAIRS * sizeof(int32_t)) / 2) return 1;
+    /* room for SL_ROOM_PAIRS partners a body behind the arrays (a dense pile has about 6) */
+    size_t need = (n * (per + SL_ROOM_PAIRS * sizeof(int32_t)) + sizeof(clab_contact) - 1) / sizeof(clab_contact);
     if (need > s->cap) {
         clab_contact *c = realloc(s->c, need * sizeof *c); /* the records are dead: nothing to keep */
         if (!c) return 1;
@@ -419,6 +439,12 @@ static int borrow(clab_collider *cd, size_t n)
     cd->sl_pmask = (uint32_t *)p;
     p += n * sizeof(uint32_t);
     cd->sl_thr = (unsigned char *)p;
+    p += n;
+    /* the rest, from the next 4-byte boundary: the partners (all of it, as the records may
+     * hold far more than asked for) */
+    const size_t used = ((size_t)(p - (char *)s->c) + 3) & ~(size_t)3;
+    cd->sl_proom = (int32_t *)(void *)((char *)s->c + used);
+    cd->sl_pcap = (s->cap * sizeof(clab_contact) - used) / sizeof(int32_t);
     cd->sl_borrowed = 1;
     cd->cap_sl = n;
     return 0;
@@ -433,6 +459,8 @@ static void unborrow(clab_collider *cd)
     cd->sl_cell = NULL;
     cd->sl_slotof = cd->sl_cnt = cd->sl_pmask = NULL;
     cd->sl_thr = NULL;
+    cd->sl_proom = NULL;
+    cd->sl_pcap = 0;
     cd->sl_borrowed = 0;
     cd->cap_sl = 0;
 }
@@ -589,21 +617,28 @@ static int sphere_list(clab_collider *cd, const clab_world *w, double M, size_t 
 
     /* 3. pairs, cell by cell on every thread */
     int nomem = 0;
+    const int32_t *tpart[SL_MAX_THREADS] = {NULL}; /* where each thread's partners are */
 #pragma omp parallel num_threads(T) if (T > 1) reduction(| : nomem)
     {
         int t = 0;
 #ifdef _OPENMP
         t = omp_get_thread_num();
 #endif
-        int32_t *buf = cd->sl_buf[t];
-        size_t cap = cd->sl_bufcap[t], len = 0;
+        /* the partners go to thread t's share of the dead records' room left after the
+         * borrowed per-body arrays, else (or once it is full) to the thread's own array */
+        pbuf buf = {cd->sl_buf[t], cd->sl_bufcap[t], 0, 0, &cd->sl_buf[t], &cd->sl_bufcap[t]};
+        if (cd->sl_pcap) {
+            const size_t p0 = cd->sl_pcap * (size_t)t / (size_t)T, p1 = cd->sl_pcap * (size_t)(t + 1) / (size_t)T;
+            buf.p = cd->sl_proom + p0;
+            buf.cap = p1 - p0;
+            buf.borrowed = 1;
+        }
 #pragma omp for schedule(dynamic, 32)
         for (long c = 0; c < nc; c++) {
             if (nomem || cstart[c] == cstart[c + 1]) continue;
-            nomem = cell_pairs(cd, w, &gr, c, pl, nplanes, M, Rmax, t, &buf, &cap, &len);
+            nomem = cell_pairs(cd, w, &gr, c, pl, nplanes, M, Rmax, t, &buf);
         }
-        cd->sl_buf[t] = buf;
-        cd->sl_bufcap[t] = cap;
+        tpart[t] = buf.p;
     }
     if (nomem) return -1;
 
@@ -655,7 +690,7 @@ static int sphere_list(clab_collider *cd, const clab_world *w, double M, size_t 
                     uint32_t sl = cd->sl_slotof[i];
                     size_t k = cd->sl_cnt[sl];
                     if (k == 0) continue; /* (a thread without partners has no buffer: no pointer arithmetic on NULL) */
-                    const int32_t *src = cd->sl_buf[cd->sl_thr[sl]] + cd->sl_src[sl];
+                    const int32_t *src = tpart[cd->sl_thr[sl]] + cd->sl_src[sl];
                     for (size_t u = 0; u < k; u++) out[off + u] = (uint32_t)src[u];
                     if (nplanes) /* a half-space partner: the general path for the row */
                         for (size_t u = 0; u < k; u++)

@@ -121,7 +121,10 @@ struct clab_collider {
     uint32_t *sl_cstart;        /* cell c holds sl_slot[sl_cstart[c] .. sl_cstart[c + 1]) */
     uint32_t *sl_ccount;        /* [cap_cells x sl_ncount] counting sort by cell, per thread range */
     int sl_ncount;
-    int32_t **sl_buf;           /* per thread: partner lists [sl_bufcap[t]] */
+    int32_t *sl_proom;          /* room for the partner lists in the borrowed storage [sl_pcap]
+                                 * (0: none), shared out among the threads */
+    size_t sl_pcap;
+    int32_t **sl_buf;           /* per thread: partner lists when sl_proom is short or absent [sl_bufcap[t]] */
     size_t *sl_bufcap;
     int sl_nbuf;
     /* narrow phase (collide.c): the bodies' hot data, gathered every call [cap_hot] */
