@@ -283,6 +283,7 @@ static int solve(const clab_ccp *P, const clab_ccp_options *o, double *nu, clab_
     /* N x_0 (the operations of clab_ccp_apply_N_F), keeping P x_0 */
     clab_ccp_forces(P, x, F);
     body_pass(P, F, 0.0, NULL, NULL, &fbuf[fx], u, part);
+    res->body_passes = 1;
     clab_ccp_gather(P, u, x, 0, Nx);
     for (size_t k = 0; k < n; k++) Nxn[k] = Nx[k] + P->p[k]; /* d of x_0 (Nxn as scratch) */
     if (o->desaxce_p0) clab_desaxce_all(P, o->desaxce_p0, Nxn); /* exact friction, inner */
@@ -290,6 +291,7 @@ static int solve(const clab_ccp *P, const clab_ccp_options *o, double *nu, clab_
     if (r <= o->tol) return clab_ccp_finish("apgd", o, res, r, err);
 
     double L = clab_ccp_lipschitz_guess(P, x, xn, Nxn, u, F);
+    res->body_passes++;
     double theta = 1.0;
     /* y = x + beta (x - xp) with xp = x, beta = 0: y = x_0, N y = N x_0 */
     double *xp = x, beta = 0.0;
@@ -300,6 +302,7 @@ static int solve(const clab_ccp *P, const clab_ccp_options *o, double *nu, clab_
          * (x_{k+1} - y).N (x_{k+1} - y) <= L |x_{k+1} - y|^2; a failed test redoes the step */
         for (int bt = 0;; bt++) {
             double s0 = body_pass(P, F, beta, &fbuf[fx], &fbuf[fxp], &fbuf[fn], u, part) + cs.ece;
+            res->body_passes++;
             if (s0 <= L * cs.ee || bt == MAX_BACKTRACK || !isfinite(s0)) break;
             L *= 2.0;
             s2 = step(P, 1.0 / L, beta, x, xp, Nx, Nxp, xn, F, part, &cs);

@@ -163,12 +163,14 @@ static int solve(const clab_ccp *P, const clab_ccp_options *o, double *nu, clab_
     double *x = X[0], *best = X[0];
     clab_ccp_project(P, x);
     clab_ccp_apply_N_F(P, x, F, u, Nx);
+    res->body_passes = 1;
     for (size_t k = 0; k < n; k++) Ns[k] = Nx[k] + P->p[k]; /* d of x_0 (Ns as scratch) */
     if (o->desaxce_p0) clab_desaxce_all(P, o->desaxce_p0, Ns); /* exact friction, inner */
     double r = clab_ccp_residual(P, x, Ns), r_best = r;
     if (r <= o->tol) return clab_ccp_finish("bb", o, res, r, err);
 
     double L = clab_ccp_lipschitz_guess(P, x, s, Ns, u, F);
+    res->body_passes++;
     double alpha = 1.0 / L, alpha_min = 1e-10 / L, alpha_max = 1e10 / L;
     double sum[NSUM];
     direction(P, o->desaxce_p0, alpha, x, Nx, s, F, part, sum);
@@ -178,6 +180,7 @@ static int solve(const clab_ccp *P, const clab_ccp_options *o, double *nu, clab_
     while (res->iterations < o->max_iter) {
         double gs = sum[0], ss = sum[1];
         clab_ccp_body_pass_F(P, F, u);
+        res->body_passes++;
         double sNs = gather(P, u, s, Ns, part);
         /* non-monotone line search on lambda (exact quadratic model of f) */
         double fmax = fhist[0];
@@ -194,7 +197,10 @@ static int solve(const clab_ccp *P, const clab_ccp_options *o, double *nu, clab_
             if (X[b] != x && X[b] != best) xn = X[b];
         advance(P, lambda, x, s, Ns, xn, Nx);
         x = xn;
-        if ((res->iterations + 1) % REFRESH == 0) clab_ccp_apply_N_F(P, x, F, u, Nx); /* F: rewritten below */
+        if ((res->iterations + 1) % REFRESH == 0) { /* F: rewritten below */
+            clab_ccp_apply_N_F(P, x, F, u, Nx);
+            res->body_passes++;
+        }
         /* Barzilai-Borwein step for the next iteration: dx = lambda s, N dx = lambda N s */
         alpha = sNs > 0.0 ? ss / sNs : alpha_max;
         alpha = alpha < alpha_min ? alpha_min : (alpha > alpha_max ? alpha_max : alpha);

@@ -78,6 +78,7 @@ static int solve(const clab_ccp *P, const clab_ccp_options *o, double *nu, clab_
 
     clab_ccp_project(P, nu);
     clab_ccp_body_pass(P, nu, u, 0); /* u = M^-1 P nu, world frame */
+    res->body_passes = 1;
     clab_ccp_gather(P, u, nu, 1, d);
     if (o->desaxce_p0) clab_desaxce_all(P, o->desaxce_p0, d); /* exact friction, inner */
     double r = clab_ccp_residual(P, nu, d);
@@ -118,7 +119,10 @@ static int solve(const clab_ccp *P, const clab_ccp_options *o, double *nu, clab_
             if (moved) add_velocity(P, i, m, dx, u);
         }
         /* u drifts by round-off under the incremental updates: rebuild it now and then */
-        if ((res->iterations + 1) % REFRESH == 0) clab_ccp_body_pass(P, nu, u, 0);
+        if ((res->iterations + 1) % REFRESH == 0) {
+            clab_ccp_body_pass(P, nu, u, 0);
+            res->body_passes++;
+        }
         clab_ccp_gather(P, u, nu, 1, d);
         if (o->desaxce_p0) clab_desaxce_all(P, o->desaxce_p0, d); /* exact friction, inner */
         r = clab_ccp_residual(P, nu, d);

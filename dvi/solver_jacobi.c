@@ -104,11 +104,13 @@ static int solve(const clab_ccp *P, const clab_ccp_options *o, double *nu, clab_
     clab_ccp_project(P, x);
     clab_ccp_forces(P, x, F); /* the body pass from F: the same bits as from x, fewer bytes */
     clab_ccp_body_pass_F(P, F, u);
+    res->body_passes = 1;
     double r = sweep(P, o->omega, o->desaxce_p0, fj, x, u, xn, F, part);
     while (r > o->tol && res->iterations < o->max_iter && isfinite(r)) {
         double *t = x; /* the next iterate was formed by the sweep */
         x = xn, xn = t;
         clab_ccp_body_pass_F(P, F, u);
+        res->body_passes++;
         r = sweep(P, o->omega, o->desaxce_p0, fj, x, u, xn, F, part);
         clab_ccp_record(W, res, r);
     }
