@@ -18,18 +18,27 @@
  *      which the residual (the natural map of residual.c, m/s) first falls below 1e-4 and
  *      1e-6 ("-" = not within the limit). Solvers give the same bytes for any thread count,
  *      so this runs once;
- *   2. for each thread count of --threads and each solver: solves of SHORT_ITER and TIME_ITER
- *      iterations with tol = 0 (always exactly that many) from the warm start, alternating,
- *      best of TIME_REPS of each, wall clock and, for one thread, CPU time (the machine may be
- *      shared: the 1-minute load average is printed beside). A solve is set-up work (projection
- *      of the guess, the first product with N, the residual of the guess; apgd: the Lipschitz
- *      estimate, a second product, and the first step; jacobi: the joints' block factors) and
- *      then its iterations, so the two are reported apart:
+ *   2. for each thread count of --threads: solves of SHORT_ITER and TIME_ITER iterations with
+ *      tol = 0 (always exactly that many) and a solve to the backend's tolerance
+ *      XP_PILE_DVI_TOL, all from the warm start, TIME_REPS rounds each going round the solvers
+ *      (so a slow spell of the shared host falls on every solver, not on one), best of the
+ *      rounds, wall clock and, for one thread, CPU time (the 1-minute load average is printed
+ *      beside). A solve is set-up work (projection of the guess, the first product with N, the
+ *      residual of the guess; apgd: the Lipschitz estimate, a second product, and the first
+ *      step; jacobi: the joints' block factors) and then its iterations, so the two are
+ *      reported apart:
  *        loop   = (T(TIME_ITER) - T(SHORT_ITER)) / (TIME_ITER - SHORT_ITER), the cost of one
  *                 iteration, printed as seconds and as ns per (contact x iteration);
  *        setup  = T(TIME_ITER) - TIME_ITER loop, in ms, paid once per solve (once per step);
  *        whole  = T(TIME_ITER) / TIME_ITER per contact, the figure this benchmark printed up to
  *                 session 4 (set-up spread over TIME_ITER iterations);
+ *        products = the products with N (clab_ccp_result.body_passes) in those loop iterations:
+ *                 one an iteration, apgd one more per backtracking step (on the 32,000 pile 12
+ *                 in the 80), gs none (its refreshes of u only), and the loop's cost per
+ *                 (contact x product) (for apgd a backtracking step redoes the step's pass over
+ *                 the contacts and the body pass: about 0.7 of an iteration's instructions);
+ *        solve  = the solve to XP_PILE_DVI_TOL (what a step of the backend runs): iterations,
+ *                 products, time, and time per (contact x iteration) with its set-up;
  *   3. for each thread count and each solver: STEPS full backend steps (collision, CCP build,
  *      solve to tol 1e-4 m/s, the pile experiments' default, update), warm-started from the
  *      settled state: seconds per step.
@@ -221,15 +230,17 @@ static double load1(void)
     return l;
 }
 
-/* best (smallest) wall and CPU seconds of a solve of iters iterations from the warm start */
+/* best (smallest) wall and CPU seconds of a solve from the warm start, with its iterations and
+ * products with N (clab_ccp_result.body_passes; the same in every repetition) */
 typedef struct solve_time {
     double wall, cpu;
+    long iterations, products;
 } solve_time;
-static void time_solve(const clab_ccp_solver_type *sv, const clab_ccp *P, long iters, const double *warm, double *nu,
-                       clab_ccp_work *W, solve_time *best)
+static void time_solve(const clab_ccp_solver_type *sv, const clab_ccp *P, double tol, long iters, const double *warm,
+                       double *nu, clab_ccp_work *W, solve_time *best)
 {
     clab_ccp_options so = clab_ccp_default_options(sv);
-    so.tol = 0.0;
+    so.tol = tol;
     so.max_iter = iters;
     memcpy(nu, warm, P->n * sizeof *nu);
     clab_ccp_result res;
@@ -238,6 +249,8 @@ static void time_solve(const clab_ccp_solver_type *sv, const clab_ccp *P, long i
     sv->solve(P, &so, nu, W, &res, &err);
     best->wall = fmin(best->wall, bench_now() - t1);
     best->cpu = fmin(best->cpu, cpu_now() - c1);
+    best->iterations = res.iterations;
+    best->products = res.body_passes;
 }
 
 static int run_size(const bench_ctx *c, int nx)
@@ -387,28 +400,43 @@ static int run_size(const bench_ctx *c, int nx)
             fflush(stdout);
         }
 
-    /* 2. cost per iteration (loop) and per solve (setup), and 3. seconds per backend step, per
-     * thread count */
+    /* 2. cost per iteration (loop), per product and per solve (setup, and a solve to the
+     * backend's tolerance), and 3. seconds per backend step, per thread count */
     printf("%-7s %7s %12s %14s %14s %10s %10s %12s %6s\n", "solver", "threads", "s_per_iter", "ns_per_c_iter",
            "cpu_ns_c_iter", "setup_ms", "whole_ns", "s_per_step", "load");
     printf("        (ns_per_c_iter: one iteration of the loop, wall, = (T(%d) - T(%d)) / %d per contact, best of %d; "
            "cpu_ns_c_iter: the same in CPU time, one thread only;\n         setup_ms: the rest of a %d-iteration "
            "solve, paid once per solve; whole_ns: T(%d) / %d per contact, set-up included, the figure printed up to "
-           "session 4)\n", TIME_ITER, SHORT_ITER, TIME_ITER - SHORT_ITER, TIME_REPS, TIME_ITER, TIME_ITER, TIME_ITER);
+           "session 4.\n         An iteration is not always one product with N (apgd: one more per backtracking "
+           "step; gs: none, its sweep moves u contact by contact), so under each row: the products a loop iteration "
+           "made,\n         the loop's cost per (contact x product) (- for gs), and what a user gets: a solve from the warm start to the backend's tol %s m/s, "
+           "its iterations, products and time, per (contact x iteration) with its set-up.\n         The "
+           "repetitions go round the solvers (each round: every solver's T(%d), T(%d) and solve to tol), so a slow "
+           "spell of a shared host falls on all of them.)\n", TIME_ITER, SHORT_ITER, TIME_ITER - SHORT_ITER,
+           TIME_REPS, TIME_ITER, TIME_ITER, TIME_ITER, XP_PILE_DVI_TOL, SHORT_ITER, TIME_ITER);
     int status = 0;
+    const double step_tol = atof(XP_PILE_DVI_TOL);
+    solve_time ts[8], tl[8], tt[8];
     for (int ti = 0; ti < c->nthreads; ti++) {
         int threads = bench_set_threads(c->threads[ti]);
-        for (int k = 0; k < nsolvers; k++) {
-            solve_time ts = {INFINITY, INFINITY}, tl = {INFINITY, INFINITY};
-            for (int rep = 0; rep < TIME_REPS; rep++) {
-                time_solve(solvers[k], &P, SHORT_ITER, warm, nu, &W, &ts);
-                time_solve(solvers[k], &P, TIME_ITER, warm, nu, &W, &tl);
+        for (int k = 0; k < nsolvers; k++)
+            ts[k] = tl[k] = tt[k] = (solve_time){INFINITY, INFINITY, 0, 0};
+        for (int rep = 0; rep < TIME_REPS; rep++)
+            for (int k = 0; k < nsolvers; k++) {
+                time_solve(solvers[k], &P, 0.0, SHORT_ITER, warm, nu, &W, &ts[k]);
+                time_solve(solvers[k], &P, 0.0, TIME_ITER, warm, nu, &W, &tl[k]);
+                time_solve(solvers[k], &P, step_tol, CONV_ITER, warm, nu, &W, &tt[k]);
             }
+        for (int k = 0; k < nsolvers; k++) {
             const double nc = (double)P.ncontacts, span = TIME_ITER - SHORT_ITER;
-            const double best = (tl.wall - ts.wall) / span, best_cpu = (tl.cpu - ts.cpu) / span;
+            const double best = (tl[k].wall - ts[k].wall) / span, best_cpu = (tl[k].cpu - ts[k].cpu) / span;
             const double loop1 = threads == 1 ? best_cpu : best; /* the setup from CPU time on one thread */
-            const double setup = (threads == 1 ? tl.cpu : tl.wall) - TIME_ITER * loop1;
-            const double whole = (threads == 1 ? tl.cpu : tl.wall) / TIME_ITER;
+            const double setup = (threads == 1 ? tl[k].cpu : tl[k].wall) - TIME_ITER * loop1;
+            const double whole = (threads == 1 ? tl[k].cpu : tl[k].wall) / TIME_ITER;
+            const long prods = tl[k].products - ts[k].products; /* in the loop's TIME_ITER - SHORT_ITER */
+            const double per_prod = prods >= span ? loop1 * span / (double)prods : 0.0; /* gs: none */
+            const double t_solve = threads == 1 ? tt[k].cpu : tt[k].wall;
+            const double solve_ns = tt[k].iterations > 0 ? 1e9 * t_solve / ((double)tt[k].iterations * nc) : 0.0;
             double load = load1();
             /* full steps from the settled state, warm-started from its impulses */
             clab_world_destroy(w);
@@ -437,7 +465,13 @@ static int run_size(const bench_ctx *c, int nx)
             if (threads == 1) snprintf(cpu, sizeof cpu, "%.1f", 1e9 * best_cpu / nc);
             printf("%-7s %7d %12.4g %14.1f %14s %10.2f %10.1f %12.4g %6.2f\n", solvers[k]->name, threads, best,
                    1e9 * best / nc, cpu, 1e3 * setup, 1e9 * whole / nc, best_step, load);
-            char name[64], note[512], it[4][24];
+            char pp[32] = "-";
+            if (per_prod > 0.0) snprintf(pp, sizeof pp, "%.1f", 1e9 * per_prod / nc);
+            printf("        products: %.3f a loop iteration (%ld in %d), %s ns %s per (contact x product); solve to "
+                   "%s: %ld iterations, %ld products, %.2f ms, %.1f ns per (contact x iteration)\n",
+                   (double)prods / span, prods, TIME_ITER - SHORT_ITER, pp, threads == 1 ? "CPU" : "wall",
+                   XP_PILE_DVI_TOL, tt[k].iterations, tt[k].products, 1e3 * t_solve, solve_ns);
+            char name[64], note[768], it[4][24];
             snprintf(name, sizeof name, "dvi-pile-%d-%s", N, solvers[k]->name);
             fmt_iter(it[0], sizeof it[0], fig[k].it4[0]);
             fmt_iter(it[1], sizeof it[1], fig[k].it6[0]);
@@ -445,10 +479,13 @@ static int run_size(const bench_ctx *c, int nx)
             fmt_iter(it[3], sizeof it[3], fig[k].it6[1]);
             snprintf(note, sizeof note,
                      "s_per_iter=%.4g ns_per_contact_iter=%.1f cpu_ns_per_contact_iter=%s setup_ms=%.2f "
-                     "whole_ns_per_contact_iter=%.1f warm_it_1e-4=%s warm_it_1e-6=%s cold_it_1e-4=%s cold_it_1e-6=%s "
+                     "whole_ns_per_contact_iter=%.1f products_per_iter=%.3f ns_per_contact_product=%s "
+                     "solve_iterations=%ld solve_products=%ld solve_ms=%.2f solve_ns_per_contact_iter=%.1f "
+                     "warm_it_1e-4=%s warm_it_1e-6=%s cold_it_1e-4=%s cold_it_1e-6=%s "
                      "(limit %d) step_tol=%s best_s_per_step=%.4g iterations_last_step=%ld load=%.2f",
-                     best, 1e9 * best / nc, cpu, 1e3 * setup, 1e9 * whole / nc, it[0], it[1], it[2], it[3], CONV_ITER,
-                     XP_PILE_DVI_TOL, best_step, sst.iterations, load);
+                     best, 1e9 * best / nc, cpu, 1e3 * setup, 1e9 * whole / nc, (double)prods / span,
+                     pp, tt[k].iterations, tt[k].products, 1e3 * t_solve, solve_ns, it[0], it[1],
+                     it[2], it[3], CONV_ITER, XP_PILE_DVI_TOL, best_step, sst.iterations, load);
             bench_row row = {name, threads, (long)N, (long)sk->contacts.n, STEPS, t_steps, bench_peak_rss_bytes(), note};
             if (bench_summary_append(c, &row)) status = 1;
             clab_sim_destroy(sk);
