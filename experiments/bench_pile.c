@@ -13,7 +13,8 @@
  * the best of 3 runs of K steps is timed (wall clock and CPU time).
  *
  * Reported per N and thread count: particle-steps per second, ns per particle-step, contacts
- * per particle, bytes per body and per contact (the rise of the peak resident set from
+ * per particle (at the end, and the most of any step so far: the peak memory holds that
+ * many), bytes per body and per contact at that most (the rise of the peak resident set from
  * before the world was built, VmHWM reset through /proc/self/clear_refs), Verlet-list
  * rebuilds; at the end, the exponent of a log-log fit of time per step against N.
  *
@@ -214,6 +215,7 @@ static int run_size(const bench_ctx *c, int nx, int settle, int steps, const cha
         return 1;
     }
     s->h = xp_pile_penalty_step(s);
+    size_t ncmax = 0; /* the most contacts of any step so far */
     /* the settling runs on the first thread count, so that count's peak memory is its own (the
      * narrow phase's thread buffers of a larger count would stay in the peak of a smaller one) */
     bench_set_threads(c->threads[0]);
@@ -224,6 +226,7 @@ static int run_size(const bench_ctx *c, int nx, int settle, int steps, const cha
             fprintf(stderr, "bench pile: settling: %s\n", err.msg);
             goto fail;
         }
+        if (s->contacts.n > ncmax) ncmax = s->contacts.n;
         if ((k + 1) % QUENCH == 0 && k + 1 < settle)
             for (size_t i = 0; i < w->nbodies; i++) w->bodies[i].rdot = w->bodies[i].wbar = clab_v3(0.0, 0.0, 0.0);
     }
@@ -243,6 +246,8 @@ static int run_size(const bench_ctx *c, int nx, int settle, int steps, const cha
                 if (clab_sim_step(s, &err)) {
                     fprintf(stderr, "bench pile: %s\n", err.msg);
                     goto fail;
+                } else if (s->contacts.n > ncmax) {
+                    ncmax = s->contacts.n;
                 }
             best = fmin(best, bench_now() - a);
             best_cpu = fmin(best_cpu, cpu_now() - ac);
@@ -253,9 +258,10 @@ static int run_size(const bench_ctx *c, int nx, int settle, int steps, const cha
         char note[256], load[64];
         load_note(load, sizeof load);
         snprintf(note, sizeof note,
-                 "best of %d; CPU %.1f ns/particle-step (all threads); %.2f contacts/particle; %.0f B/body and %.0f "
-                 "B/contact (peak RSS rise); %zu rebuilds in %zu steps; %s",
-                 REPEATS, 1e9 * best_cpu / ((double)n * steps), (double)nc / (double)n, peak / (double)n, nc ? peak / (double)nc : 0.0,
+                 "best of %d; CPU %.1f ns/particle-step (all threads); %.2f contacts/particle (%.2f at the most); %.0f "
+                 "B/body and %.0f B/contact at the most (peak RSS rise); %zu rebuilds in %zu steps; %s",
+                 REPEATS, 1e9 * best_cpu / ((double)n * steps), (double)nc / (double)n, (double)ncmax / (double)n,
+                 peak / (double)n, ncmax ? peak / (double)ncmax : 0.0,
                  st1.rebuilds - st0.rebuilds, st1.calls - st0.calls, load);
         char name[64];
         snprintf(name, sizeof name, "%s-%ld", tag, n);

@@ -24,20 +24,28 @@
 #include "history.h"
 #include "integrator.h"
 
-/* a body as the contact loop reads it (gathered once a step; 80 bytes). The orientation is
- * not copied: only contacts with a non-sphere turn sbar by it (A(e) sbar), and they read it
- * from the world's body */
+/* a body as the contact loop reads it (gathered once a step): 64 bytes, one cache line of an
+ * array allocated 64-byte aligned. Not copied: the orientation (only contacts with a
+ * non-sphere turn sbar by it, A(e) sbar, and they read it from the world's body), the
+ * material (one pair for the whole step when every body has the same, pair1 of
+ * penalty_advance, else read from the world's bodies), the flags (fixed: an infinite mass;
+ * sphere: the sign of R; the body loop reads the world's body itself, and with
+ * sphere_orientation=off the array still, a byte a body) */
 typedef struct pen_body {
     clab_vec3 rdot;  /* velocity [m/s] */
     clab_vec3 omega; /* angular velocity, world frame A(e) wbar [rad/s] */
-    double m;        /* mass [kg] */
-    double Rc;       /* radius for R* [m] (clab_penalty_reff) */
-    double iRc;      /* 1/Rc [1/m] (0 for flat shapes), once a body: 1/R* = 1/R_a + 1/R_b */
-    int material;
-    unsigned char fixed, sphere;
-    unsigned char still; /* PEN_TURNS, or with sphere_orientation=off for a sphere of isotropic
-                          * inertia PEN_STILL (e is not advanced) or PEN_STILL_IDENTITY */
+    double m;        /* mass [kg]; INFINITY for a fixed body (its mass is ignored) */
+    double R;        /* a sphere: its radius R (sign bit clear); any other shape -Rc (sign bit
+                      * set), Rc its radius for R* [m] (contact_radius: INFINITY when flat) */
 } pen_body;
+_Static_assert(sizeof(pen_body) == 64, "pen_body: one cache line");
+
+/* body b is a sphere: its lever arms lie on the contact normals */
+static inline int pen_sphere(const pen_body *b) { return !signbit(b->R); }
+/* body b is fixed (clab_penalty_meff) */
+static inline int pen_fixed(const pen_body *b) { return b->m == INFINITY; }
+/* 1/Rc [1/m] of body b (0 when flat): 1/R* = 1/R_a + 1/R_b (clab_penalty_reff) */
+static inline double pen_inv_rc(const pen_body *b) { return 1.0 / fabs(b->R); }
 
 enum {
     PEN_TURNS = 0,         /* e advanced as usual */
@@ -63,8 +71,7 @@ typedef struct penalty {
     /* tangential history, keyed by contact key */
     clab_history hist;
     /* per-step arrays, per body [cap_bodies] */
-    pen_body *pb;               /* what the contact loop reads of the bodies */
-    uint32_t *afirst, *alast;   /* contacts [afirst, alast) have this body as a */
+    pen_body *pb;               /* what the contact loop reads of the bodies (64-byte aligned) */
     uint32_t *bstart;           /* [cap_bodies + 1]: blist[bstart[i] .. bstart[i+1]) have it as b */
     size_t cap_bodies;
     /* per contact [cap_forces] */
@@ -74,8 +81,10 @@ typedef struct penalty {
     /* only when needed [cap_extra] */
     clab_vec3 *Mr;              /* rolling resistance couple on b, world [N m] (rolling=cdt) */
     uint32_t *alist;            /* contact indices by body a, when the contacts are not sorted by a */
+    uint32_t *astart;           /* [bodies + 1] with alist: alist[astart[i] .. astart[i+1]) have i as a */
     uint32_t *tcnt;             /* [threads x bodies] per-thread counts of the sort by b */
-    size_t cap_mr, cap_alist, cap_tcnt;
+    unsigned char *still;       /* [bodies] sphere_orientation=off: still_of each body (gather_range) */
+    size_t cap_mr, cap_alist, cap_astart, cap_tcnt, cap_still;
     /* bookkeeping */
     int started;        /* verlet: a step has been taken (its closing half-kick is pending) */
     long steps;         /* steps taken */
@@ -190,13 +199,13 @@ static void penalty_destroy(void *self)
     free(p->pairs);
     free(p->matname);
     free(p->pb);
-    free(p->afirst);
-    free(p->alast);
     free(p->bstart);
     free(p->Fc);
     free(p->Mr);
     free(p->alist);
+    free(p->astart);
     free(p->tcnt);
+    free(p->still);
     free(p->blist);
     free(p);
 }
@@ -267,19 +276,24 @@ static int grow(void *pa, size_t *cap, size_t n, size_t sz)
 /* the per-step arrays for nb bodies and nc contacts */
 static int reserve_step(penalty *p, size_t nb, size_t nc)
 {
-    size_t cb = p->cap_bodies, cb2 = p->cap_bodies, cb3 = p->cap_bodies, cb4 = p->cap_bodies;
-    size_t had = p->pb ? p->cap_bodies : 0;
-    if (grow(&p->pb, &cb, nb, sizeof(pen_body))) return 1;
-    for (size_t i = had; i < cb; i++) p->pb[i].Rc = NAN; /* no 1/Rc known yet (gather_range_of) */
-    if (grow(&p->afirst, &cb2, nb, sizeof(uint32_t)) || grow(&p->alast, &cb3, nb, sizeof(uint32_t)) ||
-        grow(&p->bstart, &cb4, nb + 1, sizeof(uint32_t)))
-        return 1;
-    p->cap_bodies = cb < cb2 ? cb : cb2; /* all grow alike; bstart has one more */
-    if (p->cap_bodies > cb3) p->cap_bodies = cb3;
-    if (p->cap_bodies + 1 > cb4) p->cap_bodies = cb4 - 1;
+    if (nb > p->cap_bodies || !p->pb) {
+        /* pen_body 64-byte aligned: one cache line each (contents not kept) */
+        size_t cap = p->cap_bodies ? p->cap_bodies : 64;
+        while (cap < nb) cap *= 2;
+        free(p->pb);
+        p->pb = aligned_alloc(64, cap * sizeof(pen_body));
+        uint32_t *bs = realloc(p->bstart, (cap + 1) * sizeof(uint32_t));
+        if (bs) p->bstart = bs;
+        if (!p->pb || !bs) {
+            p->cap_bodies = 0;
+            return 1;
+        }
+        p->cap_bodies = cap;
+    }
     size_t c1 = p->cap_forces, c3 = p->cap_forces;
     if (grow(&p->Fc, &c1, nc, sizeof(clab_vec3)) || grow(&p->blist, &c3, nc, sizeof(uint32_t))) return 1;
     if (p->law.rolling == CLAB_PENALTY_ROLL_CDT && grow(&p->Mr, &p->cap_mr, nc, sizeof(clab_vec3))) return 1;
+    if (p->orientation_off && grow(&p->still, &p->cap_still, nb, 1)) return 1;
     p->cap_forces = c1;
     return 0;
 }
@@ -294,19 +308,22 @@ static double inv_inertia_about(const clab_body *b, clab_vec3 k)
 
 /* One contact i with overlap delta_n = -Phi > 0: relative velocity of the contact point
  * (lever arms l = A(e) sbar, never P - r), the history delta_t rotated onto the tangent plane
- * and advanced by h v_t, the force law of seed 002 with the Coulomb cap. Writes the force on
+ * and advanced by h v_t, the force law of seed 002 with the Coulomb cap (the material pair:
+ * pair1 when every body has the same material). Writes the force on
  * b (Fc), the rolling couple (Mr, rolling=cdt) and the new delta_t (history entry i); the
  * torques l x F follow per body in body_sum_integrate. Contacts i are independent: no shared
  * writes. */
 static CLAB_ALWAYS_INLINE void contact_force(penalty *p, const clab_world *w, const clab_contact *ci, size_t i,
-                                 const clab_vec3 *old, double h)
+                                              const clab_vec3 *old, const clab_penalty_pair *pair1, double h)
 {
     const pen_body *A = &p->pb[ci->a], *B = &p->pb[ci->b];
     const clab_penalty_law *law = &p->law;
-    const clab_penalty_pair *pp = &p->pairs[(size_t)A->material * p->nmat + (size_t)B->material];
+    const clab_penalty_pair *pp =
+        pair1 ? pair1
+              : &p->pairs[(size_t)w->bodies[ci->a].material * p->nmat + (size_t)w->bodies[ci->b].material];
     double delta_n = -ci->phi;
-    double m_eff = clab_penalty_meff(A->m, A->fixed, B->m, B->fixed);
-    double R_eff = 1.0 / (A->iRc + B->iRc); /* clab_penalty_reff, its two quotients once a body */
+    double m_eff = clab_penalty_meff(A->m, pen_fixed(A), B->m, pen_fixed(B));
+    double R_eff = 1.0 / (pen_inv_rc(A) + pen_inv_rc(B)); /* clab_penalty_reff */
 
     /* lever arms from the centers (world frame): to the contact point P, A(e) sbar (not P - r,
      * which is wrong through a periodic image), or (lever=surface) to each body's own surface
@@ -316,14 +333,14 @@ static CLAB_ALWAYS_INLINE void contact_force(penalty *p, const clab_world *w, co
      * turning sbar by the orientation (equal to rounding; body_sum_integrate sums its torque
      * with the same levers) */
     clab_vec3 la, lb;
-    if (A->sphere) {
-        la = clab_v3_scale(ci->n, p->lever_surface ? A->Rc : A->Rc + 0.5 * ci->phi);
+    if (pen_sphere(A)) {
+        la = clab_v3_scale(ci->n, p->lever_surface ? A->R : A->R + 0.5 * ci->phi);
     } else {
         la = clab_q_rotate(w->bodies[ci->a].e, ci->sa);
         if (p->lever_surface) la = clab_v3_madd(la, -0.5 * ci->phi, ci->n);
     }
-    if (B->sphere) {
-        lb = clab_v3_scale(ci->n, -(p->lever_surface ? B->Rc : B->Rc + 0.5 * ci->phi));
+    if (pen_sphere(B)) {
+        lb = clab_v3_scale(ci->n, -(p->lever_surface ? B->R : B->R + 0.5 * ci->phi));
     } else {
         lb = clab_q_rotate(w->bodies[ci->b].e, ci->sb);
         if (p->lever_surface) lb = clab_v3_madd(lb, 0.5 * ci->phi, ci->n);
@@ -375,16 +392,16 @@ static CLAB_ALWAYS_INLINE void contact_force(penalty *p, const clab_world *w, co
  * torque is summed in the world frame and turned once, taubar = A^T tau. Any other body sums
  * lbar x (A^T F) in its own frame, lbar = sbar (or the surface point, lever=surface).
  * A body without contacts skips the rotation (F = tau = 0 exactly as the empty sums give
- * them). */
-static CLAB_ALWAYS_INLINE void body_sum_integrate(clab_world *w, size_t i, const pen_body *pi, const clab_contact *cc,
-                                      const clab_vec3 *Fc, const clab_vec3 *Mr, const uint32_t *blist, uint32_t b0,
-                                      uint32_t b1, const uint32_t *alist, uint32_t a0, uint32_t a1, int surface, int rolling,
-                                      double h, clab_penalty_integrator scheme, int first, const int off)
+ * them). still: PEN_TURNS, or (sphere_orientation=off) still_of the body. */
+static CLAB_ALWAYS_INLINE void body_sum_integrate(clab_world *w, size_t i, const pen_body *pi, unsigned char still,
+                                                  const clab_contact *cc, const clab_vec3 *Fc, const clab_vec3 *Mr,
+                                                  const uint32_t *blist, uint32_t b0, uint32_t b1,
+                                                  const uint32_t *alist, uint32_t a0, uint32_t a1, int surface,
+                                                  int rolling, double h, clab_penalty_integrator scheme, int first)
 {
-    const int still = off && pi->still; /* off: a constant at each call, so one copy has no test */
     clab_vec3 F = clab_v3(0.0, 0.0, 0.0), tau = F;
-    if (pi->sphere && (b1 > b0 || a1 > a0)) {
-        const double R = pi->Rc;
+    if (pen_sphere(pi) && (b1 > b0 || a1 > a0)) {
+        const double R = pi->R;
         for (uint32_t q = b0; q < b1; q++) {
             uint32_t k = blist[q];
             double hk = surface ? R : R + 0.5 * cc[k].phi;
@@ -400,7 +417,7 @@ static CLAB_ALWAYS_INLINE void body_sum_integrate(clab_world *w, size_t i, const
             if (rolling) tau = clab_v3_sub(tau, Mr[k]);
         }
         const clab_quat e = w->bodies[i].e;
-        if (!(still && pi->still == PEN_STILL_IDENTITY)) tau = clab_q_rotate_inv(e, tau);
+        if (still != PEN_STILL_IDENTITY) tau = clab_q_rotate_inv(e, tau);
     } else if (b1 > b0 || a1 > a0) {
         clab_mat33 A = clab_q_to_A(w->bodies[i].e);
         for (uint32_t q = b0; q < b1; q++) {
@@ -420,61 +437,73 @@ static CLAB_ALWAYS_INLINE void body_sum_integrate(clab_world *w, size_t i, const
             if (rolling) tau = clab_v3_sub(tau, clab_m33_tmulv(A, Mr[k]));
         }
     }
-    clab_penalty_integrate_body_turn(w, i, F, tau, h, scheme, first, !still);
+    clab_penalty_integrate_body_turn(w, i, F, tau, h, scheme, first, still == PEN_TURNS);
 }
 
 /* the loops that read bodies or contacts in random order ask for them (CLAB_PREFETCH,
  * clab_math.h) this many items ahead */
 #define PEN_AHEAD 8
 
-/* 1. what the contact loop reads of bodies [i0, i1), in one array: the angular velocity in the
- *    world frame A(e) wbar once a body, not twice a contact (a still sphere at the identity,
- *    sphere_orientation=off, needs no turn: wbar); and their runs by a emptied. off: a
- *    constant in each of the two copies below */
-static CLAB_ALWAYS_INLINE void gather_range_of(const clab_world *w, pen_body *pb, uint32_t *afirst, uint32_t *alast,
-                                               size_t i0, size_t i1, const int off)
+/* PEN_TURNS, or for a sphere of isotropic inertia (whose motion does not depend on e) under
+ * sphere_orientation=off PEN_STILL (e is not advanced) or PEN_STILL_IDENTITY (and A(e) = 1) */
+static inline unsigned char still_of(const clab_body *b)
 {
-    for (size_t i = i0; i < i1; i++) {
-        const clab_body *b = &w->bodies[i];
-        unsigned char still = PEN_TURNS;
-        if (off && b->shape.type == CLAB_SHAPE_SPHERE && b->J.x == b->J.y && b->J.y == b->J.z)
-            still = clab_q_is_identity(b->e) ? PEN_STILL_IDENTITY : PEN_STILL;
-        pb[i].rdot = b->rdot;
-        pb[i].omega = still == PEN_STILL_IDENTITY ? b->wbar : clab_body_omega_world(b);
-        pb[i].m = b->m;
-        /* 1/Rc only when Rc changed (a function of Rc alone: right whichever body held entry i
-         * before; a new entry holds NaN): no division a body a step */
-        const double Rc = contact_radius(&b->shape);
-        if (!(pb[i].Rc == Rc)) {
-            pb[i].Rc = Rc;
-            pb[i].iRc = 1.0 / Rc;
-        }
-        pb[i].material = b->material;
-        pb[i].fixed = b->fixed != 0;
-        pb[i].sphere = b->shape.type == CLAB_SHAPE_SPHERE;
-        pb[i].still = still;
-        afirst[i] = alast[i] = 0;
-    }
+    if (b->shape.type == CLAB_SHAPE_SPHERE && b->J.x == b->J.y && b->J.y == b->J.z)
+        return clab_q_is_identity(b->e) ? PEN_STILL_IDENTITY : PEN_STILL;
+    return PEN_TURNS;
 }
 
-static CLAB_NOINLINE void gather_range(const clab_world *w, pen_body *pb, uint32_t *afirst, uint32_t *alast,
-                                       size_t i0, size_t i1)
+/* 1. what the contact loop reads of bodies [i0, i1), in one array: the angular velocity in the
+ *    world frame A(e) wbar once a body, not twice a contact (a still sphere at the identity,
+ *    sphere_orientation=off, needs no turn: wbar; off: still_of each body into still). Returns
+ *    1 when a body of the range has a material other than m0. off: a constant in each of the
+ *    two copies below */
+static CLAB_ALWAYS_INLINE int gather_range_of(const clab_world *w, pen_body *pb, unsigned char *still, int m0,
+                                              size_t i0, size_t i1, const int off)
 {
-    gather_range_of(w, pb, afirst, alast, i0, i1, 0);
+    int mixed = 0;
+    for (size_t i = i0; i < i1; i++) {
+        const clab_body *b = &w->bodies[i];
+        int identity = 0;
+        if (off) {
+            still[i] = still_of(b);
+            identity = still[i] == PEN_STILL_IDENTITY;
+        }
+        pb[i].rdot = b->rdot;
+        pb[i].omega = identity ? b->wbar : clab_body_omega_world(b);
+        pb[i].m = b->fixed ? INFINITY : b->m;
+        const int sphere = b->shape.type == CLAB_SHAPE_SPHERE;
+        pb[i].R = sphere ? b->shape.radius : -contact_radius(&b->shape);
+        mixed |= b->material != m0;
+    }
+    return mixed;
 }
-static CLAB_NOINLINE void gather_range_still(const clab_world *w, pen_body *pb, uint32_t *afirst, uint32_t *alast,
-                                             size_t i0, size_t i1)
+
+static CLAB_NOINLINE int gather_range(const clab_world *w, pen_body *pb, int m0, size_t i0, size_t i1)
 {
-    gather_range_of(w, pb, afirst, alast, i0, i1, 1);
+    return gather_range_of(w, pb, NULL, m0, i0, i1, 0);
 }
+static CLAB_NOINLINE int gather_range_still(const clab_world *w, pen_body *pb, unsigned char *still, int m0, size_t i0,
+                                            size_t i1)
+{
+    return gather_range_of(w, pb, still, m0, i0, i1, 1);
+}
+
+/* the bodies a and b of contact k as array indices (the sorts of step 3 read them from the
+ * records, no copies) */
+static inline uint32_t body_a(const clab_contact *cc, size_t k) { return (uint32_t)cc[k].a; }
+static inline uint32_t body_b(const clab_contact *cc, size_t k) { return (uint32_t)cc[k].b; }
 
 /* what the body loop reads (penalty_advance's locals) */
 typedef struct body_loop {
     clab_world *w;
     const pen_body *pb;
+    const unsigned char *still; /* sphere_orientation=off: still_of each body */
     const clab_contact *cc;
     const clab_vec3 *Fc, *Mr;
-    const uint32_t *blist, *bstart, *alist, *afirst, *alast;
+    const uint32_t *blist, *bstart;
+    const uint32_t *alist, *astart; /* contacts not in order of a: lists by a; NULL when they are */
+    size_t nc;
     const clab_periodic *per;
     const double *wlo, *whi; /* the box along the periodic axes, all space along the others */
     double h, v2lim;
@@ -484,7 +513,10 @@ typedef struct body_loop {
 
 /* 4. each free body i in [i0, i1): its contact forces summed in contact order (as b, then as
  *    a) and their torques (body_sum_integrate), then the explicit integration (integrator.h);
- *    bodies are independent, and the sums do not depend on the thread count. With screen,
+ *    bodies are independent, and the sums do not depend on the thread count. The contacts in
+ *    order of a (the narrow phase's, sorted by key) give each body's run as a from a cursor:
+ *    the first contact with a >= i0 by binary search, then each body's run where the last one
+ *    ended (no array a body); otherwise alist by astart. With screen,
  *    the same pass wraps the center (periodic axes, wrap) and screens the state: a sum of the
  *    13 numbers is finite when they all are (an overflow only makes the screen cautious), and
  *    the speed is compared squared with a margin, so clab_world_check_state, run when
@@ -497,10 +529,26 @@ static CLAB_ALWAYS_INLINE int body_range_of(const body_loop *L, size_t i0, size_
     const pen_body *pb = L->pb;
     const clab_contact *cc = L->cc;
     const uint32_t *blist = L->blist, *bstart = L->bstart;
-    const size_t nb = w->nbodies;
+    const size_t nb = w->nbodies, nc = L->nc;
     int bad = 0;
+    size_t k = 0, kend = nc; /* the cursor: the first contact with a >= i0 */
+    if (!L->alist)
+        while (k < kend) {
+            size_t mid = k + (kend - k) / 2;
+            if (body_a(cc, mid) < i0) k = mid + 1;
+            else kend = mid;
+        }
     for (size_t i = i0; i < i1; i++) {
         clab_body *bi = &w->bodies[i];
+        uint32_t a0, a1;
+        if (L->alist) {
+            a0 = L->astart[i];
+            a1 = L->astart[i + 1];
+        } else {
+            a0 = (uint32_t)k;
+            while (k < nc && body_a(cc, k) == i) k++;
+            a1 = (uint32_t)k;
+        }
         if (i + PEN_AHEAD < nb && bstart[i + PEN_AHEAD] < bstart[i + PEN_AHEAD + 1]) {
             /* a later body's first contact as b (random in the contact array): n, phi, sb and
              * its force, started early */
@@ -510,11 +558,12 @@ static CLAB_ALWAYS_INLINE int body_range_of(const body_loop *L, size_t i0, size_
             CLAB_PREFETCH(&cc[k].sb);
             CLAB_PREFETCH(&L->Fc[k]);
         }
-        if (!pb[i].fixed) {
+        if (!bi->fixed) {
             /* indices, not blist + bstart[i]: blist is NULL while no contact was ever stored,
-             * and NULL + 0 is undefined */
-            body_sum_integrate(w, i, &pb[i], cc, L->Fc, L->Mr, blist, bstart[i], bstart[i + 1], L->alist,
-                               L->afirst[i], L->alast[i], L->surface, L->rolling, L->h, L->scheme, L->first, off);
+             * and NULL + 0 is undefined. off: a constant, so the usual copy has no test */
+            const unsigned char still = off ? L->still[i] : PEN_TURNS;
+            body_sum_integrate(w, i, &pb[i], still, cc, L->Fc, L->Mr, blist, bstart[i], bstart[i + 1], L->alist, a0,
+                               a1, L->surface, L->rolling, L->h, L->scheme, L->first);
             const double *lo = L->wlo, *hi = L->whi;
             if (L->wrap && !(bi->r.x >= lo[0] && bi->r.x < hi[0] && bi->r.y >= lo[1] && bi->r.y < hi[1] &&
                              bi->r.z >= lo[2] && bi->r.z < hi[2]))
@@ -539,11 +588,6 @@ static CLAB_NOINLINE int body_range_still(const body_loop *L, size_t i0, size_t 
 {
     return body_range_of(L, i0, i1, 1);
 }
-
-/* the bodies a and b of contact k as array indices (the sorts of step 3 read them from the
- * records, no copies) */
-static inline uint32_t body_a(const clab_contact *cc, size_t k) { return (uint32_t)cc[k].a; }
-static inline uint32_t body_b(const clab_contact *cc, size_t k) { return (uint32_t)cc[k].b; }
 
 /* below this many items a loop runs on one thread (waking threads costs more) */
 #define PAR_MIN 4096
@@ -579,8 +623,9 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
 #endif
     /* the counting sort by b on more than one thread keeps a count row per thread */
     if (nt > 1 && grow(&p->tcnt, &p->cap_tcnt, (size_t)nt * nb, sizeof(uint32_t))) nt = 1;
-    uint32_t *tcnt = p->tcnt, *afirst = p->afirst, *alast = p->alast, *bstart = p->bstart, *blist = p->blist;
-    uint32_t *alist = NULL;
+    uint32_t *tcnt = p->tcnt, *bstart = p->bstart, *blist = p->blist;
+    uint32_t *alist = NULL, *astart = NULL;
+    const int m0 = nb ? w->bodies[0].material : 0; /* every body's material, unless mixed */
     const int first = !p->started, surface = p->lever_surface, rolling = p->law.rolling == CLAB_PENALTY_ROLL_CDT;
     const clab_penalty_integrator scheme = p->integrator;
     const clab_vec3 *Fc = p->Fc, *Mr = p->Mr;
@@ -594,7 +639,7 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
         whi[k] = per->on[k] ? per->hi[k] : INFINITY;
     }
     const int orientation_off = p->orientation_off;
-    int by_a = 1, nomem = 0, bad = 0;
+    int by_a = 1, mixed = 0, nomem = 0, bad = 0;
 #pragma omp parallel num_threads(nt) if (nt > 1) reduction(| : bad)
     {
         int t = 0, T = 1;
@@ -608,31 +653,34 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
          * itself, shifted by one) */
         uint32_t *row = T > 1 ? tcnt + (size_t)t * nb : bstart + 1;
 
-        /* 1. what the contact loop reads of the bodies (gather_range); the runs by a emptied */
+        /* 1. what the contact loop reads of the bodies (gather_range), and whether they all
+         *    have one material */
         {
             const size_t i0 = nb * (size_t)t / (size_t)T, i1 = nb * (size_t)(t + 1) / (size_t)T;
-            if (orientation_off) gather_range_still(w, pb, afirst, alast, i0, i1);
-            else gather_range(w, pb, afirst, alast, i0, i1);
+            if (orientation_off ? gather_range_still(w, pb, p->still, m0, i0, i1)
+                                : gather_range(w, pb, m0, i0, i1)) {
+#pragma omp atomic write
+                mixed = 1;
+            }
         }
 #pragma omp barrier
         for (size_t j = 0; j < nb; j++) row[j] = 0;
         if (T == 1) bstart[0] = 0;
+        int mixed_seen;
+#pragma omp atomic read
+        mixed_seen = mixed;
+        const clab_penalty_pair *pair1 = mixed_seen ? NULL : &p->pairs[(size_t)m0 * p->nmat + (size_t)m0];
 
         /* 2. every contact, independently (its history is entry i, aligned above): its force;
-         *    on the way, whether the contacts run by body a, the ends of each run (each written
-         *    by one contact), and the count by b */
+         *    on the way, whether the contacts run by body a and the count by b */
         int mine_by_a = 1;
         for (size_t i = k0; i < k1; i++) {
             const clab_contact *ci = &cc[i];
             if (i + PEN_AHEAD < k1) { /* body b of a later contact: a random read, started early */
-                const char *pbb = (const char *)&pb[cc[i + PEN_AHEAD].b];
-                CLAB_PREFETCH(pbb);
-                CLAB_PREFETCH(pbb + sizeof(pen_body) - 1);
+                CLAB_PREFETCH(&pb[cc[i + PEN_AHEAD].b]); /* one cache line */
             }
             const uint32_t ia = body_a(cc, i);
             if (i > 0 && body_a(cc, i - 1) > ia) mine_by_a = 0;
-            if (i == 0 || body_a(cc, i - 1) != ia) afirst[ia] = (uint32_t)i;
-            if (i + 1 == nc || body_a(cc, i + 1) != ia) alast[ia] = (uint32_t)(i + 1);
             row[body_b(cc, i)]++;
             if (!(-ci->phi > 0.0)) { /* inside the envelope but not touching: no force, history dropped */
                 clab_history_drop_at(&p->hist, i);
@@ -641,7 +689,7 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
                 continue;
             }
             const clab_vec3 *old = clab_history_at(&p->hist, i);
-            contact_force(p, w, ci, i, old, h);
+            contact_force(p, w, ci, i, old, pair1, h);
         }
         if (!mine_by_a) {
 #pragma omp atomic write
@@ -656,21 +704,23 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
             clab_history_keep(&p->hist, nc); /* the ones put stay (contact_force), the dropped go */
             clab_history_end(&p->hist);
             p->nforces = nc;
-            if (!by_a) {
-                if (grow(&p->alist, &p->cap_alist, nc, sizeof(uint32_t))) {
+            if (!by_a) { /* the counting sort by a: astart the offsets, alist the contacts */
+                if (grow(&p->alist, &p->cap_alist, nc, sizeof(uint32_t)) ||
+                    grow(&p->astart, &p->cap_astart, nb + 1, sizeof(uint32_t))) {
                     nomem = 1;
                 } else {
                     alist = p->alist;
-                    for (size_t i = 0; i < nb; i++) afirst[i] = 0;
-                    for (size_t i = 0; i < nc; i++)
-                        if (body_a(cc, i) + 1 < nb) afirst[body_a(cc, i) + 1]++;
-                    for (size_t i = 1; i < nb; i++) afirst[i] += afirst[i - 1];
-                    for (size_t i = 0; i < nb; i++) alast[i] = afirst[i];
-                    for (size_t i = 0; i < nc; i++) alist[alast[body_a(cc, i)]++] = (uint32_t)i;
+                    astart = p->astart;
+                    for (size_t i = 0; i <= nb; i++) astart[i] = 0;
+                    for (size_t i = 0; i < nc; i++) astart[body_a(cc, i) + 1]++;
+                    for (size_t i = 0; i < nb; i++) astart[i + 1] += astart[i];
+                    for (size_t i = 0; i < nc; i++) alist[astart[body_a(cc, i)]++] = (uint32_t)i;
+                    for (size_t i = nb; i > 0; i--) astart[i] = astart[i - 1];
+                    astart[0] = 0;
                 }
             }
         }
-        /* (the barrier at the end of single: alist, nomem and by_a are seen by all) */
+        /* (the barrier at the end of single: alist, astart, nomem and by_a are seen by all) */
 
         /* 3. the counting sort by b: the counts turned into offsets, then each contact's place */
         if (!nomem) {
@@ -700,7 +750,7 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
             }
 
             /* 4. the body loop (body_range) on one range of bodies a thread */
-            body_loop ctx = {w, pb, cc, Fc, Mr, blist, bstart, alist, afirst, alast, per, wlo, whi, h, v2lim,
+            body_loop ctx = {w, pb, p->still, cc, Fc, Mr, blist, bstart, alist, astart, nc, per, wlo, whi, h, v2lim,
                              scheme, surface, rolling, first, wrap, screen};
             const size_t i0 = nb * (size_t)t / (size_t)T, i1 = nb * (size_t)(t + 1) / (size_t)T;
             bad |= orientation_off ? body_range_still(&ctx, i0, i1) : body_range(&ctx, i0, i1);
