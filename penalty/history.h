@@ -39,6 +39,13 @@ typedef struct clab_history {
     clab_vec3 *delta_t;  /* [cap] tangential displacement history [m] */
     uint64_t *hit;       /* [words(cap)] clab_history_align's scratch: bit i, contact i found an entry */
     uint64_t *used;      /* [words(cap)] bit j, entry j was found */
+    /* clab_history_align on more than one thread: the entries each thread reads from another's
+     * range, set aside before the moves [acap], and where each thread's start [nat] */
+    uint64_t *akey;
+    clab_vec3 *adelta_t;
+    size_t acap;
+    size_t *at;
+    size_t nat;
     size_t n;            /* entries in use */
     size_t cap;          /* entries allocated */
     int sorted;          /* the generation's keys increase strictly (merge or binary search, no table) */

@@ -5,8 +5,9 @@
  * the in-place alignment to a step's contacts (clab_history_align) gives every contact the
  * entry a plain reference list says it has, for keys in and out of order, contacts that stop
  * touching dropped with clab_history_drop_at, on one thread and (above the alignment's
- * parallel threshold, 4096 contacts) on two, and after the bodies are renumbered
- * (clab_history_permute). */
+ * parallel threshold, 4096 contacts) on two and three (each thread moves the entries of its
+ * range of contacts, with those it reads from the others' ranges set aside first), and after
+ * the bodies are renumbered (clab_history_permute). */
 #include <stdlib.h>
 #include <string.h>
 #ifdef _OPENMP
@@ -293,5 +294,6 @@ int main(void)
     align_run(2000, 1);
     align_run(20000, 1);
     align_run(20000, 2);
+    align_run(20000, 3); /* a middle range: entries set aside from both neighbours */
     return tap_done();
 }
