@@ -280,10 +280,10 @@ typedef struct move_share {
 /* The sources the share reads outside its own positions: its first hits whose entries lie
  * below i0 (*nlo of them) and its last hits whose entries lie at or above i1 (*nhi), other
  * shares' positions. f is monotone, so they are a run at each end of the share, as long as
- * the entries shifted across its bounds. With ak, ad: copied there, the low ones in
- * increasing order, then the high ones in decreasing order. */
-static void aside_share(const clab_history *h, const move_share *g, size_t *nlo, size_t *nhi, uint64_t *ak,
-                        clab_vec3 *ad)
+ * the entries shifted across its bounds. With copy: copied to the buffer from index off on
+ * (akey, adelta_t; an index, not a pointer: the buffer is NULL while nothing was ever set
+ * aside), the low ones in increasing order, then the high ones in decreasing order. */
+static void aside_share(clab_history *h, const move_share *g, size_t *nlo, size_t *nhi, int copy, size_t off)
 {
     size_t lo = 0, hi = 0;
     bit_walk uw;
@@ -292,18 +292,18 @@ static void aside_share(const clab_history *h, const move_share *g, size_t *nlo,
         for (; lo < g->nh; lo++) {
             size_t f = bit_up(&uw);
             if (f >= g->i0) break;
-            if (ak) {
-                ak[lo] = h->key[f];
-                ad[lo] = h->delta_t[f];
+            if (copy) {
+                h->akey[off + lo] = h->key[f];
+                h->adelta_t[off + lo] = h->delta_t[f];
             }
         }
         bit_down_at(&uw, h->used, g->r0 + g->nh - 1);
         for (; lo + hi < g->nh; hi++) {
             size_t f = bit_down(&uw);
             if (f < g->i1) break;
-            if (ak) {
-                ak[lo + hi] = h->key[f];
-                ad[lo + hi] = h->delta_t[f];
+            if (copy) {
+                h->akey[off + lo + hi] = h->key[f];
+                h->adelta_t[off + lo + hi] = h->delta_t[f];
             }
         }
     }
@@ -312,12 +312,11 @@ static void aside_share(const clab_history *h, const move_share *g, size_t *nlo,
 }
 
 /* The moves of one share onto its own positions, once every share has set aside what it reads
- * of the others (aside_share: ak, ad): the entries from inside the share move down in
+ * of the others (aside_share, from index off of the buffer on): the entries from inside the share move down in
  * increasing order, then up in decreasing order, where the entries set aside are put and the
  * contacts without an entry marked (the order of align_merge's two passes, within the share:
  * no position is written before it is read). */
-static void move_share_run(clab_history *h, const move_share *g, size_t nc, size_t nlo, size_t nhi, const uint64_t *ak,
-                           const clab_vec3 *ad)
+static void move_share_run(clab_history *h, const move_share *g, size_t nc, size_t nlo, size_t nhi, size_t off)
 {
     uint64_t *key = h->key;
     clab_vec3 *dt = h->delta_t;
@@ -344,11 +343,11 @@ static void move_share_run(clab_history *h, const move_share *g, size_t nc, size
                 size_t f = bit_down(&uw);
                 k--;
                 if (k < nlo) {
-                    key[i] = ak[k];
-                    dt[i] = ad[k];
+                    key[i] = h->akey[off + k];
+                    dt[i] = h->adelta_t[off + k];
                 } else if (k >= g->nh - nhi) {
-                    key[i] = ak[nlo + (g->nh - 1 - k)];
-                    dt[i] = ad[nlo + (g->nh - 1 - k)];
+                    key[i] = h->akey[off + nlo + (g->nh - 1 - k)];
+                    dt[i] = h->adelta_t[off + nlo + (g->nh - 1 - k)];
                 } else if (f < i) {
                     key[i] = key[f];
                     dt[i] = dt[f];
@@ -439,7 +438,7 @@ static void align_merge(clab_history *h, const clab_contact *c, size_t nc)
             g.r0 = bits_before(hit, g.w0);
             g.nh = bits_before(hit + g.w0, g.w1 - g.w0);
             size_t nlo, nhi;
-            aside_share(h, &g, &nlo, &nhi, NULL, NULL);
+            aside_share(h, &g, &nlo, &nhi, 0, 0);
             at[t + 1] = nlo + nhi;
 #pragma omp barrier
 #pragma omp single
@@ -448,9 +447,9 @@ static void align_merge(clab_history *h, const clab_contact *c, size_t nc)
                 for (size_t u = 0; u < T; u++) at[u + 1] += at[u];
                 fail = aside_reserve(h, at[T]) != CLAB_OK;
             }
-            if (!fail) aside_share(h, &g, &nlo, &nhi, h->akey + at[t], h->adelta_t + at[t]);
+            if (!fail) aside_share(h, &g, &nlo, &nhi, 1, at[t]);
 #pragma omp barrier
-            if (!fail) move_share_run(h, &g, nc, nlo, nhi, h->akey + at[t], h->adelta_t + at[t]);
+            if (!fail) move_share_run(h, &g, nc, nlo, nhi, at[t]);
         }
         if (!fail) return;
         /* no room to set entries aside: the moves on one thread. Down, in increasing order;
