@@ -531,11 +531,11 @@ static CLAB_ALWAYS_INLINE int body_range_of(const body_loop *L, size_t i0, size_
     const uint32_t *blist = L->blist, *bstart = L->bstart;
     const size_t nb = w->nbodies, nc = L->nc;
     int bad = 0;
-    size_t k = 0, kend = nc; /* the cursor: the first contact with a >= i0 */
+    size_t ka = 0, kend = nc; /* the cursor: the first contact with a >= i0 */
     if (!L->alist)
-        while (k < kend) {
-            size_t mid = k + (kend - k) / 2;
-            if (body_a(cc, mid) < i0) k = mid + 1;
+        while (ka < kend) {
+            size_t mid = ka + (kend - ka) / 2;
+            if (body_a(cc, mid) < i0) ka = mid + 1;
             else kend = mid;
         }
     for (size_t i = i0; i < i1; i++) {
@@ -545,9 +545,9 @@ static CLAB_ALWAYS_INLINE int body_range_of(const body_loop *L, size_t i0, size_
             a0 = L->astart[i];
             a1 = L->astart[i + 1];
         } else {
-            a0 = (uint32_t)k;
-            while (k < nc && body_a(cc, k) == i) k++;
-            a1 = (uint32_t)k;
+            a0 = (uint32_t)ka;
+            while (ka < nc && body_a(cc, ka) == i) ka++;
+            a1 = (uint32_t)ka;
         }
         if (i + PEN_AHEAD < nb && bstart[i + PEN_AHEAD] < bstart[i + PEN_AHEAD + 1]) {
             /* a later body's first contact as b (random in the contact array): n, phi, sb and
@@ -669,7 +669,7 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
         int mixed_seen;
 #pragma omp atomic read
         mixed_seen = mixed;
-        const clab_penalty_pair *pair1 = mixed_seen ? NULL : &p->pairs[(size_t)m0 * p->nmat + (size_t)m0];
+        const clab_penalty_pair *pair1 = mixed_seen || !nb ? NULL : &p->pairs[(size_t)m0 * p->nmat + (size_t)m0];
 
         /* 2. every contact, independently (its history is entry i, aligned above): its force;
          *    on the way, whether the contacts run by body a and the count by b */
