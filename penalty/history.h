@@ -12,7 +12,10 @@
  * were found: a quarter of a byte a contact; the i-th marked contact's entry is the i-th
  * marked entry, the map being monotone), then the entries move in place, in increasing order
  * those that move down (an entry's new index i below its old index j) and in decreasing order
- * those that move up (a monotone map never overwrites an entry still to be read). After the
+ * those that move up (a monotone map never overwrites an entry still to be read); on more
+ * than one thread each thread moves the entries of its own range of contacts so, once every
+ * thread has copied aside the few entries it reads from the others' ranges (as many as the
+ * entries shifted across its range's bounds; a buffer that grows to the most seen). After the
  * alignment entry i's key is contact i's when it has a history, CLAB_HISTORY_EMPTY when not:
  * the key is the mark, no index a contact is kept. Input out of key order is
  * looked up through a copy of the generation (binary search, or an open-addressing hash table
