@@ -589,6 +589,45 @@ static CLAB_NOINLINE int body_range_still(const body_loop *L, size_t i0, size_t 
     return body_range_of(L, i0, i1, 1);
 }
 
+/* the body loop's work on bodies [0, i): a body costs BODY_SIDES contact sides (its
+ * kicks, drift, wrap and screen against one contact's sums, about 200 and 35 instructions on
+ * the chute), plus its contacts as b (bstart) and as a (astart, or where the contacts sorted
+ * by a reach body i) */
+#define BODY_SIDES 6
+static size_t body_work(const body_loop *L, size_t i)
+{
+    size_t as_a;
+    if (L->alist) {
+        as_a = L->astart[i];
+    } else { /* the first contact with a >= i */
+        size_t lo = 0, hi = L->nc;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (body_a(L->cc, mid) < i) lo = mid + 1;
+            else hi = mid;
+        }
+        as_a = lo;
+    }
+    return BODY_SIDES * i + L->bstart[i] + as_a;
+}
+
+/* the first body of thread t's share of the nb bodies when T threads share the body loop's
+ * work about equally (the first body whose work from body 0 reaches t / T of the whole; t =
+ * T: nb). The sums of a body do not depend on which thread takes it */
+static size_t body_cut(const body_loop *L, size_t nb, int t, int T)
+{
+    if (t >= T) return nb;
+    if (t <= 0) return 0;
+    const size_t target = (size_t)((double)body_work(L, nb) * (double)t / (double)T);
+    size_t lo = 0, hi = nb;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (body_work(L, mid) < target) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
 /* below this many items a loop runs on one thread (waking threads costs more) */
 #define PAR_MIN 4096
 
@@ -697,14 +736,12 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
         }
 #pragma omp barrier
 
-        /* the history's bookkeeping; contacts not in order of a (not the narrow phase's
-         * output) get their lists by a from a counting sort here, on one thread */
+        /* contacts not in order of a (not the narrow phase's output) get their lists by a
+         * from a counting sort here, on one thread (by_a was set before the barrier: every
+         * thread takes the same branch) */
+        if (!by_a) {
 #pragma omp single
-        {
-            clab_history_keep(&p->hist, nc); /* the ones put stay (contact_force), the dropped go */
-            clab_history_end(&p->hist);
-            p->nforces = nc;
-            if (!by_a) { /* the counting sort by a: astart the offsets, alist the contacts */
+            { /* the counting sort by a: astart the offsets, alist the contacts */
                 if (grow(&p->alist, &p->cap_alist, nc, sizeof(uint32_t)) ||
                     grow(&p->astart, &p->cap_astart, nb + 1, sizeof(uint32_t))) {
                     nomem = 1;
@@ -719,8 +756,8 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
                     astart[0] = 0;
                 }
             }
+            /* (the barrier at the end of single: alist, astart and nomem are seen by all) */
         }
-        /* (the barrier at the end of single: alist, astart, nomem and by_a are seen by all) */
 
         /* 3. the counting sort by b: the counts turned into offsets, then each contact's place */
         if (!nomem) {
@@ -749,11 +786,22 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
 #pragma omp barrier
             }
 
-            /* 4. the body loop (body_range) on one range of bodies a thread */
+            /* 4. the body loop (body_range) on one range of bodies a thread, about as much
+             *    work each (body_cut) */
             body_loop ctx = {w, pb, p->still, cc, Fc, Mr, blist, bstart, alist, astart, nc, per, wlo, whi, h, v2lim,
                              scheme, surface, rolling, first, wrap, screen};
-            const size_t i0 = nb * (size_t)t / (size_t)T, i1 = nb * (size_t)(t + 1) / (size_t)T;
+            const size_t i0 = body_cut(&ctx, nb, t, T), i1 = body_cut(&ctx, nb, t + 1, T);
             bad |= orientation_off ? body_range_still(&ctx, i0, i1) : body_range(&ctx, i0, i1);
+        }
+
+        /* the history's bookkeeping, for the next step (no loop of this one reads the
+         * history any more): on the first thread done with its bodies, no barrier after it
+         * but the region's end */
+#pragma omp single nowait
+        {
+            clab_history_keep(&p->hist, nc); /* the ones put stay (contact_force), the dropped go */
+            clab_history_end(&p->hist);
+            p->nforces = nc;
         }
     }
     if (nomem) return clab_error_set(err, CLAB_ENOMEM, "penalty backend: out of memory for %zu contacts", nc);
