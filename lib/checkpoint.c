@@ -496,7 +496,8 @@ static int read_state(ckpt_rd *r, uint32_t version, const char *name, ckpt_front
     f->rank = NULL;
     if (version < 3) return CLAB_OK;
     uint32_t sorted = get_u32(r);
-    if (r->bad || sorted > 1) return clab_error_set(err, CLAB_EIO, "%s: damaged checkpoint (order flag %u)", name, (unsigned)sorted);
+    if (r->bad || sorted > 1)
+        return clab_error_set(err, CLAB_EIO, "%s: damaged checkpoint (order flag %u)", name, (unsigned)sorted);
     if (!sorted) return CLAB_OK;
     if (f->nbodies > (r->len - r->pos) / sizeof(uint64_t))
         return clab_error_set(err, CLAB_EIO, "%s: damaged checkpoint (payload too short for the order of %llu bodies)",

@@ -572,7 +572,8 @@ static CLAB_ALWAYS_INLINE int body_range_of(const body_loop *L, size_t i0, size_
         if (L->screen) {
             /* summed as a tree (four levels of additions, not a chain of twelve: the chain's
              * latency held back the next body) */
-            double s = ((bi->r.x + bi->r.y) + (bi->r.z + bi->rdot.x)) + ((bi->rdot.y + bi->rdot.z) + (bi->wbar.x + bi->wbar.y)) +
+            double s = ((bi->r.x + bi->r.y) + (bi->r.z + bi->rdot.x)) +
+                       ((bi->rdot.y + bi->rdot.z) + (bi->wbar.x + bi->wbar.y)) +
                        (((bi->wbar.z + bi->e.e0) + (bi->e.e1 + bi->e.e2)) + bi->e.e3);
             double v2 = clab_v3_norm2(bi->rdot);
             bad |= !isfinite(s) || !(v2 < L->v2lim && v2 < INFINITY);
