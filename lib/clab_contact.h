@@ -74,5 +74,17 @@ void clab_contacts_free(clab_contacts *cs);
 /* Append one record (copied); CLAB_ENOMEM on allocation failure. */
 int clab_contacts_push(clab_contacts *cs, const clab_contact *c);
 static inline void clab_contacts_clear(clab_contacts *cs) { cs->n = 0; }
+/* The first of the n records c, sorted by body a (clab_collide's output), whose body a is
+ * >= i (n when none): a binary search. Records in another order give some index in [0, n]. */
+static inline size_t clab_contacts_first_a(const clab_contact *c, size_t n, size_t i)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if ((size_t)c[mid].a < i) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
 
 #endif

@@ -333,14 +333,8 @@ static void count_cut_records(clab_collider *cd, const clab_contacts *out, size_
     cd->cut_n = 0;
     if (n < B || out->n == 0) return;
     for (size_t b = 0; b <= B; b++) {
-        const size_t first = n * b / B; /* records with a < first */
-        size_t lo = 0, hi = out->n;
-        while (lo < hi) {
-            size_t mid = lo + (hi - lo) / 2;
-            if ((size_t)out->c[mid].a < first) lo = mid + 1;
-            else hi = mid;
-        }
-        cd->cut_rec[b] = b == B ? out->n : lo;
+        /* the records with a < n b / B */
+        cd->cut_rec[b] = b == B ? out->n : clab_contacts_first_a(out->c, out->n, n * b / B);
     }
     for (size_t b = 1; b <= B; b++) /* keep the counts monotone whatever the order */
         if (cd->cut_rec[b] < cd->cut_rec[b - 1]) cd->cut_rec[b] = cd->cut_rec[b - 1];

@@ -531,13 +531,7 @@ static CLAB_ALWAYS_INLINE int body_range_of(const body_loop *L, size_t i0, size_
     const uint32_t *blist = L->blist, *bstart = L->bstart;
     const size_t nb = w->nbodies, nc = L->nc;
     int bad = 0;
-    size_t ka = 0, kend = nc; /* the cursor: the first contact with a >= i0 */
-    if (!L->alist)
-        while (ka < kend) {
-            size_t mid = ka + (kend - ka) / 2;
-            if (body_a(cc, mid) < i0) ka = mid + 1;
-            else kend = mid;
-        }
+    size_t ka = L->alist ? 0 : clab_contacts_first_a(cc, nc, i0); /* the cursor: the first contact with a >= i0 */
     for (size_t i = i0; i < i1; i++) {
         clab_body *bi = &w->bodies[i];
         uint32_t a0, a1;
@@ -597,18 +591,7 @@ static CLAB_NOINLINE int body_range_still(const body_loop *L, size_t i0, size_t 
 #define BODY_SIDES 6
 static size_t body_work(const body_loop *L, size_t i)
 {
-    size_t as_a;
-    if (L->alist) {
-        as_a = L->astart[i];
-    } else { /* the first contact with a >= i */
-        size_t lo = 0, hi = L->nc;
-        while (lo < hi) {
-            size_t mid = lo + (hi - lo) / 2;
-            if (body_a(L->cc, mid) < i) lo = mid + 1;
-            else hi = mid;
-        }
-        as_a = lo;
-    }
+    const size_t as_a = L->alist ? L->astart[i] : clab_contacts_first_a(L->cc, L->nc, i);
     return BODY_SIDES * i + L->bstart[i] + as_a;
 }
 
