@@ -18,6 +18,9 @@
 #ifdef _OPENMP
 #include <omp.h>
 #endif
+#if defined(__SSE2__) && defined(__x86_64__)
+#include <emmintrin.h>
+#endif
 
 #include "clab_backends.h"
 #include "force_law.h"
@@ -47,6 +50,13 @@ static inline int pen_fixed(const pen_body *b) { return b->m == INFINITY; }
 /* 1/Rc [1/m] of body b (0 when flat): 1/R* = 1/R_a + 1/R_b (clab_penalty_reff) */
 static inline double pen_inv_rc(const pen_body *b) { return 1.0 / fabs(b->R); }
 
+/* a body's contact sums as one thread scatters them (contact_scatter): the force F (world)
+ * and the torque tau (a sphere: world, turned once by the body loop; any other body: its own
+ * frame), 48 bytes */
+typedef struct pen_acc {
+    clab_vec3 F, tau;
+} pen_acc;
+
 enum {
     PEN_TURNS = 0,         /* e advanced as usual */
     PEN_STILL = 1,         /* e kept */
@@ -72,12 +82,15 @@ typedef struct penalty {
     clab_history hist;
     /* per-step arrays, per body [cap_bodies] */
     pen_body *pb;               /* what the contact loop reads of the bodies (64-byte aligned) */
+    pen_acc *acc;               /* [cap_acc] one thread: each body's contact sums (contact_scatter),
+                                 * zero between steps when acc_zero (the body loop reads and clears them) */
     uint32_t *bstart;           /* [cap_bodies + 1]: blist[bstart[i] .. bstart[i+1]) have it as b */
-    size_t cap_bodies;
+    size_t cap_bodies, cap_acc;
+    int acc_zero;
     /* per contact [cap_forces] */
     clab_vec3 *Fc;              /* force on b, world [N]; (F_n, F_u, F_w) = (Fc.n, Fc.u, Fc.w) for output */
     uint32_t *blist;            /* contact indices by body b */
-    size_t nforces, cap_forces;
+    size_t nforces, cap_forces, cap_blist;
     /* only when needed [cap_extra] */
     clab_vec3 *Mr;              /* rolling resistance couple on b, world [N m] (rolling=cdt) */
     uint32_t *alist;            /* contact indices by body a, when the contacts are not sorted by a */
@@ -199,6 +212,7 @@ static void penalty_destroy(void *self)
     free(p->pairs);
     free(p->matname);
     free(p->pb);
+    free(p->acc);
     free(p->bstart);
     free(p->Fc);
     free(p->Mr);
@@ -273,8 +287,9 @@ static int grow(void *pa, size_t *cap, size_t n, size_t sz)
     return 0;
 }
 
-/* the per-step arrays for nb bodies and nc contacts */
-static int reserve_step(penalty *p, size_t nb, size_t nc)
+/* the per-step arrays for nb bodies and nc contacts; the sums a body by one thread's scatter
+ * (acc) when scatter, else the lists by b (blist) */
+static int reserve_step(penalty *p, size_t nb, size_t nc, int scatter)
 {
     if (nb > p->cap_bodies || !p->pb) {
         /* pen_body 64-byte aligned: one cache line each (contents not kept) */
@@ -290,11 +305,18 @@ static int reserve_step(penalty *p, size_t nb, size_t nc)
         }
         p->cap_bodies = cap;
     }
-    size_t c1 = p->cap_forces, c3 = p->cap_forces;
-    if (grow(&p->Fc, &c1, nc, sizeof(clab_vec3)) || grow(&p->blist, &c3, nc, sizeof(uint32_t))) return 1;
+    if (grow(&p->Fc, &p->cap_forces, nc, sizeof(clab_vec3))) return 1;
+    if (scatter) {
+        pen_acc *old = p->acc;
+        if (grow(&p->acc, &p->cap_acc, nb, sizeof(pen_acc))) return 1;
+        if (p->acc != old) p->acc_zero = 0; /* new storage */
+        if (!p->acc_zero) memset(p->acc, 0, p->cap_acc * sizeof(pen_acc));
+        p->acc_zero = 1;
+    } else if (grow(&p->blist, &p->cap_blist, nc, sizeof(uint32_t))) {
+        return 1;
+    }
     if (p->law.rolling == CLAB_PENALTY_ROLL_CDT && grow(&p->Mr, &p->cap_mr, nc, sizeof(clab_vec3))) return 1;
     if (p->orientation_off && grow(&p->still, &p->cap_still, nb, 1)) return 1;
-    p->cap_forces = c1;
     return 0;
 }
 
@@ -306,15 +328,44 @@ static double inv_inertia_about(const clab_body *b, clab_vec3 k)
     return kb.x * kb.x / b->J.x + kb.y * kb.y / b->J.y + kb.z * kb.z / b->J.z;
 }
 
+/* *dst = v; stream: with non-temporal stores (x86-64), which write past the caches without
+ * reading the line first, for an array this step does not read back (the forces, kept for the
+ * outputs, on one thread); the loop that streams ends with stream_end */
+static CLAB_ALWAYS_INLINE void store_v3(clab_vec3 *dst, clab_vec3 v, int stream)
+{
+#if defined(__SSE2__) && defined(__x86_64__)
+    if (stream) {
+        long long q[3];
+        memcpy(q, &v, sizeof q);
+        _mm_stream_si64((long long *)dst, q[0]);
+        _mm_stream_si64((long long *)dst + 1, q[1]);
+        _mm_stream_si64((long long *)dst + 2, q[2]);
+        return;
+    }
+#endif
+    (void)stream;
+    *dst = v;
+}
+
+/* the non-temporal stores of store_v3 ordered before any later store (and so before another
+ * thread reads them) */
+static inline void stream_end(void)
+{
+#if defined(__SSE2__) && defined(__x86_64__)
+    _mm_sfence();
+#endif
+}
+
 /* One contact i with overlap delta_n = -Phi > 0: relative velocity of the contact point
  * (lever arms l = A(e) sbar, never P - r), the history delta_t rotated onto the tangent plane
  * and advanced by h v_t, the force law of seed 002 with the Coulomb cap (the material pair:
  * pair1 when every body has the same material). Writes the force on
- * b (Fc), the rolling couple (Mr, rolling=cdt) and the new delta_t (history entry i); the
- * torques l x F follow per body in body_sum_integrate. Contacts i are independent: no shared
- * writes. */
-static CLAB_ALWAYS_INLINE void contact_force(penalty *p, const clab_world *w, const clab_contact *ci, size_t i,
-                                              const clab_vec3 *old, const clab_penalty_pair *pair1, double h)
+ * b (Fc, also returned), the rolling couple (Mr, rolling=cdt) and the new delta_t (history
+ * entry i); the torques l x F follow per body (contact_scatter or body_sums). Contacts i are
+ * independent: no shared writes. */
+static CLAB_ALWAYS_INLINE clab_vec3 contact_force(penalty *p, const clab_world *w, const clab_contact *ci, size_t i,
+                                                   const clab_vec3 *old, const clab_penalty_pair *pair1, double h,
+                                                   int stream)
 {
     const pen_body *A = &p->pb[ci->a], *B = &p->pb[ci->b];
     const clab_penalty_law *law = &p->law;
@@ -330,7 +381,7 @@ static CLAB_ALWAYS_INLINE void contact_force(penalty *p, const clab_world *w, co
      * point P -+ Phi/2 n, LAMMPS's radii. A sphere touches anything on the line through its
      * center along n, with P midway between the two surfaces: A(e) sbar is (R_a + Phi/2) n as
      * a and -(R_b + Phi/2) n as b (R_a n and -R_b n to its surface point), taken so without
-     * turning sbar by the orientation (equal to rounding; body_sum_integrate sums its torque
+     * turning sbar by the orientation (equal to rounding; body_sums sums its torque
      * with the same levers) */
     clab_vec3 la, lb;
     if (pen_sphere(A)) {
@@ -380,27 +431,25 @@ static CLAB_ALWAYS_INLINE void contact_force(penalty *p, const clab_world *w, co
     } else if (law->rolling == CLAB_PENALTY_ROLL_CDT) {
         p->Mr[i] = clab_v3(0.0, 0.0, 0.0);
     }
-    p->Fc[i] = Fb;
+    store_v3(&p->Fc[i], Fb, stream);
+    return Fb;
 }
 
-/* One free body i: its contact forces summed in contact order (as b: [b0, b1) of blist,
- * then as a: [a0, a1) of the contacts, through alist when given) and their torques l x F,
- * then the explicit integration (integrator.h) with the torque in the body frame.
+/* The contact sums of body i, in contact order (as b: [b0, b1) of blist, then as a: [a0, a1)
+ * of the contacts, through alist when given): the force F and the torques l x F.
  * A sphere's lever to a contact point lies on the normal (every narrow-phase routine puts P
  * on the line through its center along n, Phi/2 outside its surface): l = -h n as b and
- * +h n as a, h = R + Phi/2 (or R, lever=surface), so both sides add -h (n x F) and its
- * torque is summed in the world frame and turned once, taubar = A^T tau. Any other body sums
+ * +h n as a, h = R + Phi/2 (or R, lever=surface), so both sides add -h (n x F), summed in the
+ * world frame (the body loop turns it once, taubar = A^T tau). Any other body sums
  * lbar x (A^T F) in its own frame, lbar = sbar (or the surface point, lever=surface).
- * A body without contacts skips the rotation (F = tau = 0 exactly as the empty sums give
- * them). still: PEN_TURNS, or (sphere_orientation=off) still_of the body. */
-static CLAB_ALWAYS_INLINE void body_sum_integrate(clab_world *w, size_t i, const pen_body *pi, unsigned char still,
-                                                  const clab_contact *cc, const clab_vec3 *Fc, const clab_vec3 *Mr,
-                                                  const uint32_t *blist, uint32_t b0, uint32_t b1,
-                                                  const uint32_t *alist, uint32_t a0, uint32_t a1, int surface,
-                                                  int rolling, double h, clab_penalty_integrator scheme, int first)
+ * contact_scatter adds the same terms in the same order (contact order), one contact at a time. */
+static CLAB_ALWAYS_INLINE void body_sums(const clab_world *w, size_t i, const pen_body *pi, const clab_contact *cc,
+                                         const clab_vec3 *Fc, const clab_vec3 *Mr, const uint32_t *blist, uint32_t b0,
+                                         uint32_t b1, const uint32_t *alist, uint32_t a0, uint32_t a1, int surface,
+                                         int rolling, clab_vec3 *F_out, clab_vec3 *tau_out)
 {
     clab_vec3 F = clab_v3(0.0, 0.0, 0.0), tau = F;
-    if (pen_sphere(pi) && (b1 > b0 || a1 > a0)) {
+    if (pen_sphere(pi)) {
         const double R = pi->R;
         for (uint32_t q = b0; q < b1; q++) {
             uint32_t k = blist[q];
@@ -416,8 +465,6 @@ static CLAB_ALWAYS_INLINE void body_sum_integrate(clab_world *w, size_t i, const
             tau = clab_v3_madd(tau, -hk, clab_v3_cross(cc[k].n, Fc[k]));
             if (rolling) tau = clab_v3_sub(tau, Mr[k]);
         }
-        const clab_quat e = w->bodies[i].e;
-        if (still != PEN_STILL_IDENTITY) tau = clab_q_rotate_inv(e, tau);
     } else if (b1 > b0 || a1 > a0) {
         clab_mat33 A = clab_q_to_A(w->bodies[i].e);
         for (uint32_t q = b0; q < b1; q++) {
@@ -437,6 +484,70 @@ static CLAB_ALWAYS_INLINE void body_sum_integrate(clab_world *w, size_t i, const
             if (rolling) tau = clab_v3_sub(tau, clab_m33_tmulv(A, Mr[k]));
         }
     }
+    *F_out = F;
+    *tau_out = tau;
+}
+
+/* Contact k's force F (on b; -F on a) and rolling couple M added to the sums of its two
+ * bodies (acc), the terms of body_sums: on one thread, in contact order, each body gets
+ * them in the order body_sums takes them when the contacts run by body a (a body's contacts
+ * as b, whose a is lower, all come before its contacts as a), so the sums are the same to
+ * the bit */
+static CLAB_ALWAYS_INLINE void contact_scatter(pen_acc *acc, const pen_body *pb, const clab_world *w,
+                                               const clab_contact *ck, clab_vec3 F, clab_vec3 M, int surface,
+                                               int rolling)
+{
+    const pen_body *A = &pb[ck->a], *B = &pb[ck->b];
+    pen_acc *sa = &acc[ck->a], *sb = &acc[ck->b];
+    if (pen_sphere(A) && pen_sphere(B)) { /* the common case: one cross product for both */
+        const clab_vec3 c = clab_v3_cross(ck->n, F);
+        const double hb = surface ? B->R : B->R + 0.5 * ck->phi, ha = surface ? A->R : A->R + 0.5 * ck->phi;
+        sb->F = clab_v3_add(sb->F, F);
+        sb->tau = clab_v3_madd(sb->tau, -hb, c);
+        if (rolling) sb->tau = clab_v3_add(sb->tau, M);
+        sa->F = clab_v3_sub(sa->F, F);
+        sa->tau = clab_v3_madd(sa->tau, -ha, c);
+        if (rolling) sa->tau = clab_v3_sub(sa->tau, M);
+        return;
+    }
+    if (pen_sphere(B)) {
+        const double hb = surface ? B->R : B->R + 0.5 * ck->phi;
+        sb->F = clab_v3_add(sb->F, F);
+        sb->tau = clab_v3_madd(sb->tau, -hb, clab_v3_cross(ck->n, F));
+        if (rolling) sb->tau = clab_v3_add(sb->tau, M);
+    } else {
+        clab_mat33 Ab = clab_q_to_A(w->bodies[ck->b].e);
+        clab_vec3 Fbar = clab_m33_tmulv(Ab, F), l = ck->sb;
+        if (surface) l = clab_v3_madd(l, 0.5 * ck->phi, clab_m33_tmulv(Ab, ck->n));
+        sb->F = clab_v3_add(sb->F, F);
+        sb->tau = clab_v3_add(sb->tau, clab_v3_cross(l, Fbar));
+        if (rolling) sb->tau = clab_v3_add(sb->tau, clab_m33_tmulv(Ab, M));
+    }
+    if (pen_sphere(A)) {
+        const double ha = surface ? A->R : A->R + 0.5 * ck->phi;
+        sa->F = clab_v3_sub(sa->F, F);
+        sa->tau = clab_v3_madd(sa->tau, -ha, clab_v3_cross(ck->n, F));
+        if (rolling) sa->tau = clab_v3_sub(sa->tau, M);
+    } else {
+        clab_mat33 Aa = clab_q_to_A(w->bodies[ck->a].e);
+        clab_vec3 Fbar = clab_m33_tmulv(Aa, F), l = ck->sa;
+        if (surface) l = clab_v3_madd(l, -0.5 * ck->phi, clab_m33_tmulv(Aa, ck->n));
+        sa->F = clab_v3_sub(sa->F, F);
+        sa->tau = clab_v3_sub(sa->tau, clab_v3_cross(l, Fbar));
+        if (rolling) sa->tau = clab_v3_sub(sa->tau, clab_m33_tmulv(Aa, M));
+    }
+}
+
+/* Body i's update from its contact sums F, tau (body_sums or contact_scatter): a sphere's
+ * torque, summed in the world frame, turned into its own, taubar = A^T tau (not when it is
+ * zero, e.g. a body without contacts, or the orientation is the identity); then the
+ * explicit integration (integrator.h). still: PEN_TURNS, or (sphere_orientation=off) still_of
+ * the body. */
+static CLAB_ALWAYS_INLINE void body_integrate(clab_world *w, size_t i, unsigned char still, clab_vec3 F, clab_vec3 tau,
+                                              double h, clab_penalty_integrator scheme, int first)
+{
+    if (w->bodies[i].shape.type == CLAB_SHAPE_SPHERE && still != PEN_STILL_IDENTITY && (tau.x != 0.0 || tau.y != 0.0 || tau.z != 0.0))
+        tau = clab_q_rotate_inv(w->bodies[i].e, tau);
     clab_penalty_integrate_body_turn(w, i, F, tau, h, scheme, first, still == PEN_TURNS);
 }
 
@@ -503,6 +614,8 @@ typedef struct body_loop {
     const clab_vec3 *Fc, *Mr;
     const uint32_t *blist, *bstart;
     const uint32_t *alist, *astart; /* contacts not in order of a: lists by a; NULL when they are */
+    pen_acc *acc; /* the sums contact_scatter formed (cleared here as they are read, every body's); NULL:
+                   * formed here from the lists */
     size_t nc;
     const clab_periodic *per;
     const double *wlo, *whi; /* the box along the periodic axes, all space along the others */
@@ -512,8 +625,9 @@ typedef struct body_loop {
 } body_loop;
 
 /* 4. each free body i in [i0, i1): its contact forces summed in contact order (as b, then as
- *    a) and their torques (body_sum_integrate), then the explicit integration (integrator.h);
- *    bodies are independent, and the sums do not depend on the thread count. The contacts in
+ *    a) and their torques (body_sums; on one thread, contact_scatter did it already: acc),
+ *    then the explicit integration (body_integrate); bodies are independent, and the sums do
+ *    not depend on the thread count. The contacts in
  *    order of a (the narrow phase's, sorted by key) give each body's run as a from a cursor:
  *    the first contact with a >= i0 by binary search, then each body's run where the last one
  *    ended (no array a body); otherwise alist by astart. With screen,
@@ -531,11 +645,19 @@ static CLAB_ALWAYS_INLINE int body_range_of(const body_loop *L, size_t i0, size_
     const uint32_t *blist = L->blist, *bstart = L->bstart;
     const size_t nb = w->nbodies, nc = L->nc;
     int bad = 0;
-    size_t ka = L->alist ? 0 : clab_contacts_first_a(cc, nc, i0); /* the cursor: the first contact with a >= i0 */
+    pen_acc *acc = L->acc;
+    const clab_vec3 zero = clab_v3(0.0, 0.0, 0.0);
+    /* the cursor: the first contact with a >= i0 */
+    size_t ka = L->alist || acc ? 0 : clab_contacts_first_a(cc, nc, i0);
     for (size_t i = i0; i < i1; i++) {
         clab_body *bi = &w->bodies[i];
-        uint32_t a0, a1;
-        if (L->alist) {
+        uint32_t a0 = 0, a1 = 0;
+        clab_vec3 F = zero, tau = zero;
+        if (acc) { /* the sums are formed: read, and left zero for the next step */
+            F = acc[i].F;
+            tau = acc[i].tau;
+            acc[i] = (pen_acc){zero, zero};
+        } else if (L->alist) {
             a0 = L->astart[i];
             a1 = L->astart[i + 1];
         } else {
@@ -543,7 +665,7 @@ static CLAB_ALWAYS_INLINE int body_range_of(const body_loop *L, size_t i0, size_
             while (ka < nc && body_a(cc, ka) == i) ka++;
             a1 = (uint32_t)ka;
         }
-        if (i + PEN_AHEAD < nb && bstart[i + PEN_AHEAD] < bstart[i + PEN_AHEAD + 1]) {
+        if (!acc && i + PEN_AHEAD < nb && bstart[i + PEN_AHEAD] < bstart[i + PEN_AHEAD + 1]) {
             /* a later body's first contact as b (random in the contact array): n, phi, sb and
              * its force, started early */
             uint32_t k = blist[bstart[i + PEN_AHEAD]];
@@ -556,8 +678,11 @@ static CLAB_ALWAYS_INLINE int body_range_of(const body_loop *L, size_t i0, size_
             /* indices, not blist + bstart[i]: blist is NULL while no contact was ever stored,
              * and NULL + 0 is undefined. off: a constant, so the usual copy has no test */
             const unsigned char still = off ? L->still[i] : PEN_TURNS;
-            body_sum_integrate(w, i, &pb[i], still, cc, L->Fc, L->Mr, blist, bstart[i], bstart[i + 1], L->alist, a0,
-                               a1, L->surface, L->rolling, L->h, L->scheme, L->first);
+            if (!acc) {
+                body_sums(w, i, &pb[i], cc, L->Fc, L->Mr, blist, bstart[i], bstart[i + 1], L->alist, a0, a1,
+                          L->surface, L->rolling, &F, &tau);
+            }
+            body_integrate(w, i, still, F, tau, L->h, L->scheme, L->first);
             const double *lo = L->wlo, *hi = L->whi;
             if (L->wrap && !(bi->r.x >= lo[0] && bi->r.x < hi[0] && bi->r.y >= lo[1] && bi->r.y < hi[1] &&
                              bi->r.z >= lo[2] && bi->r.z < hi[2]))
@@ -628,24 +753,27 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
     const size_t nb = w->nbodies, nc = c->n;
     if (nc > UINT32_MAX / 2 || nb > UINT32_MAX / 2)
         return clab_error_set(err, CLAB_EINVAL, "penalty backend: %zu bodies, %zu contacts: more than 2^31", nb, nc);
-    if (reserve_step(p, nb, nc))
-        return clab_error_set(err, CLAB_ENOMEM, "penalty backend: out of memory for %zu bodies, %zu contacts", nb, nc);
-    /* entry i of the history becomes contact i's (history.h: in place, one generation) */
-    if ((rc = clab_history_align(&p->hist, c->c, nc, err))) return rc;
-    const clab_contact *cc = c->c;
-    pen_body *pb = p->pb;
-    const clab_vec3 zero = clab_v3(0.0, 0.0, 0.0);
-
     /* the step is one parallel region (its start and end wake and wait for the threads; a
      * barrier inside costs less). The contact loop runs over one contiguous range of
-     * contacts a thread, [k0, k1), and finds on its way the runs by body a and the counts of
-     * the counting sort by b, so the records are read once for all three */
+     * contacts a thread, [k0, k1), and finds on its way whether the contacts run by body a
+     * and the counts of the counting sort by b, so the records are read once for both. On
+     * one thread it adds each force to its two bodies' sums instead (contact_scatter), and
+     * there is no sort */
     int nt = 1;
 #ifdef _OPENMP
     if (nb > PAR_MIN || nc > PAR_MIN) nt = omp_get_max_threads();
 #endif
     /* the counting sort by b on more than one thread keeps a count row per thread */
     if (nt > 1 && grow(&p->tcnt, &p->cap_tcnt, (size_t)nt * nb, sizeof(uint32_t))) nt = 1;
+    if (reserve_step(p, nb, nc, nt == 1))
+        return clab_error_set(err, CLAB_ENOMEM, "penalty backend: out of memory for %zu bodies, %zu contacts", nb, nc);
+    /* entry i of the history becomes contact i's (history.h: in place, one generation) */
+    if ((rc = clab_history_align(&p->hist, c->c, nc, err))) return rc;
+    const clab_contact *cc = c->c;
+    pen_body *pb = p->pb;
+    pen_acc *acc = nt == 1 ? p->acc : NULL;
+    if (acc) p->acc_zero = 0; /* until the body loop has cleared them all */
+    const clab_vec3 zero = clab_v3(0.0, 0.0, 0.0);
     uint32_t *tcnt = p->tcnt, *bstart = p->bstart, *blist = p->blist;
     uint32_t *alist = NULL, *astart = NULL;
     const int m0 = nb ? w->bodies[0].material : 0; /* every body's material, unless mixed */
@@ -680,39 +808,62 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
          *    have one material */
         {
             const size_t i0 = nb * (size_t)t / (size_t)T, i1 = nb * (size_t)(t + 1) / (size_t)T;
-            if (orientation_off ? gather_range_still(w, pb, p->still, m0, i0, i1)
-                                : gather_range(w, pb, m0, i0, i1)) {
+            if (orientation_off ? gather_range_still(w, pb, p->still, m0, i0, i1) : gather_range(w, pb, m0, i0, i1)) {
 #pragma omp atomic write
                 mixed = 1;
             }
         }
 #pragma omp barrier
-        for (size_t j = 0; j < nb; j++) row[j] = 0;
-        if (T == 1) bstart[0] = 0;
+        if (!acc) {
+            for (size_t j = 0; j < nb; j++) row[j] = 0;
+            if (T == 1) bstart[0] = 0;
+        }
         int mixed_seen;
 #pragma omp atomic read
         mixed_seen = mixed;
         const clab_penalty_pair *pair1 = mixed_seen || !nb ? NULL : &p->pairs[(size_t)m0 * p->nmat + (size_t)m0];
 
         /* 2. every contact, independently (its history is entry i, aligned above): its force;
-         *    on the way, whether the contacts run by body a and the count by b */
+         *    on the way, whether the contacts run by body a, and the count by b or (one
+         *    thread) the sums a body */
         int mine_by_a = 1;
-        for (size_t i = k0; i < k1; i++) {
-            const clab_contact *ci = &cc[i];
-            if (i + PEN_AHEAD < k1) { /* body b of a later contact: a random read, started early */
-                CLAB_PREFETCH(&pb[cc[i + PEN_AHEAD].b]); /* one cache line */
+        if (acc) {
+            for (size_t i = 0; i < nc; i++) {
+                const clab_contact *ci = &cc[i];
+                if (i + PEN_AHEAD < nc) { /* body b of a later contact: random reads, started early */
+                    const size_t bk = (size_t)cc[i + PEN_AHEAD].b;
+                    CLAB_PREFETCH(&pb[bk]); /* one cache line */
+                    CLAB_PREFETCH(&acc[bk]);
+                }
+                if (i > 0 && body_a(cc, i - 1) > body_a(cc, i)) mine_by_a = 0;
+                clab_vec3 F = zero;
+                if (!(-ci->phi > 0.0)) { /* inside the envelope but not touching: no force, history dropped */
+                    clab_history_drop_at(&p->hist, i);
+                    p->Fc[i] = zero;
+                    if (rolling) p->Mr[i] = zero;
+                } else {
+                    F = contact_force(p, w, ci, i, clab_history_at(&p->hist, i), pair1, h, 1);
+                }
+                contact_scatter(acc, pb, w, ci, F, rolling ? p->Mr[i] : zero, surface, rolling);
             }
-            const uint32_t ia = body_a(cc, i);
-            if (i > 0 && body_a(cc, i - 1) > ia) mine_by_a = 0;
-            row[body_b(cc, i)]++;
-            if (!(-ci->phi > 0.0)) { /* inside the envelope but not touching: no force, history dropped */
-                clab_history_drop_at(&p->hist, i);
-                p->Fc[i] = zero;
-                if (p->law.rolling == CLAB_PENALTY_ROLL_CDT) p->Mr[i] = zero;
-                continue;
+            stream_end();
+        } else {
+            for (size_t i = k0; i < k1; i++) {
+                const clab_contact *ci = &cc[i];
+                if (i + PEN_AHEAD < k1) { /* body b of a later contact: a random read, started early */
+                    CLAB_PREFETCH(&pb[cc[i + PEN_AHEAD].b]); /* one cache line */
+                }
+                const uint32_t ia = body_a(cc, i);
+                if (i > 0 && body_a(cc, i - 1) > ia) mine_by_a = 0;
+                row[body_b(cc, i)]++;
+                if (!(-ci->phi > 0.0)) { /* inside the envelope but not touching: no force, history dropped */
+                    clab_history_drop_at(&p->hist, i);
+                    p->Fc[i] = zero;
+                    if (rolling) p->Mr[i] = zero;
+                    continue;
+                }
+                contact_force(p, w, ci, i, clab_history_at(&p->hist, i), pair1, h, 0);
             }
-            const clab_vec3 *old = clab_history_at(&p->hist, i);
-            contact_force(p, w, ci, i, old, pair1, h);
         }
         if (!mine_by_a) {
 #pragma omp atomic write
@@ -722,12 +873,14 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
 
         /* contacts not in order of a (not the narrow phase's output) get their lists by a
          * from a counting sort here, on one thread (by_a was set before the barrier: every
-         * thread takes the same branch) */
+         * thread takes the same branch); their sums by contact_scatter would be in another
+         * order than body_sums' (as b, then as a), so the lists by b are made too (acc = NULL) */
         if (!by_a) {
 #pragma omp single
             { /* the counting sort by a: astart the offsets, alist the contacts */
                 if (grow(&p->alist, &p->cap_alist, nc, sizeof(uint32_t)) ||
-                    grow(&p->astart, &p->cap_astart, nb + 1, sizeof(uint32_t))) {
+                    grow(&p->astart, &p->cap_astart, nb + 1, sizeof(uint32_t)) ||
+                    (acc && grow(&p->blist, &p->cap_blist, nc, sizeof(uint32_t)))) {
                     nomem = 1;
                 } else {
                     alist = p->alist;
@@ -738,13 +891,19 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
                     for (size_t i = 0; i < nc; i++) alist[astart[body_a(cc, i)]++] = (uint32_t)i;
                     for (size_t i = nb; i > 0; i--) astart[i] = astart[i - 1];
                     astart[0] = 0;
+                    if (acc) { /* one thread: the counts by b the scatter did not make */
+                        blist = p->blist;
+                        for (size_t j = 0; j <= nb; j++) bstart[j] = 0;
+                        for (size_t i = 0; i < nc; i++) bstart[body_b(cc, i) + 1]++;
+                        acc = NULL;
+                    }
                 }
             }
             /* (the barrier at the end of single: alist, astart and nomem are seen by all) */
         }
 
         /* 3. the counting sort by b: the counts turned into offsets, then each contact's place */
-        if (!nomem) {
+        if (!nomem && !acc) {
             if (T == 1) {
                 for (size_t i = 0; i < nb; i++) bstart[i + 1] += bstart[i];
                 for (size_t i = 0; i < nc; i++) blist[bstart[body_b(cc, i)]++] = (uint32_t)i;
@@ -769,13 +928,15 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
                 for (size_t k = k0; k < k1; k++) blist[bstart[body_b(cc, k)] + row[body_b(cc, k)]++] = (uint32_t)k;
 #pragma omp barrier
             }
-
+        }
+        if (!nomem) {
             /* 4. the body loop (body_range) on one range of bodies a thread, about as much
              *    work each (body_cut) */
-            body_loop ctx = {w, pb, p->still, cc, Fc, Mr, blist, bstart, alist, astart, nc, per, wlo, whi, h, v2lim,
-                             scheme, surface, rolling, first, wrap, screen};
+            body_loop ctx = {w, pb, p->still, cc, Fc, Mr, blist, bstart, alist, astart, acc, nc, per, wlo, whi, h,
+                             v2lim, scheme, surface, rolling, first, wrap, screen};
             const size_t i0 = body_cut(&ctx, nb, t, T), i1 = body_cut(&ctx, nb, t + 1, T);
             bad |= orientation_off ? body_range_still(&ctx, i0, i1) : body_range(&ctx, i0, i1);
+            if (acc) p->acc_zero = 1; /* (one thread) */
         }
 
         /* the history's bookkeeping, for the next step (no loop of this one reads the
