@@ -353,4 +353,6 @@ const clab_backend_type clab_backend_dvi = {
     dvi_destroy,
     NULL, /* step_wrap: clab_sim_step wraps and checks the bodies after dvi_step */
     dvi_permute,
+    NULL, /* gather_begin, gather: dvi_step reads the bodies itself */
+    NULL,
 };

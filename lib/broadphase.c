@@ -641,8 +641,51 @@ nomem:
  * (a change would have rebuilt). cd->hot_ref counts the records that do (0 once they are
  * reallocated: no reference, a rebuild). */
 
+/* the skin test's bodies a block (about 46 KB of bodies: they stay in the level-2 cache
+ * while cd->pass reads them again) */
+#define MOTION_BLOCK 256
+
+/* the motion of bodies [i0, i1) since the last build, into the maxima *dmax (any body's
+ * largest point motion) and *d2max (a sphere's |r - r0|^2), *changed = 1 when something else
+ * changed; their hot records refilled on the way */
+static inline void block_motion(clab_collider *cd, const clab_world *w, clab_hot_body *hot, const double half[3],
+                                long i0, long i1, double *dmax, double *d2max, int *changed)
+{
+    const clab_periodic *per = &w->periodic;
+    for (long i = i0; i < i1; i++) {
+        const clab_body *b = &w->bodies[i];
+        unsigned char kind = (unsigned char)(2 * b->shape.type + (b->fixed != 0));
+        int sphere = b->shape.type == CLAB_SHAPE_SPHERE;
+        /* the build's radius: a sphere's in its hot record (read before the refill), else ref_R */
+        double R = sphere ? b->shape.radius : clab_shape_bound_radius(&b->shape), R0 = sphere ? hot[i].R : cd->ref_R[i];
+        clab_hot_fill(&hot[i], &cd->eid[i], b);
+        if (kind != cd->ref_kind[i] || R != R0) {
+            *changed = 1;
+            continue;
+        }
+        clab_vec3 d = clab_v3(b->r.x - cd->ref_r[3 * i], b->r.y - cd->ref_r[3 * i + 1], b->r.z - cd->ref_r[3 * i + 2]);
+        if ((fabs(d.x) > half[0]) | (fabs(d.y) > half[1]) | (fabs(d.z) > half[2])) d = clab_world_min_image(per, d);
+        double d2 = clab_v3_norm2(d), dm;
+        if (sphere) { /* sqrt is monotonic: max sqrt = sqrt max */
+            if (!(d2 <= *d2max)) *d2max = isnan(d2) ? INFINITY : d2;
+            continue;
+        }
+        const clab_quat *e0 = &cd->ref_e[i];
+        if (b->shape.type == CLAB_SHAPE_PLANE) {
+            if (d2 != 0.0 || b->e.e0 != e0->e0 || b->e.e1 != e0->e1 || b->e.e2 != e0->e2 || b->e.e3 != e0->e3)
+                *changed = 1;
+            continue;
+        }
+        double c = b->e.e0 * e0->e0 + b->e.e1 * e0->e1 + b->e.e2 * e0->e2 + b->e.e3 * e0->e3;
+        double s2 = 1.0 - c * c;
+        dm = sqrt(d2) + 2.0 * cd->ref_R[i] * sqrt(s2 > 0.0 ? s2 : 0.0);
+        if (!(dm <= *dmax)) *dmax = isnan(dm) ? INFINITY : dm; /* a NaN forces a rebuild (which reports it) */
+    }
+}
+
 /* the largest motion d of a body since the last build, INFINITY when something else changed
- * (a parallel max: the same for any thread count) */
+ * (a parallel max: the same for any thread count). By blocks of MOTION_BLOCK bodies, each
+ * handed to cd->pass (clab_collide_with) while its bodies are still in the cache */
 static double max_motion(clab_collider *cd, const clab_world *w)
 {
     double dmax = 0.0, d2max = 0.0; /* spheres: the largest |r - r0|^2, one square root at the end */
@@ -651,41 +694,17 @@ static double max_motion(clab_collider *cd, const clab_world *w)
      * step instead of two; clab_collide skips its own gather then) */
     clab_hot_body *hot = clab_collider_hot(cd, w->nbodies);
     if (!hot || cd->hot_ref != w->nbodies) return INFINITY; /* no sphere radii of the build: rebuild */
-    const clab_periodic *per = &w->periodic;
     double half[3]; /* the minimum image only past a half period */
-    clab_world_half_periods(per, half);
-    const long n = (long)w->nbodies;
+    clab_world_half_periods(&w->periodic, half);
+    const long n = (long)w->nbodies, nblocks = (n + MOTION_BLOCK - 1) / MOTION_BLOCK;
+    clab_body_pass *pass = cd->pass;
 #pragma omp parallel for schedule(static) reduction(max : dmax, d2max) reduction(| : changed) if (n > 4096)
-    for (long i = 0; i < n; i++) {
-        const clab_body *b = &w->bodies[i];
-        unsigned char kind = (unsigned char)(2 * b->shape.type + (b->fixed != 0));
-        int sphere = b->shape.type == CLAB_SHAPE_SPHERE;
-        /* the build's radius: a sphere's in its hot record (read before the refill), else ref_R */
-        double R = sphere ? b->shape.radius : clab_shape_bound_radius(&b->shape), R0 = sphere ? hot[i].R : cd->ref_R[i];
-        clab_hot_fill(&hot[i], &cd->eid[i], b);
-        if (kind != cd->ref_kind[i] || R != R0) {
-            changed = 1;
-            continue;
-        }
-        clab_vec3 d = clab_v3(b->r.x - cd->ref_r[3 * i], b->r.y - cd->ref_r[3 * i + 1], b->r.z - cd->ref_r[3 * i + 2]);
-        if ((fabs(d.x) > half[0]) | (fabs(d.y) > half[1]) | (fabs(d.z) > half[2])) d = clab_world_min_image(per, d);
-        double d2 = clab_v3_norm2(d), dm;
-        if (b->shape.type == CLAB_SHAPE_SPHERE) { /* sqrt is monotonic: max sqrt = sqrt max */
-            if (!(d2 <= d2max)) d2max = isnan(d2) ? INFINITY : d2;
-            continue;
-        } else {
-            const clab_quat *e0 = &cd->ref_e[i];
-            if (b->shape.type == CLAB_SHAPE_PLANE) {
-                if (d2 != 0.0 || b->e.e0 != e0->e0 || b->e.e1 != e0->e1 || b->e.e2 != e0->e2 || b->e.e3 != e0->e3)
-                    changed = 1;
-                continue;
-            }
-            double c = b->e.e0 * e0->e0 + b->e.e1 * e0->e1 + b->e.e2 * e0->e2 + b->e.e3 * e0->e3;
-            double s2 = 1.0 - c * c;
-            dm = sqrt(d2) + 2.0 * cd->ref_R[i] * sqrt(s2 > 0.0 ? s2 : 0.0);
-        }
-        if (!(dm <= dmax)) dmax = isnan(dm) ? INFINITY : dm; /* a NaN forces a rebuild (which reports it) */
+    for (long k = 0; k < nblocks; k++) {
+        const long i0 = k * MOTION_BLOCK, i1 = i0 + MOTION_BLOCK < n ? i0 + MOTION_BLOCK : n;
+        block_motion(cd, w, hot, half, i0, i1, &dmax, &d2max, &changed);
+        if (pass) pass->fn(pass->ctx, w, (size_t)i0, (size_t)i1);
     }
+    if (pass) pass->done = 1;
     dmax = fmax(dmax, sqrt(d2max));
     cd->hot_ok = 1;
     return changed ? INFINITY : dmax;

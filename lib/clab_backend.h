@@ -74,6 +74,16 @@ typedef struct clab_backend_type {
      * A contact whose two bodies swap order (a < b by index) has its normal reversed: a
      * vector of b relative to a changes sign. On failure the state must be unchanged. */
     int (*permute)(void *self, const size_t *inv, size_t nbodies, clab_error *err);
+    /* Optional, the two together (NULL: the step reads the bodies itself): what the next step
+     * reads of the bodies, gathered ahead of it inside the collider's pass over them
+     * (clab_body_pass, clab_collide_with), so the bodies are read once for both.
+     * gather_begin readies it (allocations) for the world as it is; gather then sees
+     * disjoint ranges of bodies, from several threads at once; the next step uses what was
+     * gathered only when gather saw every body since gather_begin at this w->step, and
+     * gathers itself otherwise. clab_sim_step calls them, then step, with nothing between
+     * that changes the bodies. */
+    int (*gather_begin)(void *self, const clab_world *w, clab_error *err);
+    void (*gather)(void *self, const clab_world *w, size_t i0, size_t i1);
 } clab_backend_type;
 
 /* The backend called name, NULL when there is none. */

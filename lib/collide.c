@@ -357,6 +357,12 @@ static void count_cut_records(clab_collider *cd, const clab_contacts *out, size_
  * array is the same for any thread count. */
 int clab_collide(clab_collider *cd, const clab_world *w, double envelope, clab_contacts *out, clab_error *err)
 {
+    return clab_collide_with(cd, w, envelope, out, NULL, err);
+}
+
+int clab_collide_with(clab_collider *cd, const clab_world *w, double envelope, clab_contacts *out,
+                      clab_body_pass *pass, clab_error *err)
+{
     clab_pair_list list;
     size_t n = w->nbodies;
 #ifdef _OPENMP
@@ -365,8 +371,11 @@ int clab_collide(clab_collider *cd, const clab_world *w, double envelope, clab_c
     clab_contacts_clear(out);
     cd->hot_ok = 0;
     cd->scratch = out; /* a rebuild's per-sphere scratch lives in out's storage (dead until the narrow phase) */
+    cd->pass = pass;   /* run by the skin test (broadphase.c: max_motion), which sets pass->done */
+    if (pass) pass->done = 0;
     int rc = clab_broadphase_kept(cd, w, envelope > 0.0 ? envelope : 0.0, &list, err);
     cd->scratch = NULL;
+    cd->pass = NULL;
     if (rc) return rc;
     clab_hot_body *hot = clab_collider_hot(cd, n);
     if (!hot) return clab_error_set(err, CLAB_ENOMEM, "out of memory in the narrow phase");

@@ -107,6 +107,7 @@ struct clab_collider {
                                  * are dead until the narrow phase writes them): the per-body arrays
                                  * below are carved from its storage then, not allocated */
     int sl_borrowed;            /* 1: the per-body arrays below point into scratch (this call only) */
+    clab_body_pass *pass;       /* clab_collide_with's pass, run in the skin test's (this call only) */
     double *sl_lo, *sl_hi;      /* bounds grown by M/2, wrapped as in clab_broadphase (triples) */
     int32_t *sl_cell;           /* cell of each sphere (-1: plane) */
     uint32_t *sl_slotof;        /* slot of each sphere */

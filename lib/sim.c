@@ -182,12 +182,22 @@ int clab_sim_sort(clab_sim *s, clab_error *err)
     return rc;
 }
 
+/* clab_body_pass's function: the backend's gather of bodies [i0, i1) */
+static void gather_range(void *ctx, const clab_world *w, size_t i0, size_t i1)
+{
+    const clab_sim *s = ctx;
+    s->type->gather(s->self, w, i0, i1);
+}
+
 int clab_sim_step(clab_sim *s, clab_error *err)
 {
     clab_world *w = s->world;
     int rc;
     if (clab_sim_sort_due(s) && (rc = clab_sim_sort(s, err))) return rc;
-    rc = clab_collide(s->collider, w, s->envelope, &s->contacts, err);
+    /* the backend's gather inside the collider's skin test (one read of the bodies for both) */
+    clab_body_pass pass = {gather_range, s, 0};
+    const int gather = s->type->gather_begin && s->type->gather && s->type->gather_begin(s->self, w, NULL) == CLAB_OK;
+    rc = clab_collide_with(s->collider, w, s->envelope, &s->contacts, gather ? &pass : NULL, err);
     if (rc) return rc;
     int suspect = 1;
     if (s->type->step_wrap) { /* the backend wraps and screens the bodies in its own body loop */

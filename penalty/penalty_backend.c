@@ -98,6 +98,12 @@ typedef struct penalty {
     uint32_t *tcnt;             /* [threads x bodies] per-thread counts of the sort by b */
     unsigned char *still;       /* [bodies] sphere_orientation=off: still_of each body (gather_range) */
     size_t cap_mr, cap_alist, cap_astart, cap_tcnt, cap_still;
+    /* the gather done ahead of the step in the collider's pass (penalty_gather_begin,
+     * penalty_gather): bodies gathered (pre_n, of pre_nb) at step pre_step, whether a
+     * material other than body 0's (pre_m0) was seen */
+    size_t pre_n, pre_nb;
+    long pre_step;
+    int pre_m0, pre_mixed;
     /* bookkeeping */
     int started;        /* verlet: a step has been taken (its closing half-kick is pending) */
     long steps;         /* steps taken */
@@ -239,6 +245,7 @@ static int penalty_create(const clab_world *w, clab_options *opt, void **self, c
     p->law.vchar = 1.0;
     p->integrator = CLAB_PENALTY_EULER;
     p->kn = p->kt = p->gn = p->gt = -1.0;
+    p->pre_step = -1; /* nothing gathered ahead */
 
     int model = p->law.model, integ = p->integrator, cap = p->law.cap, clamp = p->law.clamp, roll = p->law.rolling;
     int rc = clab_options_choice(opt, "model", model_names, &model, err);
@@ -287,10 +294,10 @@ static int grow(void *pa, size_t *cap, size_t n, size_t sz)
     return 0;
 }
 
-/* the per-step arrays for nb bodies and nc contacts; the sums a body by one thread's scatter
- * (acc) when scatter, else the lists by b (blist) */
-static int reserve_step(penalty *p, size_t nb, size_t nc, int scatter)
+/* the per-body arrays of the gather for nb bodies; 0 on success */
+static int reserve_bodies(penalty *p, size_t nb)
 {
+    if (p->orientation_off && grow(&p->still, &p->cap_still, nb, 1)) return 1;
     if (nb > p->cap_bodies || !p->pb) {
         /* pen_body 64-byte aligned: one cache line each (contents not kept) */
         size_t cap = p->cap_bodies ? p->cap_bodies : 64;
@@ -305,6 +312,14 @@ static int reserve_step(penalty *p, size_t nb, size_t nc, int scatter)
         }
         p->cap_bodies = cap;
     }
+    return 0;
+}
+
+/* the per-step arrays for nb bodies and nc contacts; the sums a body by one thread's scatter
+ * (acc) when scatter, else the lists by b (blist) */
+static int reserve_step(penalty *p, size_t nb, size_t nc, int scatter)
+{
+    if (reserve_bodies(p, nb)) return 1;
     if (grow(&p->Fc, &p->cap_forces, nc, sizeof(clab_vec3))) return 1;
     if (scatter) {
         pen_acc *old = p->acc;
@@ -316,7 +331,6 @@ static int reserve_step(penalty *p, size_t nb, size_t nc, int scatter)
         return 1;
     }
     if (p->law.rolling == CLAB_PENALTY_ROLL_CDT && grow(&p->Mr, &p->cap_mr, nc, sizeof(clab_vec3))) return 1;
-    if (p->orientation_off && grow(&p->still, &p->cap_still, nb, 1)) return 1;
     return 0;
 }
 
@@ -600,6 +614,36 @@ static CLAB_NOINLINE int gather_range_still(const clab_world *w, pen_body *pb, u
     return gather_range_of(w, pb, still, m0, i0, i1, 1);
 }
 
+/* the gather ahead of the step (clab_backend.h: gather_begin, gather): the arrays for the
+ * world's bodies, then gather_range on each range the collider's skin test hands over */
+static int penalty_gather_begin(void *self, const clab_world *w, clab_error *err)
+{
+    penalty *p = self;
+    p->pre_n = 0;
+    p->pre_step = -1; /* until ready */
+    if (reserve_bodies(p, w->nbodies))
+        return clab_error_set(err, CLAB_ENOMEM, "penalty backend: out of memory for %zu bodies", w->nbodies);
+    p->pre_nb = w->nbodies;
+    p->pre_step = w->step;
+    p->pre_m0 = w->nbodies ? w->bodies[0].material : 0;
+    p->pre_mixed = 0;
+    return CLAB_OK;
+}
+
+static void penalty_gather(void *self, const clab_world *w, size_t i0, size_t i1)
+{
+    penalty *p = self;
+    if (p->pre_step != w->step || i1 > p->pre_nb) return; /* not readied: the step gathers itself */
+    const int mixed = p->orientation_off ? gather_range_still(w, p->pb, p->still, p->pre_m0, i0, i1)
+                                         : gather_range(w, p->pb, p->pre_m0, i0, i1);
+    if (mixed) {
+#pragma omp atomic write
+        p->pre_mixed = 1;
+    }
+#pragma omp atomic update
+    p->pre_n += i1 - i0;
+}
+
 /* the bodies a and b of contact k as array indices (the sorts of step 3 read them from the
  * records, no copies) */
 static inline uint32_t body_a(const clab_contact *cc, size_t k) { return (uint32_t)cc[k].a; }
@@ -771,6 +815,10 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
     if ((rc = clab_history_align(&p->hist, c->c, nc, err))) return rc;
     const clab_contact *cc = c->c;
     pen_body *pb = p->pb;
+    /* gathered ahead of the step (penalty_gather), for these bodies at this step: not again */
+    const int pre = p->pre_step == w->step && p->pre_nb == nb && p->pre_n == nb && p->pre_m0 == (nb ? w->bodies[0].material : 0);
+    p->pre_n = 0;
+    p->pre_step = -1;
     pen_acc *acc = nt == 1 ? p->acc : NULL;
     if (acc) p->acc_zero = 0; /* until the body loop has cleared them all */
     const clab_vec3 zero = clab_v3(0.0, 0.0, 0.0);
@@ -790,7 +838,7 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
         whi[k] = per->on[k] ? per->hi[k] : INFINITY;
     }
     const int orientation_off = p->orientation_off;
-    int by_a = 1, mixed = 0, nomem = 0, bad = 0;
+    int by_a = 1, mixed = pre ? p->pre_mixed : 0, nomem = 0, bad = 0;
 #pragma omp parallel num_threads(nt) if (nt > 1) reduction(| : bad)
     {
         int t = 0, T = 1;
@@ -805,15 +853,16 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
         uint32_t *row = T > 1 ? tcnt + (size_t)t * nb : bstart + 1;
 
         /* 1. what the contact loop reads of the bodies (gather_range), and whether they all
-         *    have one material */
-        {
+         *    have one material; not when gathered ahead (pre: the rows zeroed below are each
+         *    thread's own, so no barrier is needed then) */
+        if (!pre) {
             const size_t i0 = nb * (size_t)t / (size_t)T, i1 = nb * (size_t)(t + 1) / (size_t)T;
             if (orientation_off ? gather_range_still(w, pb, p->still, m0, i0, i1) : gather_range(w, pb, m0, i0, i1)) {
 #pragma omp atomic write
                 mixed = 1;
             }
-        }
 #pragma omp barrier
+        }
         if (!acc) {
             for (size_t j = 0; j < nb; j++) row[j] = 0;
             if (T == 1) bstart[0] = 0;
@@ -1213,4 +1262,6 @@ const clab_backend_type clab_backend_penalty = {
     .load = penalty_load,
     .destroy = penalty_destroy,
     .permute = penalty_permute,
+    .gather_begin = penalty_gather_begin,
+    .gather = penalty_gather,
 };

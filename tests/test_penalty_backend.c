@@ -384,9 +384,10 @@ static void history_dropped(void)
     clab_world_destroy(w);
 }
 
-/* step_wrap (the step with the periodic wrap and the state screen in the body loop) against
- * step followed by clab_world_wrap and clab_world_check_state, the driver's path for backends
- * without it: the same states to the bit, and the same guard messages */
+/* step_wrap (the step with the periodic wrap and the state screen in the body loop, and the
+ * gather of the bodies inside the collider's skin test) against clab_collide, step, then
+ * clab_world_wrap and clab_world_check_state, the driver's path for backends without them:
+ * the same states to the bit, and the same guard messages */
 static void step_wrap(void)
 {
     tap_ok(clab_backend_penalty.step_wrap != NULL, "penalty has step_wrap (its body loop wraps and screens)");
@@ -403,8 +404,14 @@ static void step_wrap(void)
     clab_sim *s = make_sim(w, 1e-4, NULL, &err), *s2 = make_sim(w2, 1e-4, NULL, &err);
     int rc = s && s2 ? CLAB_OK : CLAB_EINVAL, same = 1, wrapped = 0;
     for (int n = 0; n < 3000 && rc == CLAB_OK; n++) {
+        if (n == 2000) /* the state changed between steps (as a quench does): both paths see it */
+            for (size_t i = 0; i < w->nbodies; i++) {
+                w->bodies[i].rdot = clab_v3_scale(w->bodies[i].rdot, 0.5);
+                w2->bodies[i].rdot = clab_v3_scale(w2->bodies[i].rdot, 0.5);
+            }
         rc = clab_sim_step(s, &err);
-        /* the driver's path without step_wrap, by hand */
+        /* the driver's path without step_wrap (and without the gather in the collider's skin
+         * test, clab_collide_with), by hand */
         if (rc == CLAB_OK) rc = clab_collide(s2->collider, w2, s2->envelope, &s2->contacts, &err);
         if (rc == CLAB_OK) rc = s2->type->step(s2->self, w2, &s2->contacts, s2->h, &err);
         if (rc == CLAB_OK) {
@@ -417,8 +424,8 @@ static void step_wrap(void)
         for (size_t i = 1; i < w->nbodies; i++) wrapped += w->bodies[i].r.x < 0.01 || w->bodies[i].r.y > 0.99;
     }
     tap_ok(rc == CLAB_OK && same && wrapped > 0,
-           "3000 steps across the periodic faces: step_wrap = step + clab_world_wrap + check, bit for bit (%d body-steps "
-           "near a face)",
+           "3000 steps across the periodic faces, velocities changed between two: step_wrap with the gather in the skin "
+           "test = collide + step + clab_world_wrap + check, bit for bit (%d body-steps near a face)",
            wrapped);
     /* the guard: a non-finite velocity, then a speed above vmax (a fixed body's too), named as before */
     clab_world *w3 = clab_world_clone(w);
