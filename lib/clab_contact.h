@@ -49,6 +49,9 @@ typedef struct clab_contacts {
     clab_contact *c; /* [n] records */
     size_t n;        /* records in use */
     size_t cap;      /* records allocated */
+    int increasing;  /* 1: the keys increase strictly (clab_collide's output; clab_contacts_push
+                      * keeps it while they do); 0: no order known. Whoever writes records
+                      * in place sets it */
 } clab_contacts;
 
 /* Key of a contact: body a in bits 63..38, body b in bits 37..12, feature in bits 11..0
@@ -73,7 +76,11 @@ void clab_contacts_init(clab_contacts *cs);
 void clab_contacts_free(clab_contacts *cs);
 /* Append one record (copied); CLAB_ENOMEM on allocation failure. */
 int clab_contacts_push(clab_contacts *cs, const clab_contact *c);
-static inline void clab_contacts_clear(clab_contacts *cs) { cs->n = 0; }
+static inline void clab_contacts_clear(clab_contacts *cs)
+{
+    cs->n = 0;
+    cs->increasing = 1;
+}
 /* The first of the n records c, sorted by body a (clab_collide's output), whose body a is
  * >= i (n when none): a binary search. Records in another order give some index in [0, n]. */
 static inline size_t clab_contacts_first_a(const clab_contact *c, size_t n, size_t i)

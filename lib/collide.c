@@ -432,5 +432,6 @@ int clab_collide_with(clab_collider *cd, const clab_world *w, double envelope, c
         else out->n = total;
     }
     if (rc) return clab_error_set(err, CLAB_ENOMEM, "out of memory storing contacts");
+    out->increasing = 1; /* by (a, b, feature): the key's order */
     return CLAB_OK;
 }

@@ -7,6 +7,7 @@ void clab_contacts_init(clab_contacts *cs)
 {
     cs->c = NULL;
     cs->n = cs->cap = 0;
+    cs->increasing = 1;
 }
 
 void clab_contacts_free(clab_contacts *cs)
@@ -24,6 +25,7 @@ int clab_contacts_push(clab_contacts *cs, const clab_contact *c)
         cs->c = p;
         cs->cap = cap;
     }
+    if (cs->n && !(cs->c[cs->n - 1].key < c->key)) cs->increasing = 0;
     cs->c[cs->n++] = *c;
     return CLAB_OK;
 }

@@ -509,12 +509,12 @@ static int contacts_increasing(const clab_contact *c, size_t nc)
     return inc;
 }
 
-int clab_history_align(clab_history *h, const clab_contact *c, size_t nc, clab_error *err)
+int clab_history_align(clab_history *h, const clab_contact *c, size_t nc, int increasing, clab_error *err)
 {
     if (nc > UINT32_MAX / 2)
         return clab_error_set(err, CLAB_ENOMEM, "penalty history: %zu contacts is more than the table holds", nc);
     if (reserve(h, nc)) return clab_error_set(err, CLAB_ENOMEM, "penalty history: out of memory for %zu contacts", nc);
-    if (h->sorted && contacts_increasing(c, nc)) {
+    if (h->sorted && (increasing || contacts_increasing(c, nc))) {
         align_merge(h, c, nc);
     } else {
         /* out of key order: look each contact up in a copy of the generation */

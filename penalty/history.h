@@ -77,8 +77,10 @@ void clab_history_free(clab_history *h);
 
 /* Entry i becomes the history of contact c[i] (i < nc): clab_history_at(h, i) is last step's
  * delta_t of the contact with key c[i].key, or NULL when it is new (its key then reads
- * CLAB_HISTORY_EMPTY). CLAB_ENOMEM on failure, the generation left intact. */
-int clab_history_align(clab_history *h, const clab_contact *c, size_t nc, clab_error *err);
+ * CLAB_HISTORY_EMPTY). increasing: 1 when the caller knows that the keys increase strictly
+ * (clab_contacts.increasing), else they are checked here (a pass over the records).
+ * CLAB_ENOMEM on failure, the generation left intact. */
+int clab_history_align(clab_history *h, const clab_contact *c, size_t nc, int increasing, clab_error *err);
 
 /* after clab_history_align: contact i's last delta_t, NULL when it has none */
 static inline const clab_vec3 *clab_history_at(const clab_history *h, size_t i)

@@ -812,7 +812,7 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
     if (reserve_step(p, nb, nc, nt == 1))
         return clab_error_set(err, CLAB_ENOMEM, "penalty backend: out of memory for %zu bodies, %zu contacts", nb, nc);
     /* entry i of the history becomes contact i's (history.h: in place, one generation) */
-    if ((rc = clab_history_align(&p->hist, c->c, nc, err))) return rc;
+    if ((rc = clab_history_align(&p->hist, c->c, nc, c->increasing, err))) return rc;
     const clab_contact *cc = c->c;
     pen_body *pb = p->pb;
     /* gathered ahead of the step (penalty_gather), for these bodies at this step: not again */

@@ -576,8 +576,52 @@ static void test_random_pairs(void)
     gsl_rng_free(r);
 }
 
+/* clab_contacts.increasing: set while the keys increase strictly (the history's merge
+ * trusts it, penalty/history.c), by clab_contacts_push and clab_collide */
+static void test_increasing(void)
+{
+    clab_contacts cs;
+    clab_contacts_init(&cs);
+    clab_contact c;
+    memset(&c, 0, sizeof c);
+    int ok = cs.increasing == 1;
+    const int pairs[4][2] = {{0, 1}, {0, 2}, {1, 2}, {1, 2}};
+    for (int k = 0; k < 4; k++) {
+        c.a = pairs[k][0];
+        c.b = pairs[k][1];
+        c.key = clab_contact_key(c.a, c.b, 0);
+        ok = ok && clab_contacts_push(&cs, &c) == CLAB_OK && cs.increasing == (k < 3);
+    }
+    tap_ok(ok, "clab_contacts_push: increasing while the keys increase strictly, 0 at a repeated key");
+    clab_contacts_clear(&cs);
+    tap_ok(cs.increasing == 1 && cs.n == 0, "clab_contacts_clear: empty, increasing");
+    /* clab_collide's output after a reversed list was pushed: increasing again */
+    for (int k = 3; k >= 0; k--) {
+        c.key = clab_contact_key(pairs[k][0], pairs[k][1], 0);
+        clab_contacts_push(&cs, &c);
+    }
+    clab_world *w = clab_world_create(NULL);
+    clab_error err;
+    for (int k = 0; k < 3; k++) {
+        clab_body_def d = clab_default_body_def();
+        d.shape = clab_sphere(0.5);
+        d.r = clab_v3(0.9 * k, 0.0, 0.0);
+        clab_world_add_body(w, &d, &err);
+    }
+    clab_collider *cd = clab_collider_create();
+    int rc = clab_collide(cd, w, 0.0, &cs, &err);
+    int inc = 1;
+    for (size_t i = 1; i < cs.n; i++) inc = inc && cs.c[i - 1].key < cs.c[i].key;
+    tap_ok(rc == CLAB_OK && cs.n == 2 && inc && cs.increasing == 1,
+           "clab_collide: keys increasing and marked so (%zu contacts)", cs.n);
+    clab_collider_destroy(cd);
+    clab_world_destroy(w);
+    clab_contacts_free(&cs);
+}
+
 int main(void)
 {
+    test_increasing();
     test_sphere_sphere_plane();
     test_contact_point();
     test_box_plane();

@@ -69,7 +69,7 @@ static size_t step(clab_history *h, const uint64_t *k, size_t n, size_t drop, ui
     for (size_t q = 0; q < *rn; q++) ref[q] = (ref_entry){rk[q], rv[q]};
     qsort(ref, *rn, sizeof *ref, cmp_ref);
     size_t ok = 0, m = 0;
-    int aligned = clab_history_align(h, c, n, err) == CLAB_OK; /* else: none found, nothing stored */
+    int aligned = clab_history_align(h, c, n, 0, err) == CLAB_OK; /* else: none found, nothing stored */
     for (size_t i = 0; i < n && aligned; i++) {
         ref_entry want_key = {k[i], clab_v3(0.0, 0.0, 0.0)};
         const ref_entry *r = bsearch(&want_key, ref, *rn, sizeof *ref, cmp_ref);
