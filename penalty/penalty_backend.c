@@ -388,7 +388,8 @@ static CLAB_ALWAYS_INLINE clab_vec3 contact_force(penalty *p, const clab_world *
               : &p->pairs[(size_t)w->bodies[ci->a].material * p->nmat + (size_t)w->bodies[ci->b].material];
     double delta_n = -ci->phi;
     double m_eff = clab_penalty_meff(A->m, pen_fixed(A), B->m, pen_fixed(B));
-    double R_eff = 1.0 / (pen_inv_rc(A) + pen_inv_rc(B)); /* clab_penalty_reff */
+    /* clab_penalty_reff; Hooke with an explicit k_n does not read it (three divisions) */
+    double R_eff = law->model == CLAB_PENALTY_HOOKE && pp->kn > 0.0 ? NAN : 1.0 / (pen_inv_rc(A) + pen_inv_rc(B));
 
     /* lever arms from the centers (world frame): to the contact point P, A(e) sbar (not P - r,
      * which is wrong through a periodic image), or (lever=surface) to each body's own surface
