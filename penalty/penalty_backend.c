@@ -84,20 +84,20 @@ typedef struct penalty {
     pen_body *pb;               /* what the contact loop reads of the bodies (64-byte aligned) */
     pen_acc *acc;               /* [cap_acc] one thread: each body's contact sums (contact_scatter),
                                  * zero between steps when acc_zero (the body loop reads and clears them) */
-    uint32_t *bstart;           /* [cap_bodies + 1]: blist[bstart[i] .. bstart[i+1]) have it as b */
     size_t cap_bodies, cap_acc;
     int acc_zero;
     /* per contact [cap_forces] */
     clab_vec3 *Fc;              /* force on b, world [N]; (F_n, F_u, F_w) = (Fc.n, Fc.u, Fc.w) for output */
-    uint32_t *blist;            /* contact indices by body b */
+    uint32_t *blist;            /* contact indices by body b, a segment a thread (by_b) */
     size_t nforces, cap_forces, cap_blist;
     /* only when needed [cap_extra] */
     clab_vec3 *Mr;              /* rolling resistance couple on b, world [N m] (rolling=cdt) */
     uint32_t *alist;            /* contact indices by body a, when the contacts are not sorted by a */
     uint32_t *astart;           /* [bodies + 1] with alist: alist[astart[i] .. astart[i+1]) have i as a */
-    uint32_t *tcnt;             /* [threads x bodies] per-thread counts of the sort by b */
+    uint32_t *brow;             /* [threads x (bodies + 1)] each thread's offsets of its segment of blist (by_b) */
+    size_t *bbase;              /* [threads] where each thread's segment of blist starts (by_b) */
     unsigned char *still;       /* [bodies] sphere_orientation=off: still_of each body (gather_range) */
-    size_t cap_mr, cap_alist, cap_astart, cap_tcnt, cap_still;
+    size_t cap_mr, cap_alist, cap_astart, cap_brow, cap_bbase, cap_still;
     /* the gather done ahead of the step in the collider's pass (penalty_gather_begin,
      * penalty_gather): bodies gathered (pre_n, of pre_nb) at step pre_step, whether a
      * material other than body 0's (pre_m0) was seen */
@@ -219,12 +219,12 @@ static void penalty_destroy(void *self)
     free(p->matname);
     free(p->pb);
     free(p->acc);
-    free(p->bstart);
     free(p->Fc);
     free(p->Mr);
     free(p->alist);
     free(p->astart);
-    free(p->tcnt);
+    free(p->brow);
+    free(p->bbase);
     free(p->still);
     free(p->blist);
     free(p);
@@ -304,9 +304,7 @@ static int reserve_bodies(penalty *p, size_t nb)
         while (cap < nb) cap *= 2;
         free(p->pb);
         p->pb = aligned_alloc(64, cap * sizeof(pen_body));
-        uint32_t *bs = realloc(p->bstart, (cap + 1) * sizeof(uint32_t));
-        if (bs) p->bstart = bs;
-        if (!p->pb || !bs) {
+        if (!p->pb) {
             p->cap_bodies = 0;
             return 1;
         }
@@ -315,10 +313,19 @@ static int reserve_bodies(penalty *p, size_t nb)
     return 0;
 }
 
-/* the per-step arrays for nb bodies and nc contacts; the sums a body by one thread's scatter
- * (acc) when scatter, else the lists by b (blist) */
-static int reserve_step(penalty *p, size_t nb, size_t nc, int scatter)
+/* the lists by b (by_b) of nt threads for nb bodies and nc contacts; 0 on success */
+static int reserve_lists(penalty *p, size_t nb, size_t nc, int nt)
 {
+    return grow(&p->blist, &p->cap_blist, nc, sizeof(uint32_t)) ||
+           grow(&p->brow, &p->cap_brow, (size_t)nt * (nb + 1), sizeof(uint32_t)) ||
+           grow(&p->bbase, &p->cap_bbase, (size_t)nt, sizeof(size_t));
+}
+
+/* the per-step arrays for nb bodies and nc contacts on nt threads; the sums a body by one
+ * thread's scatter (acc) when nt = 1, else the lists by b (blist) */
+static int reserve_step(penalty *p, size_t nb, size_t nc, int nt)
+{
+    const int scatter = nt == 1;
     if (reserve_bodies(p, nb)) return 1;
     if (grow(&p->Fc, &p->cap_forces, nc, sizeof(clab_vec3))) return 1;
     if (scatter) {
@@ -327,7 +334,7 @@ static int reserve_step(penalty *p, size_t nb, size_t nc, int scatter)
         if (p->acc != old) p->acc_zero = 0; /* new storage */
         if (!p->acc_zero) memset(p->acc, 0, p->cap_acc * sizeof(pen_acc));
         p->acc_zero = 1;
-    } else if (grow(&p->blist, &p->cap_blist, nc, sizeof(uint32_t))) {
+    } else if (reserve_lists(p, nb, nc, nt)) {
         return 1;
     }
     if (p->law.rolling == CLAB_PENALTY_ROLL_CDT && grow(&p->Mr, &p->cap_mr, nc, sizeof(clab_vec3))) return 1;
@@ -450,8 +457,47 @@ static CLAB_ALWAYS_INLINE clab_vec3 contact_force(penalty *p, const clab_world *
     return Fb;
 }
 
-/* The contact sums of body i, in contact order (as b: [b0, b1) of blist, then as a: [a0, a1)
- * of the contacts, through alist when given): the force F and the torques l x F.
+/* The contacts by body b, one segment of blist a thread of the contact loop: thread u (of T)
+ * took contacts [base[u], base[u + 1]), base[u] = nc u / T, and its contacts with b = i are
+ * blist[base[u] + row_u[i] .. base[u] + row_u[i + 1]), row_u = brow + u (nb + 1); thread by
+ * thread, in contact order. Each thread sorts its own contacts (place_by_b), no thread waits
+ * for another's counts */
+typedef struct by_b {
+    const uint32_t *blist, *brow;
+    const size_t *base;
+    size_t nb;
+    int T;
+} by_b;
+
+/* the contacts of body i as b, segment u: [*q0, *q1) of blist */
+static inline void by_b_range(const by_b *L, size_t i, int u, size_t *q0, size_t *q1)
+{
+    const uint32_t *row = L->brow + (size_t)u * (L->nb + 1);
+    *q0 = L->base[u] + row[i];
+    *q1 = L->base[u] + row[i + 1];
+}
+
+/* the contacts before body i as b (all segments) */
+static inline size_t by_b_before(const by_b *L, size_t i)
+{
+    size_t n = 0;
+    for (int u = 0; u < L->T; u++) n += L->brow[(size_t)u * (L->nb + 1) + i];
+    return n;
+}
+
+/* Thread t's contacts [k0, k1) sorted by b into blist[k0 .. k1), from the counts row[b + 1]
+ * (row: nb + 1 entries, row[0] = 0): the counts turned into offsets, each contact's place,
+ * the offsets shifted back to starts (by_b) */
+static void place_by_b(const clab_contact *cc, size_t k0, size_t k1, size_t nb, uint32_t *row, uint32_t *blist)
+{
+    for (size_t j = 0; j < nb; j++) row[j + 1] += row[j];
+    for (size_t k = k0; k < k1; k++) blist[k0 + row[cc[k].b]++] = (uint32_t)k;
+    for (size_t j = nb; j > 0; j--) row[j] = row[j - 1];
+    row[0] = 0;
+}
+
+/* The contact sums of body i, in contact order (as b: its segments of the lists by b, then as
+ * a: [a0, a1) of the contacts, through alist when given): the force F and the torques l x F.
  * A sphere's lever to a contact point lies on the normal (every narrow-phase routine puts P
  * on the line through its center along n, Phi/2 outside its surface): l = -h n as b and
  * +h n as a, h = R + Phi/2 (or R, lever=surface), so both sides add -h (n x F), summed in the
@@ -459,19 +505,24 @@ static CLAB_ALWAYS_INLINE clab_vec3 contact_force(penalty *p, const clab_world *
  * lbar x (A^T F) in its own frame, lbar = sbar (or the surface point, lever=surface).
  * contact_scatter adds the same terms in the same order (contact order), one contact at a time. */
 static CLAB_ALWAYS_INLINE void body_sums(const clab_world *w, size_t i, const pen_body *pi, const clab_contact *cc,
-                                         const clab_vec3 *Fc, const clab_vec3 *Mr, const uint32_t *blist, uint32_t b0,
-                                         uint32_t b1, const uint32_t *alist, uint32_t a0, uint32_t a1, int surface,
-                                         int rolling, clab_vec3 *F_out, clab_vec3 *tau_out)
+                                         const clab_vec3 *Fc, const clab_vec3 *Mr, const by_b *LB,
+                                         const uint32_t *alist, uint32_t a0, uint32_t a1, int surface, int rolling,
+                                         clab_vec3 *F_out, clab_vec3 *tau_out)
 {
     clab_vec3 F = clab_v3(0.0, 0.0, 0.0), tau = F;
+    const uint32_t *blist = LB->blist;
     if (pen_sphere(pi)) {
         const double R = pi->R;
-        for (uint32_t q = b0; q < b1; q++) {
-            uint32_t k = blist[q];
-            double hk = surface ? R : R + 0.5 * cc[k].phi;
-            F = clab_v3_add(F, Fc[k]);
-            tau = clab_v3_madd(tau, -hk, clab_v3_cross(cc[k].n, Fc[k]));
-            if (rolling) tau = clab_v3_add(tau, Mr[k]);
+        for (int u = 0; u < LB->T; u++) {
+            size_t q0, q1;
+            by_b_range(LB, i, u, &q0, &q1);
+            for (size_t q = q0; q < q1; q++) {
+                uint32_t k = blist[q];
+                double hk = surface ? R : R + 0.5 * cc[k].phi;
+                F = clab_v3_add(F, Fc[k]);
+                tau = clab_v3_madd(tau, -hk, clab_v3_cross(cc[k].n, Fc[k]));
+                if (rolling) tau = clab_v3_add(tau, Mr[k]);
+            }
         }
         for (uint32_t q = a0; q < a1; q++) {
             uint32_t k = alist ? alist[q] : q;
@@ -480,15 +531,19 @@ static CLAB_ALWAYS_INLINE void body_sums(const clab_world *w, size_t i, const pe
             tau = clab_v3_madd(tau, -hk, clab_v3_cross(cc[k].n, Fc[k]));
             if (rolling) tau = clab_v3_sub(tau, Mr[k]);
         }
-    } else if (b1 > b0 || a1 > a0) {
+    } else {
         clab_mat33 A = clab_q_to_A(w->bodies[i].e);
-        for (uint32_t q = b0; q < b1; q++) {
-            uint32_t k = blist[q];
-            clab_vec3 Fbar = clab_m33_tmulv(A, Fc[k]), l = cc[k].sb;
-            if (surface) l = clab_v3_madd(l, 0.5 * cc[k].phi, clab_m33_tmulv(A, cc[k].n));
-            F = clab_v3_add(F, Fc[k]);
-            tau = clab_v3_add(tau, clab_v3_cross(l, Fbar));
-            if (rolling) tau = clab_v3_add(tau, clab_m33_tmulv(A, Mr[k]));
+        for (int u = 0; u < LB->T; u++) {
+            size_t q0, q1;
+            by_b_range(LB, i, u, &q0, &q1);
+            for (size_t q = q0; q < q1; q++) {
+                uint32_t k = blist[q];
+                clab_vec3 Fbar = clab_m33_tmulv(A, Fc[k]), l = cc[k].sb;
+                if (surface) l = clab_v3_madd(l, 0.5 * cc[k].phi, clab_m33_tmulv(A, cc[k].n));
+                F = clab_v3_add(F, Fc[k]);
+                tau = clab_v3_add(tau, clab_v3_cross(l, Fbar));
+                if (rolling) tau = clab_v3_add(tau, clab_m33_tmulv(A, Mr[k]));
+            }
         }
         for (uint32_t q = a0; q < a1; q++) {
             uint32_t k = alist ? alist[q] : q;
@@ -657,7 +712,7 @@ typedef struct body_loop {
     const unsigned char *still; /* sphere_orientation=off: still_of each body */
     const clab_contact *cc;
     const clab_vec3 *Fc, *Mr;
-    const uint32_t *blist, *bstart;
+    by_b lb;                        /* the lists by b (not with acc) */
     const uint32_t *alist, *astart; /* contacts not in order of a: lists by a; NULL when they are */
     pen_acc *acc; /* the sums contact_scatter formed (cleared here as they are read, every body's); NULL:
                    * formed here from the lists */
@@ -687,7 +742,6 @@ static CLAB_ALWAYS_INLINE int body_range_of(const body_loop *L, size_t i0, size_
     clab_world *w = L->w;
     const pen_body *pb = L->pb;
     const clab_contact *cc = L->cc;
-    const uint32_t *blist = L->blist, *bstart = L->bstart;
     const size_t nb = w->nbodies, nc = L->nc;
     int bad = 0;
     pen_acc *acc = L->acc;
@@ -710,22 +764,26 @@ static CLAB_ALWAYS_INLINE int body_range_of(const body_loop *L, size_t i0, size_
             while (ka < nc && body_a(cc, ka) == i) ka++;
             a1 = (uint32_t)ka;
         }
-        if (!acc && i + PEN_AHEAD < nb && bstart[i + PEN_AHEAD] < bstart[i + PEN_AHEAD + 1]) {
+        if (!acc && i + PEN_AHEAD < nb) {
             /* a later body's first contact as b (random in the contact array): n, phi, sb and
              * its force, started early */
-            uint32_t k = blist[bstart[i + PEN_AHEAD]];
-            CLAB_PREFETCH(&cc[k].n);
-            CLAB_PREFETCH(&cc[k].phi);
-            CLAB_PREFETCH(&cc[k].sb);
-            CLAB_PREFETCH(&L->Fc[k]);
+            size_t q0, q1;
+            by_b_range(&L->lb, i + PEN_AHEAD, 0, &q0, &q1);
+            if (q0 == q1 && L->lb.T > 1) by_b_range(&L->lb, i + PEN_AHEAD, 1, &q0, &q1);
+            if (q0 < q1) {
+                uint32_t k = L->lb.blist[q0];
+                CLAB_PREFETCH(&cc[k].n);
+                CLAB_PREFETCH(&cc[k].phi);
+                CLAB_PREFETCH(&cc[k].sb);
+                CLAB_PREFETCH(&L->Fc[k]);
+            }
         }
         if (!bi->fixed) {
-            /* indices, not blist + bstart[i]: blist is NULL while no contact was ever stored,
-             * and NULL + 0 is undefined. off: a constant, so the usual copy has no test */
+            /* off: a constant, so the usual copy has no test */
             const unsigned char still = off ? L->still[i] : PEN_TURNS;
             if (!acc) {
-                body_sums(w, i, &pb[i], cc, L->Fc, L->Mr, blist, bstart[i], bstart[i + 1], L->alist, a0, a1,
-                          L->surface, L->rolling, &F, &tau);
+                body_sums(w, i, &pb[i], cc, L->Fc, L->Mr, &L->lb, L->alist, a0, a1, L->surface, L->rolling, &F,
+                          &tau);
             }
             body_integrate(w, i, still, F, tau, L->h, L->scheme, L->first);
             const double *lo = L->wlo, *hi = L->whi;
@@ -756,13 +814,13 @@ static CLAB_NOINLINE int body_range_still(const body_loop *L, size_t i0, size_t 
 
 /* the body loop's work on bodies [0, i): a body costs BODY_SIDES contact sides (its
  * kicks, drift, wrap and screen against one contact's sums, about 200 and 35 instructions on
- * the chute), plus its contacts as b (bstart) and as a (astart, or where the contacts sorted
+ * the chute), plus its contacts as b (by_b) and as a (astart, or where the contacts sorted
  * by a reach body i) */
 #define BODY_SIDES 6
 static size_t body_work(const body_loop *L, size_t i)
 {
     const size_t as_a = L->alist ? L->astart[i] : clab_contacts_first_a(L->cc, L->nc, i);
-    return BODY_SIDES * i + L->bstart[i] + as_a;
+    return BODY_SIDES * i + by_b_before(&L->lb, i) + as_a;
 }
 
 /* the first body of thread t's share of the nb bodies when T threads share the body loop's
@@ -801,16 +859,15 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
     /* the step is one parallel region (its start and end wake and wait for the threads; a
      * barrier inside costs less). The contact loop runs over one contiguous range of
      * contacts a thread, [k0, k1), and finds on its way whether the contacts run by body a
-     * and the counts of the counting sort by b, so the records are read once for both. On
-     * one thread it adds each force to its two bodies' sums instead (contact_scatter), and
-     * there is no sort */
+     * and the counts of its sort by b, so the records are read once for both; each thread
+     * then sorts its own contacts by b (by_b), so one barrier separates the contact loop from
+     * the body loop. On one thread it adds each force to its two bodies' sums instead
+     * (contact_scatter), and there is no sort */
     int nt = 1;
 #ifdef _OPENMP
     if (nb > PAR_MIN || nc > PAR_MIN) nt = omp_get_max_threads();
 #endif
-    /* the counting sort by b on more than one thread keeps a count row per thread */
-    if (nt > 1 && grow(&p->tcnt, &p->cap_tcnt, (size_t)nt * nb, sizeof(uint32_t))) nt = 1;
-    if (reserve_step(p, nb, nc, nt == 1))
+    if (reserve_step(p, nb, nc, nt))
         return clab_error_set(err, CLAB_ENOMEM, "penalty backend: out of memory for %zu bodies, %zu contacts", nb, nc);
     /* entry i of the history becomes contact i's (history.h: in place, one generation) */
     if ((rc = clab_history_align(&p->hist, c->c, nc, c->increasing, err))) return rc;
@@ -823,7 +880,6 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
     pen_acc *acc = nt == 1 ? p->acc : NULL;
     if (acc) p->acc_zero = 0; /* until the body loop has cleared them all */
     const clab_vec3 zero = clab_v3(0.0, 0.0, 0.0);
-    uint32_t *tcnt = p->tcnt, *bstart = p->bstart, *blist = p->blist;
     uint32_t *alist = NULL, *astart = NULL;
     const int m0 = nb ? w->bodies[0].material : 0; /* every body's material, unless mixed */
     const int first = !p->started, surface = p->lever_surface, rolling = p->law.rolling == CLAB_PENALTY_ROLL_CDT;
@@ -848,10 +904,8 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
         T = omp_get_num_threads();
 #endif
         const size_t k0 = nc * (size_t)t / (size_t)T, k1 = nc * (size_t)(t + 1) / (size_t)T;
-        /* count row of this thread: thread t's contacts of body j go after those of threads
-         * < t, so every list by b is in contact order as on one thread (one thread: bstart
-         * itself, shifted by one) */
-        uint32_t *row = T > 1 ? tcnt + (size_t)t * nb : bstart + 1;
+        /* this thread's offsets of its list by b (by_b; its counts at row[b + 1] first) */
+        uint32_t *row = acc ? NULL : p->brow + (size_t)t * (nb + 1);
 
         /* 1. what the contact loop reads of the bodies (gather_range), and whether they all
          *    have one material; not when gathered ahead (pre: the rows zeroed below are each
@@ -865,8 +919,8 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
 #pragma omp barrier
         }
         if (!acc) {
-            for (size_t j = 0; j < nb; j++) row[j] = 0;
-            if (T == 1) bstart[0] = 0;
+            for (size_t j = 0; j <= nb; j++) row[j] = 0;
+            p->bbase[t] = k0;
         }
         int mixed_seen;
 #pragma omp atomic read
@@ -905,7 +959,7 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
                 }
                 const uint32_t ia = body_a(cc, i);
                 if (i > 0 && body_a(cc, i - 1) > ia) mine_by_a = 0;
-                row[body_b(cc, i)]++;
+                row[body_b(cc, i) + 1]++;
                 if (!(-ci->phi > 0.0)) { /* inside the envelope but not touching: no force, history dropped */
                     clab_history_drop_at(&p->hist, i);
                     p->Fc[i] = zero;
@@ -914,6 +968,8 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
                 }
                 contact_force(p, w, ci, i, clab_history_at(&p->hist, i), pair1, h, 0);
             }
+            /* 3. this thread's contacts sorted by b, its own segment of the lists */
+            place_by_b(cc, k0, k1, nb, row, p->blist);
         }
         if (!mine_by_a) {
 #pragma omp atomic write
@@ -930,7 +986,7 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
             { /* the counting sort by a: astart the offsets, alist the contacts */
                 if (grow(&p->alist, &p->cap_alist, nc, sizeof(uint32_t)) ||
                     grow(&p->astart, &p->cap_astart, nb + 1, sizeof(uint32_t)) ||
-                    (acc && grow(&p->blist, &p->cap_blist, nc, sizeof(uint32_t)))) {
+                    (acc && reserve_lists(p, nb, nc, 1))) {
                     nomem = 1;
                 } else {
                     alist = p->alist;
@@ -941,10 +997,12 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
                     for (size_t i = 0; i < nc; i++) alist[astart[body_a(cc, i)]++] = (uint32_t)i;
                     for (size_t i = nb; i > 0; i--) astart[i] = astart[i - 1];
                     astart[0] = 0;
-                    if (acc) { /* one thread: the counts by b the scatter did not make */
-                        blist = p->blist;
-                        for (size_t j = 0; j <= nb; j++) bstart[j] = 0;
-                        for (size_t i = 0; i < nc; i++) bstart[body_b(cc, i) + 1]++;
+                    if (acc) { /* one thread: the list by b the scatter did not make */
+                        uint32_t *row0 = p->brow;
+                        for (size_t j = 0; j <= nb; j++) row0[j] = 0;
+                        for (size_t i = 0; i < nc; i++) row0[body_b(cc, i) + 1]++;
+                        place_by_b(cc, 0, nc, nb, row0, p->blist);
+                        p->bbase[0] = 0;
                         acc = NULL;
                     }
                 }
@@ -952,38 +1010,12 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
             /* (the barrier at the end of single: alist, astart and nomem are seen by all) */
         }
 
-        /* 3. the counting sort by b: the counts turned into offsets, then each contact's place */
-        if (!nomem && !acc) {
-            if (T == 1) {
-                for (size_t i = 0; i < nb; i++) bstart[i + 1] += bstart[i];
-                for (size_t i = 0; i < nc; i++) blist[bstart[body_b(cc, i)]++] = (uint32_t)i;
-                for (size_t i = nb; i > 0; i--) bstart[i] = bstart[i - 1];
-                bstart[0] = 0;
-            } else {
-#pragma omp for schedule(static)
-                for (size_t j = 0; j < nb; j++) { /* per body: the total, rows turned into offsets */
-                    uint32_t sum = 0;
-                    for (int u = 0; u < T; u++) {
-                        uint32_t c = tcnt[(size_t)u * nb + j];
-                        tcnt[(size_t)u * nb + j] = sum;
-                        sum += c;
-                    }
-                    bstart[j + 1] = sum;
-                }
-#pragma omp single
-                {
-                    bstart[0] = 0;
-                    for (size_t j = 0; j < nb; j++) bstart[j + 1] += bstart[j];
-                }
-                for (size_t k = k0; k < k1; k++) blist[bstart[body_b(cc, k)] + row[body_b(cc, k)]++] = (uint32_t)k;
-#pragma omp barrier
-            }
-        }
         if (!nomem) {
             /* 4. the body loop (body_range) on one range of bodies a thread, about as much
              *    work each (body_cut) */
-            body_loop ctx = {w, pb, p->still, cc, Fc, Mr, blist, bstart, alist, astart, acc, nc, per, wlo, whi, h,
-                             v2lim, scheme, surface, rolling, first, wrap, screen};
+            const by_b lb = {p->blist, p->brow, p->bbase, nb, T};
+            body_loop ctx = {w, pb, p->still, cc, Fc, Mr, lb, alist, astart, acc, nc, per, wlo, whi, h, v2lim, scheme,
+                             surface, rolling, first, wrap, screen};
             const size_t i0 = body_cut(&ctx, nb, t, T), i1 = body_cut(&ctx, nb, t + 1, T);
             bad |= orientation_off ? body_range_still(&ctx, i0, i1) : body_range(&ctx, i0, i1);
             if (acc) p->acc_zero = 1; /* (one thread) */
