@@ -240,8 +240,9 @@ int clab_ccp_build(clab_ccp *P, const clab_world *w, const clab_contacts *c, dou
     for (size_t i = 0; i < nk; i++) {
         const clab_contact *ct = &c->c[i];
         const clab_body *A = &w->bodies[ct->a], *B = &w->bodies[ct->b];
-        clab_vec3 dir[3] = {ct->n};
+        clab_vec3 dir[3] = {ct->n}, sa, sb;
         clab_contact_frame(ct, &dir[1], &dir[2]);
+        clab_contact_levers(ct, c->lv, w->bodies, &sa, &sb); /* sbar_A, sbar_B */
         clab_ccp_block *bl = &P->blocks[i];
         bl->first = 3 * i;
         bl->size = 3;
@@ -249,10 +250,10 @@ int clab_ccp_build(clab_ccp *P, const clab_world *w, const clab_contacts *c, dou
         bl->mu = clab_material_mix(&w->materials[A->material], &w->materials[B->material]).mu;
         for (int r = 0; r < 3; r++) {
             clab_ccp_row *row = &P->rows[3 * i + r];
-            make_row(row, A, B, ct->a, ct->b, dir[r], ct->sa, ct->sb);
+            make_row(row, A, B, ct->a, ct->b, dir[r], sa, sb);
             P->p[3 * i + r] = row_velocity(row, A, B);
         }
-        make_item(&P->items[i], A, B, ct->a, ct->b, dir, 3, ct->sa, ct->sb);
+        make_item(&P->items[i], A, B, ct->a, ct->b, dir, 3, sa, sb);
         /* stabilization term Phi/h of Eq. (5d), capped from below (seed 000, Sect. 3) */
         double phi_h = ct->phi / h;
         if (phi_h < -recovery_speed) phi_h = -recovery_speed;

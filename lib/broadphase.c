@@ -61,7 +61,8 @@ void clab_collider_destroy(clab_collider *cd)
     void *arrays[] = {cd->lo,    cd->hi,     cd->clo,   cd->chi,    cd->level,  cd->width,  cd->grid,
                       cd->large, cd->planes, cd->pm,    cd->flag, cd->owner, cd->key,    cd->count,  cd->slo,    cd->shi,
                       cd->sclo,  cd->schi,   cd->sbody, cd->slevel, cd->sfixed, cd->ent,    cd->sorted,
-                      cd->ebucket, cd->start, cd->pairs, cd->tmp, cd->row, cd->gen, cd->nbr, cd->ref_r, cd->ref_e, cd->ref_R, cd->ref_kind, cd->ref_tmp, cd->hot, cd->eid,
+                      cd->ebucket, cd->start, cd->pairs, cd->tmp, cd->row, cd->gen, cd->nbr, cd->ref_r, cd->ref_e, cd->ref_R, cd->ref_kind, cd->ref_tmp,
+                      cd->hot,
                       cd->sl_lo, cd->sl_hi, cd->sl_cell, cd->sl_cnt, cd->sl_pmask, cd->sl_src, cd->sl_thr, cd->sl_slot,
                       cd->sl_cstart, cd->sl_ccount, cd->sl_stage, cd->sl_slotof};
     for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++) free(arrays[k]);
@@ -658,7 +659,7 @@ static inline void block_motion(clab_collider *cd, const clab_world *w, clab_hot
         int sphere = b->shape.type == CLAB_SHAPE_SPHERE;
         /* the build's radius: a sphere's in its hot record (read before the refill), else ref_R */
         double R = sphere ? b->shape.radius : clab_shape_bound_radius(&b->shape), R0 = sphere ? hot[i].R : cd->ref_R[i];
-        clab_hot_fill(&hot[i], &cd->eid[i], b);
+        clab_hot_fill(&hot[i], b);
         if (kind != cd->ref_kind[i] || R != R0) {
             *changed = 1;
             continue;
@@ -719,16 +720,9 @@ clab_hot_body *clab_collider_hot(clab_collider *cd, size_t n)
          * every call, so nothing is copied */
         size_t cap = (n + n / 2 + 16) & ~(size_t)1;
         clab_hot_body *h = aligned_alloc(64, cap * sizeof *h);
-        unsigned char *eid = malloc(cap);
-        if (!h || !eid) {
-            free(h);
-            free(eid);
-            return NULL;
-        }
+        if (!h) return NULL;
         free(cd->hot);
-        free(cd->eid);
         cd->hot = h;
-        cd->eid = eid;
         cd->cap_hot = cap;
         cd->hot_ref = 0; /* they no longer hold the skin's reference radii */
     }
@@ -795,7 +789,7 @@ static int remember(clab_collider *cd, const clab_world *w, double margin, doubl
             cd->ref_e[i] = b->e;
             cd->ref_R[i] = R;
         }
-        clab_hot_fill(&hot[i], &cd->eid[i], b);
+        clab_hot_fill(&hot[i], b);
         cd->ref_kind[i] = (unsigned char)(2 * b->shape.type + (b->fixed != 0));
         if (b->shape.type != CLAB_SHAPE_PLANE) big = fmax(big, fabs(b->r.x) + fabs(b->r.y) + fabs(b->r.z) + R);
     }

@@ -19,12 +19,18 @@ int clab_emit_contact(const clab_body *A, const clab_body *B, int ia, int ib, cl
     c.a = ia;
     c.b = ib;
     c.n = n;
-    clab_vec3 p = clab_v3_scale(clab_v3_add(pA, pB), 0.5); /* P, midway: kept as sa, sb only */
     c.phi = phi;
-    c.sa = clab_q_rotate_inv(A->e, clab_v3_sub(p, A->r));
-    c.sb = clab_q_rotate_inv(B->e, clab_v3_sub(p, B->r));
     c.key = clab_contact_key(ia, ib, feature);
-    return clab_contacts_push(out, &c);
+    c.lever = CLAB_LEVER_NONE; /* set by clab_contacts_push */
+    c.unused = 0;
+    /* two spheres: no levers (P on the line of centers, clab_contact_levers) */
+    if (A->shape.type == CLAB_SHAPE_SPHERE && B->shape.type == CLAB_SHAPE_SPHERE)
+        return clab_contacts_push(out, &c, NULL);
+    /* else P, midway, in both body frames, stored in the side array (the record indexes it) */
+    clab_vec3 p = clab_v3_scale(clab_v3_add(pA, pB), 0.5);
+    const clab_lever lv = {clab_q_rotate_inv(A->e, clab_v3_sub(p, A->r)),
+                           clab_q_rotate_inv(B->e, clab_v3_sub(p, B->r))};
+    return clab_contacts_push(out, &c, &lv);
 }
 
 /* narrow[ta][tb] for ta <= tb (sphere < plane < box); NULL: no contact between these shapes
@@ -78,65 +84,32 @@ int clab_collide_pair(const clab_world *w, int i, int j, double envelope, clab_c
     return CLAB_OK;
 }
 
-/* sa = A(e_a)^T va and sb = A(e_b)^T vb (clab_q_rotate_inv: q = conj(e), t = 2 (q_v x v),
- * v + q0 t + q_v x t), the two at once where the compiler has vectors of two doubles (lane 0:
- * a, lane 1: b): the same operations on each lane, in the same order, so the same bits (IEEE
- * operations are lane by lane; -std=c11 contracts nothing into FMAs) */
-static inline void rotate_inv_two(clab_quat ea, clab_quat eb, clab_vec3 va, clab_vec3 vb, clab_vec3 *sa,
-                                  clab_vec3 *sb)
-{
-#if defined(__GNUC__) && defined(__SSE2__)
-    typedef double v2d __attribute__((vector_size(16)));
-    const v2d q0 = {ea.e0, eb.e0}, q1 = {-ea.e1, -eb.e1}, q2 = {-ea.e2, -eb.e2}, q3 = {-ea.e3, -eb.e3};
-    const v2d vx = {va.x, vb.x}, vy = {va.y, vb.y}, vz = {va.z, vb.z}, two = {2.0, 2.0};
-    const v2d tx = two * (q2 * vz - q3 * vy), ty = two * (q3 * vx - q1 * vz), tz = two * (q1 * vy - q2 * vx);
-    const v2d rx = (vx + q0 * tx) + (q2 * tz - q3 * ty), ry = (vy + q0 * ty) + (q3 * tx - q1 * tz),
-              rz = (vz + q0 * tz) + (q1 * ty - q2 * tx);
-    *sa = clab_v3(rx[0], ry[0], rz[0]);
-    *sb = clab_v3(rx[1], ry[1], rz[1]);
-#else
-    *sa = clab_q_rotate_inv(ea, va);
-    *sb = clab_q_rotate_inv(eb, vb);
-#endif
-}
-
 /* the record of sphere i touching sphere j > i (radii Ri, Rj; centers ra and rb, rb at j's
- * minimum image; d2 = |rb - ra|^2; eid: clab_hot_fill's identity flags): the operations of clab_collide_sphere_sphere and
- * clab_emit_contact in the same order, so the record is the same to the bit. The centers
- * come by pointer and d = rb - ra is formed again here (the same subtraction as the
- * caller's): passed by value, the three vectors went through the stack at every call */
+ * minimum image; d2 = |rb - ra|^2): n and Phi by the operations of clab_collide_sphere_sphere
+ * in the same order, so the same bits. No levers: P lies on the line of centers
+ * (clab_contact_levers derives sbar_A, sbar_B from n, Phi and the radii). The centers come by
+ * pointer and d = rb - ra is formed again here (the same subtraction as the caller's): passed
+ * by value, the vectors went through the stack at every call */
 #if defined(__GNUC__)
 __attribute__((noinline)) /* the rare path (1 candidate pair in 7 on the chute): inlined, it made
                            * the compiler spill registers in every pair's distance test */
 #endif
-static int sphere_record(const clab_body *bodies, const unsigned char *eid, int i, int j, double Ri, double Rj,
-                         const double *ra_, const double *rb_, double d2, double env, clab_contacts *out)
+static int sphere_record(int i, int j, double Ri, double Rj, const double *ra, const double *rb, double d2, double env,
+                         clab_contacts *out)
 {
     double dist = sqrt(d2);
     double phi = dist - Ri - Rj;
     if (phi >= env) return CLAB_OK;
-    if (out->n == out->cap) {
-        clab_contact dummy;
-        memset(&dummy, 0, sizeof dummy);
-        if (clab_contacts_push(out, &dummy)) return CLAB_ENOMEM;
-        out->n--;
-    }
+    if (out->n == out->cap && clab_contacts_reserve(out, out->n + 1, 0)) return CLAB_ENOMEM;
     clab_contact *c = &out->c[out->n++];
-    const clab_vec3 ra = clab_v3(ra_[0], ra_[1], ra_[2]), rb = clab_v3(rb_[0], rb_[1], rb_[2]);
-    const clab_vec3 d = clab_v3_sub(rb, ra);
-    clab_vec3 n = dist > 0.0 ? clab_v3_scale(d, 1.0 / dist) : clab_v3(0.0, 0.0, 1.0);
-    clab_vec3 pA = clab_v3_madd(ra, Ri, n);
-    clab_vec3 pB = clab_v3_madd(rb, -Rj, n);
+    const clab_vec3 d = clab_v3(rb[0] - ra[0], rb[1] - ra[1], rb[2] - ra[2]);
     c->a = i;
     c->b = j;
-    c->n = n;
-    clab_vec3 p = clab_v3_scale(clab_v3_add(pA, pB), 0.5); /* P, midway: kept as sa, sb only */
+    c->n = dist > 0.0 ? clab_v3_scale(d, 1.0 / dist) : clab_v3(0.0, 0.0, 1.0);
     c->phi = phi;
-    /* an orientation known to be the identity is not read: the constant has its bits */
-    const clab_quat one = {1.0, 0.0, 0.0, 0.0};
-    const clab_quat ea = eid[i] ? one : bodies[i].e, eb = eid[j] ? one : bodies[j].e;
-    rotate_inv_two(ea, eb, clab_v3_sub(p, ra), clab_v3_sub(p, rb), &c->sa, &c->sb);
     c->key = clab_contact_key(i, j, 0);
+    c->lever = CLAB_LEVER_NONE;
+    c->unused = 0;
     return CLAB_OK;
 }
 
@@ -160,9 +133,8 @@ static inline double near_int(double x)
 #if defined(__GNUC__)
 __attribute__((noinline)) /* rare: pairs across a periodic face, a negative envelope */
 #endif
-static int sphere_pair(const clab_body *bodies, const unsigned char *eid, const clab_hot_body *hi,
-                       const clab_hot_body *hj, int i, int j, double env, const clab_periodic *per, const double half[3],
-                       clab_contacts *out)
+static int sphere_pair(const clab_hot_body *hi, const clab_hot_body *hj, int i, int j, double env,
+                       const clab_periodic *per, const double half[3], clab_contacts *out)
 {
     clab_vec3 ra = clab_v3(hi->r[0], hi->r[1], hi->r[2]), rb = clab_v3(hj->r[0], hj->r[1], hj->r[2]);
     clab_vec3 d = clab_v3_sub(rb, ra);
@@ -181,23 +153,8 @@ static int sphere_pair(const clab_body *bodies, const unsigned char *eid, const 
     double d2 = clab_v3_dot(d, d), S = hi->R + hj->R + env;
     if (S > 0.0 && d2 > S * S * (1.0 + 2e-10)) return CLAB_OK;
     const double rbv[3] = {rb.x, rb.y, rb.z};
-    return sphere_record(bodies, eid, i, j, hi->R, hj->R, hi->r, rbv, d2, env, out);
+    return sphere_record(i, j, hi->R, hj->R, hi->r, rbv, d2, env, out);
 }
-
-#ifdef _OPENMP
-/* room for n records in cs (contents kept); 0 on success */
-static int reserve_contacts(clab_contacts *cs, size_t n)
-{
-    if (n <= cs->cap) return 0;
-    size_t cap = cs->cap ? cs->cap : 64;
-    while (cap < n) cap *= 2;
-    clab_contact *c = realloc(cs->c, cap * sizeof *c);
-    if (!c) return 1;
-    cs->c = c;
-    cs->cap = cap;
-    return 0;
-}
-#endif
 
 /* The narrow phase of the rows [i0, i1) of the list, appended to out.
  * A row of spheres (gen[i] = 0) reads body i's hot record once; each pair's distance test
@@ -215,11 +172,10 @@ static int reserve_contacts(clab_contacts *cs, size_t n)
  * A row with another shape (gen[i]), and every row for a negative envelope (S may be <= 0,
  * where sphere_pair keeps the pair), takes the pairs one by one as before: sphere_pair for
  * two spheres, clab_collide_pair otherwise. */
-static int narrow_rows(const clab_world *w, const clab_hot_body *hot, const unsigned char *eid,
+static int narrow_rows(const clab_world *w, const clab_hot_body *hot,
                        const clab_pair_list *L, size_t i0, size_t i1, double envelope, clab_contacts *out)
 {
     const clab_periodic *per = &w->periodic;
-    const clab_body *bodies = w->bodies;
     const size_t *row = L->row;
     const uint32_t *nbr = L->nbr;
     const int fast = envelope >= 0.0;
@@ -239,7 +195,7 @@ static int narrow_rows(const clab_world *w, const clab_hot_body *hot, const unsi
                 const uint32_t j = nbr[k];
                 CLAB_PREFETCH(&hot[nbr[k + CLAB_PREFETCH_AHEAD]]);
                 if (hi->R >= 0.0 && hot[j].R >= 0.0)
-                    rc = sphere_pair(bodies, eid, hi, &hot[j], (int)i, (int)j, envelope, per, half, out);
+                    rc = sphere_pair(hi, &hot[j], (int)i, (int)j, envelope, per, half, out);
                 else rc = clab_collide_pair(w, (int)i, (int)j, envelope, out);
             }
             continue;
@@ -272,8 +228,8 @@ static int narrow_rows(const clab_world *w, const clab_hot_body *hot, const unsi
             const uint32_t j = nbr[k++];
             const clab_hot_body *hj = &hot[j];
             if (d2 < hmin2)
-                rc = sphere_record(bodies, eid, (int)i, (int)j, hi->R, hj->R, hi->r, hj->r, d2, envelope, out);
-            else rc = sphere_pair(bodies, eid, hi, hj, (int)i, (int)j, envelope, per, half, out);
+                rc = sphere_record((int)i, (int)j, hi->R, hj->R, hi->r, hj->r, d2, envelope, out);
+            else rc = sphere_pair(hi, hj, (int)i, (int)j, envelope, per, half, out);
             if (rc) break;
         }
     }
@@ -349,8 +305,9 @@ static void count_cut_records(clab_collider *cd, const clab_contacts *out, size_
  * clab_pair_list), then the narrow phase of each candidate pair in (i, j) order; each pair's
  * records come out sorted by feature, so the array is ordered by (a, b, feature). Sphere pairs
  * take the fast path over the bodies' hot data (center and radius, 32 bytes a body; a record
- * reads the two bodies' orientations from the world, unless cd->eid marks them the identity)
- * gathered first (by the skin test's pass over the bodies when it runs, else here).
+ * of two spheres reads nothing else: it stores no levers, clab_contact_levers) gathered
+ * first (by the skin test's pass over the bodies when it runs, else here). Records with a side
+ * other than a sphere keep their levers in out's side array (clab_contact.h).
  * With OpenMP the rows are cut into one contiguous range a thread (about as much work each:
  * pairs, and the last call's records weighted as RECORD_PAIRS pairs; row_cut); thread 0
  * appends to out, the others to buffers of their own that are then copied behind it in thread order, so the
@@ -381,7 +338,7 @@ int clab_collide_with(clab_collider *cd, const clab_world *w, double envelope, c
     if (!hot) return clab_error_set(err, CLAB_ENOMEM, "out of memory in the narrow phase");
     if (!cd->hot_ok) { /* else the skin test gathered them in its pass (broadphase.c: max_motion) */
 #pragma omp parallel for schedule(static) if (n > PAR_MIN)
-        for (size_t i = 0; i < n; i++) clab_hot_fill(&hot[i], &cd->eid[i], &w->bodies[i]);
+        for (size_t i = 0; i < n; i++) clab_hot_fill(&hot[i], &w->bodies[i]);
     }
     int nt = 1;
 #ifdef _OPENMP
@@ -395,10 +352,10 @@ int clab_collide_with(clab_collider *cd, const clab_world *w, double envelope, c
         cd->ntbuf = (size_t)nt;
     }
     if (nt <= 1) {
-        rc = narrow_rows(w, hot, cd->eid, &list, 0, n, envelope, out);
+        rc = narrow_rows(w, hot, &list, 0, n, envelope, out);
     } else {
         int failed = 0;
-        size_t total = 0;
+        size_t total = 0, totlv = 0;
 #ifdef _OPENMP
         int nomem = 0;
 #pragma omp parallel num_threads(nt) reduction(| : failed)
@@ -407,29 +364,45 @@ int clab_collide_with(clab_collider *cd, const clab_world *w, double envelope, c
             size_t i0 = row_cut(cd, &list, t, T), i1 = row_cut(cd, &list, t + 1, T);
             clab_contacts *dst = t == 0 ? out : &cd->tbuf[t];
             clab_contacts_clear(dst);
-            int myrc = narrow_rows(w, hot, cd->eid, &list, i0, i1, envelope, dst);
+            int myrc = narrow_rows(w, hot, &list, i0, i1, envelope, dst);
 #pragma omp barrier
 #pragma omp single
             {
                 total = out->n;
-                for (int k = 1; k < T; k++) total += cd->tbuf[k].n;
-                nomem = reserve_contacts(out, total);
+                totlv = out->nlv;
+                for (int k = 1; k < T; k++) {
+                    total += cd->tbuf[k].n;
+                    totlv += cd->tbuf[k].nlv;
+                }
+                nomem = totlv >= CLAB_LEVER_NONE || clab_contacts_reserve(out, total, totlv) != CLAB_OK;
             }
             if (myrc || nomem) failed = 1;
-            /* every thread copies a share of each buffer behind thread 0's records */
-            size_t off = out->n;
+            /* every thread copies a share of each buffer behind thread 0's records, and of its
+             * levers behind thread 0's levers (a record's index into them moved by as many) */
+            size_t off = out->n, offlv = out->nlv;
             for (int k = 1; k < T; k++) {
                 const clab_contacts *src = &cd->tbuf[k];
                 if (!nomem) {
+                    const uint32_t shift = (uint32_t)offlv;
+#pragma omp for schedule(static) nowait
+                    for (size_t q = 0; q < src->n; q++) {
+                        clab_contact c = src->c[q];
+                        if (c.lever != CLAB_LEVER_NONE) c.lever += shift;
+                        out->c[off + q] = c;
+                    }
 #pragma omp for schedule(static)
-                    for (size_t q = 0; q < src->n; q++) out->c[off + q] = src->c[q];
+                    for (size_t q = 0; q < src->nlv; q++) out->lv[offlv + q] = src->lv[q];
                 }
                 off += src->n;
+                offlv += src->nlv;
             }
         }
 #endif
         if (failed) rc = CLAB_ENOMEM;
-        else out->n = total;
+        else {
+            out->n = total;
+            out->nlv = totlv;
+        }
     }
     if (rc) return clab_error_set(err, CLAB_ENOMEM, "out of memory storing contacts");
     out->increasing = 1; /* by (a, b, feature): the key's order */

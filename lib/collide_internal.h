@@ -12,12 +12,8 @@
 #define CLAB_CUT_BLOCKS 64
 
 /* What the sphere-sphere distance test of the narrow phase reads of a body: 32 bytes, two a
- * cache line. The orientation, needed only for the records (sbar = A(e)^T (P - r)), is read
- * from the body itself there (one pair in seven on the chute), unless the body's byte of
- * cd->eid says it is the identity (clab_hot_fill): then the record turns by the constant
- * (1, 0, 0, 0), the same bits without the body's cache line (a random read a record, the
- * largest stall of the narrow phase on the chute, whose spheres keep e = 1 with
- * sphere_orientation=off). */
+ * cache line. It is all a record of two spheres needs too: the record stores no levers
+ * (clab_contact_levers derives them), so the orientation is never read there. */
 typedef struct clab_hot_body {
     double r[3]; /* center [m] */
     double R;    /* sphere radius [m]; < 0: not a sphere */
@@ -131,7 +127,6 @@ struct clab_collider {
     /* narrow phase (collide.c): the bodies' hot data, gathered every call [cap_hot] */
     size_t cap_hot;
     clab_hot_body *hot;
-    unsigned char *eid;         /* [cap_hot] 1: the body's orientation e is exactly (1, 0, 0, 0) */
     int hot_ok;                 /* 1: the skin test of this call gathered them (clab_collide resets it) */
     /* narrow phase with OpenMP: the contacts of threads 1.. [ntbuf] */
     clab_contacts *tbuf;
@@ -170,16 +165,15 @@ int clab_broadphase_kept(clab_collider *cd, const clab_world *w, double margin, 
 int clab_pair_list_reserve(clab_collider *cd, size_t n, size_t np);
 
 /* the hot record of body b (the skin test's pass and clab_collide's own gather) */
-static inline void clab_hot_fill(clab_hot_body *h, unsigned char *eid, const clab_body *b)
+static inline void clab_hot_fill(clab_hot_body *h, const clab_body *b)
 {
-    *eid = (unsigned char)clab_q_is_identity(b->e);
     h->r[0] = b->r.x;
     h->r[1] = b->r.y;
     h->r[2] = b->r.z;
     h->R = b->shape.type == CLAB_SHAPE_SPHERE ? b->shape.radius : -1.0;
 }
 
-/* cd->hot (and cd->eid) with room for n records; NULL when out of memory */
+/* cd->hot with room for n records; NULL when out of memory */
 clab_hot_body *clab_collider_hot(clab_collider *cd, size_t n);
 
 /* The kept list of clab_broadphase_kept for bounds grown by M/2 (M = margin + skin + slack)

@@ -1,4 +1,4 @@
-/* contact.c: the growable contact array */
+/* contact.c: the growable contact array and its side array of stored levers */
 #include "clab_contact.h"
 
 #include <stdlib.h>
@@ -8,24 +8,58 @@ void clab_contacts_init(clab_contacts *cs)
     cs->c = NULL;
     cs->n = cs->cap = 0;
     cs->increasing = 1;
+    cs->lv = NULL;
+    cs->nlv = cs->caplv = 0;
 }
 
 void clab_contacts_free(clab_contacts *cs)
 {
     free(cs->c);
+    free(cs->lv);
     clab_contacts_init(cs);
 }
 
-int clab_contacts_push(clab_contacts *cs, const clab_contact *c)
+/* the capacity for n items of size sz, doubling from cap (64 when 0); 0 when it would overflow */
+static size_t grown(size_t cap, size_t n, size_t sz)
 {
-    if (cs->n == cs->cap) {
-        size_t cap = cs->cap ? 2 * cs->cap : 64;
-        clab_contact *p = realloc(cs->c, cap * sizeof *p);
-        if (!p) return CLAB_ENOMEM;
-        cs->c = p;
+    size_t c = cap ? cap : 64;
+    while (c < n) {
+        if (c > SIZE_MAX / 2 / sz) return 0;
+        c *= 2;
+    }
+    return c;
+}
+
+int clab_contacts_reserve(clab_contacts *cs, size_t n, size_t nlv)
+{
+    if (n > cs->cap) {
+        size_t cap = grown(cs->cap, n, sizeof *cs->c);
+        clab_contact *c = cap ? realloc(cs->c, cap * sizeof *c) : NULL;
+        if (!c) return CLAB_ENOMEM;
+        cs->c = c;
         cs->cap = cap;
     }
+    if (nlv > cs->caplv) {
+        size_t cap = grown(cs->caplv, nlv, sizeof *cs->lv);
+        clab_lever *lv = cap ? realloc(cs->lv, cap * sizeof *lv) : NULL;
+        if (!lv) return CLAB_ENOMEM;
+        cs->lv = lv;
+        cs->caplv = cap;
+    }
+    return CLAB_OK;
+}
+
+int clab_contacts_push(clab_contacts *cs, const clab_contact *c, const clab_lever *lv)
+{
+    if (lv && cs->nlv >= CLAB_LEVER_NONE) return CLAB_ENOMEM; /* the index would not fit */
+    if (clab_contacts_reserve(cs, cs->n + 1, cs->nlv + (lv ? 1 : 0))) return CLAB_ENOMEM;
     if (cs->n && !(cs->c[cs->n - 1].key < c->key)) cs->increasing = 0;
-    cs->c[cs->n++] = *c;
+    clab_contact *d = &cs->c[cs->n++];
+    *d = *c;
+    d->lever = CLAB_LEVER_NONE;
+    if (lv) {
+        d->lever = (uint32_t)cs->nlv;
+        cs->lv[cs->nlv++] = *lv;
+    }
     return CLAB_OK;
 }

@@ -384,9 +384,9 @@ static inline void stream_end(void)
  * b (Fc, also returned), the rolling couple (Mr, rolling=cdt) and the new delta_t (history
  * entry i); the torques l x F follow per body (contact_scatter or body_sums). Contacts i are
  * independent: no shared writes. */
-static CLAB_ALWAYS_INLINE clab_vec3 contact_force(penalty *p, const clab_world *w, const clab_contact *ci, size_t i,
-                                                   const clab_vec3 *old, const clab_penalty_pair *pair1, double h,
-                                                   int stream)
+static CLAB_ALWAYS_INLINE clab_vec3 contact_force(penalty *p, const clab_world *w, const clab_contact *ci,
+                                                   const clab_lever *lv, size_t i, const clab_vec3 *old,
+                                                   const clab_penalty_pair *pair1, double h, int stream)
 {
     const pen_body *A = &p->pb[ci->a], *B = &p->pb[ci->b];
     const clab_penalty_law *law = &p->law;
@@ -404,18 +404,21 @@ static CLAB_ALWAYS_INLINE clab_vec3 contact_force(penalty *p, const clab_world *
      * center along n, with P midway between the two surfaces: A(e) sbar is (R_a + Phi/2) n as
      * a and -(R_b + Phi/2) n as b (R_a n and -R_b n to its surface point), taken so without
      * turning sbar by the orientation (equal to rounding; body_sums sums its torque
-     * with the same levers) */
-    clab_vec3 la, lb;
+     * with the same levers). Another body's sbar: stored (clab_contact_levers; lv: the side
+     * array), never derived, as one side is not a sphere */
+    clab_vec3 la, lb, sa, sb;
     if (pen_sphere(A)) {
         la = clab_v3_scale(ci->n, p->lever_surface ? A->R : A->R + 0.5 * ci->phi);
     } else {
-        la = clab_q_rotate(w->bodies[ci->a].e, ci->sa);
+        clab_contact_levers(ci, lv, w->bodies, &sa, &sb);
+        la = clab_q_rotate(w->bodies[ci->a].e, sa);
         if (p->lever_surface) la = clab_v3_madd(la, -0.5 * ci->phi, ci->n);
     }
     if (pen_sphere(B)) {
         lb = clab_v3_scale(ci->n, -(p->lever_surface ? B->R : B->R + 0.5 * ci->phi));
     } else {
-        lb = clab_q_rotate(w->bodies[ci->b].e, ci->sb);
+        clab_contact_levers(ci, lv, w->bodies, &sa, &sb);
+        lb = clab_q_rotate(w->bodies[ci->b].e, sb);
         if (p->lever_surface) lb = clab_v3_madd(lb, 0.5 * ci->phi, ci->n);
     }
 
@@ -505,7 +508,7 @@ static void place_by_b(const clab_contact *cc, size_t k0, size_t k1, size_t nb, 
  * lbar x (A^T F) in its own frame, lbar = sbar (or the surface point, lever=surface).
  * contact_scatter adds the same terms in the same order (contact order), one contact at a time. */
 static CLAB_ALWAYS_INLINE void body_sums(const clab_world *w, size_t i, const pen_body *pi, const clab_contact *cc,
-                                         const clab_vec3 *Fc, const clab_vec3 *Mr, const by_b *LB,
+                                         const clab_lever *lv, const clab_vec3 *Fc, const clab_vec3 *Mr, const by_b *LB,
                                          const uint32_t *alist, uint32_t a0, uint32_t a1, int surface, int rolling,
                                          clab_vec3 *F_out, clab_vec3 *tau_out)
 {
@@ -538,7 +541,8 @@ static CLAB_ALWAYS_INLINE void body_sums(const clab_world *w, size_t i, const pe
             by_b_range(LB, i, u, &q0, &q1);
             for (size_t q = q0; q < q1; q++) {
                 uint32_t k = blist[q];
-                clab_vec3 Fbar = clab_m33_tmulv(A, Fc[k]), l = cc[k].sb;
+                clab_vec3 Fbar = clab_m33_tmulv(A, Fc[k]), l, sa;
+                clab_contact_levers(&cc[k], lv, w->bodies, &sa, &l); /* stored: body i is not a sphere */
                 if (surface) l = clab_v3_madd(l, 0.5 * cc[k].phi, clab_m33_tmulv(A, cc[k].n));
                 F = clab_v3_add(F, Fc[k]);
                 tau = clab_v3_add(tau, clab_v3_cross(l, Fbar));
@@ -547,7 +551,8 @@ static CLAB_ALWAYS_INLINE void body_sums(const clab_world *w, size_t i, const pe
         }
         for (uint32_t q = a0; q < a1; q++) {
             uint32_t k = alist ? alist[q] : q;
-            clab_vec3 Fbar = clab_m33_tmulv(A, Fc[k]), l = cc[k].sa;
+            clab_vec3 Fbar = clab_m33_tmulv(A, Fc[k]), l, sb;
+            clab_contact_levers(&cc[k], lv, w->bodies, &l, &sb);
             if (surface) l = clab_v3_madd(l, -0.5 * cc[k].phi, clab_m33_tmulv(A, cc[k].n));
             F = clab_v3_sub(F, Fc[k]);
             tau = clab_v3_sub(tau, clab_v3_cross(l, Fbar));
@@ -564,8 +569,8 @@ static CLAB_ALWAYS_INLINE void body_sums(const clab_world *w, size_t i, const pe
  * as b, whose a is lower, all come before its contacts as a), so the sums are the same to
  * the bit */
 static CLAB_ALWAYS_INLINE void contact_scatter(pen_acc *acc, const pen_body *pb, const clab_world *w,
-                                               const clab_contact *ck, clab_vec3 F, clab_vec3 M, int surface,
-                                               int rolling)
+                                               const clab_contact *ck, const clab_lever *lv, clab_vec3 F,
+                                               clab_vec3 M, int surface, int rolling)
 {
     const pen_body *A = &pb[ck->a], *B = &pb[ck->b];
     pen_acc *sa = &acc[ck->a], *sb = &acc[ck->b];
@@ -587,7 +592,8 @@ static CLAB_ALWAYS_INLINE void contact_scatter(pen_acc *acc, const pen_body *pb,
         if (rolling) sb->tau = clab_v3_add(sb->tau, M);
     } else {
         clab_mat33 Ab = clab_q_to_A(w->bodies[ck->b].e);
-        clab_vec3 Fbar = clab_m33_tmulv(Ab, F), l = ck->sb;
+        clab_vec3 Fbar = clab_m33_tmulv(Ab, F), l, la;
+        clab_contact_levers(ck, lv, w->bodies, &la, &l); /* stored: b is not a sphere */
         if (surface) l = clab_v3_madd(l, 0.5 * ck->phi, clab_m33_tmulv(Ab, ck->n));
         sb->F = clab_v3_add(sb->F, F);
         sb->tau = clab_v3_add(sb->tau, clab_v3_cross(l, Fbar));
@@ -600,7 +606,8 @@ static CLAB_ALWAYS_INLINE void contact_scatter(pen_acc *acc, const pen_body *pb,
         if (rolling) sa->tau = clab_v3_sub(sa->tau, M);
     } else {
         clab_mat33 Aa = clab_q_to_A(w->bodies[ck->a].e);
-        clab_vec3 Fbar = clab_m33_tmulv(Aa, F), l = ck->sa;
+        clab_vec3 Fbar = clab_m33_tmulv(Aa, F), l, lb;
+        clab_contact_levers(ck, lv, w->bodies, &l, &lb);
         if (surface) l = clab_v3_madd(l, -0.5 * ck->phi, clab_m33_tmulv(Aa, ck->n));
         sa->F = clab_v3_sub(sa->F, F);
         sa->tau = clab_v3_sub(sa->tau, clab_v3_cross(l, Fbar));
@@ -711,6 +718,7 @@ typedef struct body_loop {
     const pen_body *pb;
     const unsigned char *still; /* sphere_orientation=off: still_of each body */
     const clab_contact *cc;
+    const clab_lever *lv; /* the contacts' side array (levers of the sides other than spheres) */
     const clab_vec3 *Fc, *Mr;
     by_b lb;                        /* the lists by b (not with acc) */
     const uint32_t *alist, *astart; /* contacts not in order of a: lists by a; NULL when they are */
@@ -765,8 +773,8 @@ static CLAB_ALWAYS_INLINE int body_range_of(const body_loop *L, size_t i0, size_
             a1 = (uint32_t)ka;
         }
         if (!acc && i + PEN_AHEAD < nb) {
-            /* a later body's first contact as b (random in the contact array): n, phi, sb and
-             * its force, started early */
+            /* a later body's first contact as b (random in the contact array): n, phi and its
+             * force, started early (a record of 56 bytes spans at most two cache lines) */
             size_t q0, q1;
             by_b_range(&L->lb, i + PEN_AHEAD, 0, &q0, &q1);
             if (q0 == q1 && L->lb.T > 1) by_b_range(&L->lb, i + PEN_AHEAD, 1, &q0, &q1);
@@ -774,7 +782,6 @@ static CLAB_ALWAYS_INLINE int body_range_of(const body_loop *L, size_t i0, size_
                 uint32_t k = L->lb.blist[q0];
                 CLAB_PREFETCH(&cc[k].n);
                 CLAB_PREFETCH(&cc[k].phi);
-                CLAB_PREFETCH(&cc[k].sb);
                 CLAB_PREFETCH(&L->Fc[k]);
             }
         }
@@ -782,8 +789,8 @@ static CLAB_ALWAYS_INLINE int body_range_of(const body_loop *L, size_t i0, size_
             /* off: a constant, so the usual copy has no test */
             const unsigned char still = off ? L->still[i] : PEN_TURNS;
             if (!acc) {
-                body_sums(w, i, &pb[i], cc, L->Fc, L->Mr, &L->lb, L->alist, a0, a1, L->surface, L->rolling, &F,
-                          &tau);
+                body_sums(w, i, &pb[i], cc, L->lv, L->Fc, L->Mr, &L->lb, L->alist, a0, a1, L->surface, L->rolling,
+                          &F, &tau);
             }
             body_integrate(w, i, still, F, tau, L->h, L->scheme, L->first);
             const double *lo = L->wlo, *hi = L->whi;
@@ -946,9 +953,9 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
                     p->Fc[i] = zero;
                     if (rolling) p->Mr[i] = zero;
                 } else {
-                    F = contact_force(p, w, ci, i, clab_history_at(&p->hist, i), pair1, h, 1);
+                    F = contact_force(p, w, ci, c->lv, i, clab_history_at(&p->hist, i), pair1, h, 1);
                 }
-                contact_scatter(acc, pb, w, ci, F, rolling ? p->Mr[i] : zero, surface, rolling);
+                contact_scatter(acc, pb, w, ci, c->lv, F, rolling ? p->Mr[i] : zero, surface, rolling);
             }
             stream_end();
         } else {
@@ -966,7 +973,7 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
                     if (rolling) p->Mr[i] = zero;
                     continue;
                 }
-                contact_force(p, w, ci, i, clab_history_at(&p->hist, i), pair1, h, 0);
+                contact_force(p, w, ci, c->lv, i, clab_history_at(&p->hist, i), pair1, h, 0);
             }
             /* 3. this thread's contacts sorted by b, its own segment of the lists */
             place_by_b(cc, k0, k1, nb, row, p->blist);
@@ -1014,8 +1021,8 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
             /* 4. the body loop (body_range) on one range of bodies a thread, about as much
              *    work each (body_cut) */
             const by_b lb = {p->blist, p->brow, p->bbase, nb, T};
-            body_loop ctx = {w, pb, p->still, cc, Fc, Mr, lb, alist, astart, acc, nc, per, wlo, whi, h, v2lim, scheme,
-                             surface, rolling, first, wrap, screen};
+            body_loop ctx = {w, pb, p->still, cc, c->lv, Fc, Mr, lb, alist, astart, acc, nc, per, wlo, whi, h, v2lim,
+                             scheme, surface, rolling, first, wrap, screen};
             const size_t i0 = body_cut(&ctx, nb, t, T), i1 = body_cut(&ctx, nb, t + 1, T);
             bad |= orientation_off ? body_range_still(&ctx, i0, i1) : body_range(&ctx, i0, i1);
             if (acc) p->acc_zero = 1; /* (one thread) */

@@ -52,7 +52,9 @@ int main(void)
     for (size_t i = 0; i < c.n; i++) {
         const clab_contact *ct = &c.c[i];
         const clab_body *A = &w->bodies[ct->a], *B = &w->bodies[ct->b];
-        clab_vec3 vrel = clab_v3_sub(clab_body_point_velocity(B, ct->sb), clab_body_point_velocity(A, ct->sa));
+        clab_vec3 sa, sb;
+        clab_contact_levers(ct, c.lv, w->bodies, &sa, &sb);
+        clab_vec3 vrel = clab_v3_sub(clab_body_point_velocity(B, sb), clab_body_point_velocity(A, sa));
         clab_vec3 tu, tw;
         clab_contact_frame(ct, &tu, &tw);
         double want[3] = {clab_v3_dot(vrel, ct->n), clab_v3_dot(vrel, tu), clab_v3_dot(vrel, tw)};

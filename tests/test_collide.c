@@ -50,13 +50,15 @@ static void check_records(const clab_world *w, const clab_contacts *cs, const ch
     int order = 1;
     for (size_t k = 0; k < cs->n; k++) {
         const clab_contact *c = &cs->c[k];
-        clab_vec3 u, w_; /* the frame the backends build from n */
+        clab_vec3 u, w_, sa, sb; /* the frame the backends build from n; the levers */
         clab_contact_frame(c, &u, &w_);
+        clab_contact_levers(c, cs->lv, w->bodies, &sa, &sb);
         double e[] = {clab_v3_norm(c->n) - 1.0, clab_v3_norm(u) - 1.0, clab_v3_norm(w_) - 1.0,
                       clab_v3_dot(c->n, u), clab_v3_dot(c->n, w_), clab_v3_dot(u, w_),
                       clab_v3_norm(clab_v3_sub(clab_v3_cross(c->n, u), w_)),
                       /* P from a (clab_contact_point) and from b: the same point */
-                      clab_v3_norm(clab_v3_sub(clab_body_point(&w->bodies[c->b], c->sb), clab_contact_point(c, w->bodies)))};
+                      clab_v3_norm(
+                          clab_v3_sub(clab_body_point(&w->bodies[c->b], sb), clab_contact_point(cs, k, w->bodies)))};
         for (size_t i = 0; i < sizeof e / sizeof e[0]; i++)
             if (fabs(e[i]) > dev) dev = fabs(e[i]);
         order &= c->a < c->b && c->key == clab_contact_key(c->a, c->b, (unsigned)(c->key & 0xfffu));
@@ -72,7 +74,7 @@ static void check_records(const clab_world *w, const clab_contacts *cs, const ch
 static int find_point(const clab_world *w, const clab_contacts *cs, clab_vec3 p)
 {
     for (size_t k = 0; k < cs->n; k++)
-        if (clab_v3_norm(clab_v3_sub(clab_contact_point(&cs->c[k], w->bodies), p)) <= TOL) return (int)k;
+        if (clab_v3_norm(clab_v3_sub(clab_contact_point(cs, k, w->bodies), p)) <= TOL) return (int)k;
     return -1;
 }
 
@@ -126,7 +128,7 @@ static void test_sphere_sphere_plane(void)
 }
 
 /* ---------------- the contact point from the record ---------------- */
-/* clab_contact_point(c, bodies) = r_a + A(e_a) sbar_A: with both spheres turned (so sbar_A is
+/* clab_contact_point(cs, i, bodies) = r_a + A(e_a) sbar_A: with both spheres turned (so sbar_A is
  * not P - r_a), far from the origin and in a periodic box with b across the face, P comes back
  * as the hand-computed midpoint near body a, to a few ulps of the coordinates */
 static void test_contact_point(void)
@@ -144,8 +146,10 @@ static void test_contact_point(void)
     add(w, clab_sphere(0.2), clab_v3_add(ra, clab_v3(0.29, 0, 0)), eb, 0);
     pair(w, 0.0, &cs);
     clab_vec3 want = clab_v3_add(ra, clab_v3(0.095, 0, 0));
-    double d = cs.n == 1 ? clab_v3_norm(clab_v3_sub(clab_contact_point(&cs.c[0], w->bodies), want)) : INFINITY;
-    double turned = cs.n == 1 ? clab_v3_norm(clab_v3_sub(cs.c[0].sa, clab_v3(0.095, 0, 0))) : 0.0;
+    double d = cs.n == 1 ? clab_v3_norm(clab_v3_sub(clab_contact_point(&cs, 0, w->bodies), want)) : INFINITY;
+    clab_vec3 sa = clab_v3(0, 0, 0), sb;
+    if (cs.n == 1) clab_contact_levers(&cs.c[0], cs.lv, w->bodies, &sa, &sb);
+    double turned = clab_v3_norm(clab_v3_sub(sa, clab_v3(0.095, 0, 0)));
     tap_ok(d <= 1e-13 && turned > 0.01,
            "clab_contact_point: turned spheres at |r| ~ 112 m: P within %.2g m of the midpoint (<= 1e-13), sbar_A "
            "is not P - r_a (differs by %.3g m)",
@@ -160,7 +164,7 @@ static void test_contact_point(void)
     add(w, clab_sphere(0.2), clab_v3_add(ra, clab_v3(0.29 - 1.0, 0, 0)), eb, 0);
     clab_collider *cd = clab_collider_create();
     int rc = clab_collide(cd, w, 0.0, &cs, &err);
-    d = rc == CLAB_OK && cs.n == 1 ? clab_v3_norm(clab_v3_sub(clab_contact_point(&cs.c[0], w->bodies), want)) : INFINITY;
+    d = rc == CLAB_OK && cs.n == 1 ? clab_v3_norm(clab_v3_sub(clab_contact_point(&cs, 0, w->bodies), want)) : INFINITY;
     tap_ok(d <= 1e-13, "clab_contact_point, periodic x: P near body a, within %.2g m of the midpoint (<= 1e-13)", d);
     clab_collider_destroy(cd);
     clab_world_destroy(w);
@@ -489,7 +493,7 @@ static void test_box_box(void)
         dphi = fmax(dphi, fabs(cs.c[k].phi + 0.01));
         dn = fmax(dn, clab_v3_norm(clab_v3_sub(cs.c[k].n, clab_v3(0, 0, 1))));
         /* the octagon's vertices lie at radius 0.5 / cos(22.5 deg) from the axis */
-        clab_vec3 pk = clab_contact_point(&cs.c[k], w->bodies);
+        clab_vec3 pk = clab_contact_point(&cs, k, w->bodies);
         rmin = fmin(rmin, hypot(pk.x, pk.y));
     }
     tap_ok(cs.n == 4 && dphi <= TOL && dn <= TOL,
@@ -547,7 +551,7 @@ static void test_random_pairs(void)
         if (cs.n > max_per_pair) max_per_pair = cs.n;
         for (size_t c = 0; c < cs.n; c++) {
             const clab_contact *ct = &cs.c[c];
-            clab_vec3 P = clab_contact_point(ct, w->bodies);
+            clab_vec3 P = clab_contact_point(&cs, c, w->bodies);
             finite &= clab_v3_isfinite(P) && clab_v3_isfinite(ct->n) && isfinite(ct->phi);
             if (c > 0) keys_ok &= ct->key > cs.c[c - 1].key;
             keys_ok &= ct->a == 0 && ct->b == 1;
@@ -590,7 +594,7 @@ static void test_increasing(void)
         c.a = pairs[k][0];
         c.b = pairs[k][1];
         c.key = clab_contact_key(c.a, c.b, 0);
-        ok = ok && clab_contacts_push(&cs, &c) == CLAB_OK && cs.increasing == (k < 3);
+        ok = ok && clab_contacts_push(&cs, &c, NULL) == CLAB_OK && cs.increasing == (k < 3);
     }
     tap_ok(ok, "clab_contacts_push: increasing while the keys increase strictly, 0 at a repeated key");
     clab_contacts_clear(&cs);
@@ -598,7 +602,7 @@ static void test_increasing(void)
     /* clab_collide's output after a reversed list was pushed: increasing again */
     for (int k = 3; k >= 0; k--) {
         c.key = clab_contact_key(pairs[k][0], pairs[k][1], 0);
-        clab_contacts_push(&cs, &c);
+        clab_contacts_push(&cs, &c, NULL);
     }
     clab_world *w = clab_world_create(NULL);
     clab_error err;

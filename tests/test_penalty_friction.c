@@ -195,7 +195,9 @@ static void rolling_over_sphere(void)
         const clab_contact *c = &s->contacts.c[0];
         double th = atan2(c->n.x, c->n.z);
         /* slip speed of the contact point, after the transient */
-        clab_vec3 vp = clab_body_point_velocity(b, c->sb);
+        clab_vec3 sa, sb;
+        clab_contact_levers(c, s->contacts.lv, w->bodies, &sa, &sb);
+        clab_vec3 vp = clab_body_point_velocity(b, sb);
         if (th > 0.1) worst_slip = fmax(worst_slip, clab_v3_norm(vp) / clab_v3_norm(b->rdot));
         if (th >= marks[next] * M_PI / 180.0) {
             double Ft = hypot(f[0].y, f[0].z), Fn = f[0].x;

@@ -85,7 +85,16 @@ static int run(run_t *R, int threads, int rolling)
     for (int k = 0; k < STEPS && rc == CLAB_OK; k++) {
         rc = clab_sim_step(s, &err);
         clab_contacts_init(&R->c[k]);
-        for (size_t i = 0; i < s->contacts.n && rc == CLAB_OK; i++) rc = clab_contacts_push(&R->c[k], &s->contacts.c[i]);
+        /* the array as it is: records (their lever indices too) and the side array */
+        const clab_contacts *sc = &s->contacts;
+        if (rc == CLAB_OK) rc = clab_contacts_reserve(&R->c[k], sc->n, sc->nlv);
+        if (rc == CLAB_OK) {
+            if (sc->n) memcpy(R->c[k].c, sc->c, sc->n * sizeof *sc->c);
+            if (sc->nlv) memcpy(R->c[k].lv, sc->lv, sc->nlv * sizeof *sc->lv);
+            R->c[k].n = sc->n;
+            R->c[k].nlv = sc->nlv;
+            R->c[k].increasing = sc->increasing;
+        }
         R->f[k] = malloc((s->contacts.n + 1) * sizeof(clab_vec3));
         if (R->f[k]) clab_sim_forces(s, R->f[k]);
         R->contacts += s->contacts.n;
@@ -122,10 +131,14 @@ int main(void)
         rc |= run(&more, threads, rolling);
         int same_c = rc == CLAB_OK, same_f = same_c;
         for (int k = 0; k < STEPS && same_c; k++) {
-            same_c = one.c[k].n == more.c[k].n && memcmp(one.c[k].c, more.c[k].c, one.c[k].n * sizeof(clab_contact)) == 0;
+            same_c = one.c[k].n == more.c[k].n &&
+                     memcmp(one.c[k].c, more.c[k].c, one.c[k].n * sizeof(clab_contact)) == 0 &&
+                     one.c[k].nlv == more.c[k].nlv && one.c[k].nlv > 0 &&
+                     memcmp(one.c[k].lv, more.c[k].lv, one.c[k].nlv * sizeof(clab_lever)) == 0;
             same_f = same_f && same_c && memcmp(one.f[k], more.f[k], one.c[k].n * sizeof(clab_vec3)) == 0;
         }
-        tap_ok(same_c, "%d threads: every step's contact array identical to 1 thread's (memcmp)", threads);
+        tap_ok(same_c, "%d threads: every step's contact array and its side array of levers identical to 1 thread's "
+                       "(memcmp)", threads);
         tap_ok(same_f, "%d threads: every step's contact forces identical (memcmp)", threads);
         tap_ok(rc == CLAB_OK && memcmp(one.w->bodies, more.w->bodies, one.w->nbodies * sizeof(clab_body)) == 0,
                "%d threads: final body states identical bit for bit", threads);
@@ -156,7 +169,8 @@ int main(void)
         for (int k = 0; k < 5 && ok; k++) {
             ok = clab_sim_step(s1, &err) == CLAB_OK && clab_collide(s2->collider, w2, s2->envelope, &s2->contacts, &err) == CLAB_OK;
             clab_contacts_clear(&rev);
-            for (size_t i = s2->contacts.n; i-- > 0 && ok;) ok = clab_contacts_push(&rev, &s2->contacts.c[i]) == CLAB_OK;
+            for (size_t i = s2->contacts.n; i-- > 0 && ok;)
+                ok = clab_contacts_push(&rev, &s2->contacts.c[i], clab_contacts_lever_of(&s2->contacts, i)) == CLAB_OK;
             ok = ok && s2->type->step(s2->self, w2, &rev, 1e-4, &err) == CLAB_OK;
             clab_world_wrap(w2);
         }
