@@ -5,3 +5,6 @@ clab_tests += tests/test_broadphase
 tests_test_broadphase_LDADD = $(CLAB_LDADD)
 clab_tests += tests/test_sphere_list
 tests_test_sphere_list_LDADD = $(CLAB_LDADD)
+## the contact levers: derived for two spheres, stored in the side array otherwise (clab_contact.h)
+clab_tests += tests/test_lever
+tests_test_lever_LDADD = $(CLAB_LDADD)
