@@ -361,8 +361,13 @@ static void test_readers(void)
     rc = !s1 || !s2;
     if (!rc) rc = s1->type->step(s1->self, w1, &cs, 1e-4, &err) | s2->type->step(s2->self, w2, &rev, 1e-4, &err);
     const clab_body *b1 = &w1->bodies[2];
-    tap_ok(rc == CLAB_OK && memcmp(w1->bodies, w2->bodies, w1->nbodies * sizeof *w1->bodies) == 0 &&
-               clab_v3_norm(b1->wbar) > 1e-3,
+    int same = rc == CLAB_OK;
+    for (size_t i = 0; same && i < w1->nbodies; i++) { /* the state, field by field (a shape has unused bytes) */
+        const clab_body *x = &w1->bodies[i], *y = &w2->bodies[i];
+        same = memcmp(&x->r, &y->r, sizeof x->r) == 0 && memcmp(&x->e, &y->e, sizeof x->e) == 0 &&
+               memcmp(&x->rdot, &y->rdot, sizeof x->rdot) == 0 && memcmp(&x->wbar, &y->wbar, sizeof x->wbar) == 0;
+    }
+    tap_ok(same && clab_v3_norm(b1->wbar) > 1e-3,
            "penalty step: the side array reversed gives the same bodies to the bit (the box spins at %.3g rad/s)",
            clab_v3_norm(b1->wbar));
 
