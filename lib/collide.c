@@ -1,6 +1,5 @@
 /* collide.c: the narrow-phase dispatch table and the collision driver */
 #include <stdlib.h>
-#include <string.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
