@@ -315,6 +315,7 @@ static int reversed_levers(const clab_contacts *cs, clab_contacts *out)
     for (size_t q = 0; q < cs->nlv; q++) out->lv[cs->nlv - 1 - q] = cs->lv[q];
     out->n = cs->n;
     out->nlv = cs->nlv;
+    out->increasing = cs->increasing; /* the records in the same order */
     return 0;
 }
 
