@@ -38,23 +38,8 @@
 #include "clab_collide.h"
 #include "clab_sim.h"
 #include "tap.h"
+#include "add_body.h"
 
-static int add(clab_world *w, clab_shape s, clab_vec3 r, clab_quat e, int fixed)
-{
-    clab_error err;
-    clab_body_def d = clab_default_body_def();
-    d.shape = s;
-    d.r = r;
-    d.e = e;
-    d.fixed = fixed;
-    d.mass = 1.0;
-    int k = clab_world_add_body(w, &d, &err);
-    if (k < 0) {
-        tap_diag("add_body: %s", err.msg);
-        exit(99);
-    }
-    return k;
-}
 
 static clab_quat random_q(gsl_rng *r)
 {

@@ -27,23 +27,8 @@
 #include "clab_scene.h"
 #include "clab_sim.h"
 #include "tap.h"
+#include "add_body.h"
 
-static int add(clab_world *w, clab_shape s, clab_vec3 r, clab_quat e, int fixed)
-{
-    clab_error err;
-    clab_body_def d = clab_default_body_def();
-    d.shape = s;
-    d.r = r;
-    d.e = e;
-    d.fixed = fixed;
-    d.mass = 1.0;
-    int i = clab_world_add_body(w, &d, &err);
-    if (i < 0) {
-        tap_diag("add_body: %s", err.msg);
-        exit(99);
-    }
-    return i;
-}
 
 static double vdiff(clab_vec3 a, clab_vec3 b) { return clab_v3_norm(clab_v3_sub(a, b)); }
 
