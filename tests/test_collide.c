@@ -11,27 +11,13 @@
 #include "clab_collide.h"
 #include "collide_internal.h"
 #include "tap.h"
+#include "add_body.h"
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
 #define TOL 1e-12
 
-static int add(clab_world *w, clab_shape s, clab_vec3 r, clab_quat e, int fixed)
-{
-    clab_error err;
-    clab_body_def d = clab_default_body_def();
-    d.shape = s;
-    d.r = r;
-    d.e = e;
-    d.fixed = fixed;
-    int k = clab_world_add_body(w, &d, &err);
-    if (k < 0) {
-        tap_diag("add_body: %s", err.msg);
-        exit(99);
-    }
-    return k;
-}
 
 /* contacts of the pair (0, 1) */
 static void pair(const clab_world *w, double env, clab_contacts *cs)
