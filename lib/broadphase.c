@@ -705,7 +705,6 @@ static double max_motion(clab_collider *cd, const clab_world *w)
         block_motion(cd, w, hot, half, i0, i1, &dmax, &d2max, &changed);
         if (pass) pass->fn(pass->ctx, w, (size_t)i0, (size_t)i1);
     }
-    if (pass) pass->done = 1;
     dmax = fmax(dmax, sqrt(d2max));
     cd->hot_ok = 1;
     return changed ? INFINITY : dmax;

@@ -45,13 +45,12 @@ int clab_collide(clab_collider *cd, const clab_world *w, double envelope, clab_c
 /* A pass over the bodies that another layer (a backend's gather of what its step reads)
  * lets clab_collide_with run inside its own, range by range, so the bodies are read from
  * memory once for both: fn(ctx, w, i0, i1) for disjoint ranges covering [0, nbodies), from
- * several threads at once, each range right after the skin test has read it. done: set to 1
- * when fn has seen every body, else 0 (the skin test did not run: the first call, a changed
- * world, skin 0; the pass is then the caller's to run). */
+ * several threads at once, each range right after the skin test has read it; or not at all
+ * when the skin test does not run (the first call, a changed world, skin 0): fn's owner
+ * counts what it saw and does the rest itself. */
 typedef struct clab_body_pass {
     void (*fn)(void *ctx, const clab_world *w, size_t i0, size_t i1);
     void *ctx;
-    int done;
 } clab_body_pass;
 
 /* clab_collide, with pass (NULL: none) run in its skin test's pass over the bodies. */

@@ -327,8 +327,7 @@ int clab_collide_with(clab_collider *cd, const clab_world *w, double envelope, c
     clab_contacts_clear(out);
     cd->hot_ok = 0;
     cd->scratch = out; /* a rebuild's per-sphere scratch lives in out's storage (dead until the narrow phase) */
-    cd->pass = pass;   /* run by the skin test (broadphase.c: max_motion), which sets pass->done */
-    if (pass) pass->done = 0;
+    cd->pass = pass;   /* run by the skin test (broadphase.c: max_motion) */
     int rc = clab_broadphase_kept(cd, w, envelope > 0.0 ? envelope : 0.0, &list, err);
     cd->scratch = NULL;
     cd->pass = NULL;

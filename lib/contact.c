@@ -30,23 +30,23 @@ static size_t grown(size_t cap, size_t n, size_t sz)
     return c;
 }
 
+/* the array *pa of *cap items of size sz with room for n (contents kept); CLAB_OK or CLAB_ENOMEM */
+static int reserve_array(void *pa, size_t *cap, size_t n, size_t sz)
+{
+    if (n <= *cap) return CLAB_OK;
+    void **a = pa;
+    size_t c = grown(*cap, n, sz);
+    void *p = c ? realloc(*a, c * sz) : NULL;
+    if (!p) return CLAB_ENOMEM;
+    *a = p;
+    *cap = c;
+    return CLAB_OK;
+}
+
 int clab_contacts_reserve(clab_contacts *cs, size_t n, size_t nlv)
 {
-    if (n > cs->cap) {
-        size_t cap = grown(cs->cap, n, sizeof *cs->c);
-        clab_contact *c = cap ? realloc(cs->c, cap * sizeof *c) : NULL;
-        if (!c) return CLAB_ENOMEM;
-        cs->c = c;
-        cs->cap = cap;
-    }
-    if (nlv > cs->caplv) {
-        size_t cap = grown(cs->caplv, nlv, sizeof *cs->lv);
-        clab_lever *lv = cap ? realloc(cs->lv, cap * sizeof *lv) : NULL;
-        if (!lv) return CLAB_ENOMEM;
-        cs->lv = lv;
-        cs->caplv = cap;
-    }
-    return CLAB_OK;
+    if (reserve_array(&cs->c, &cs->cap, n, sizeof *cs->c)) return CLAB_ENOMEM;
+    return reserve_array(&cs->lv, &cs->caplv, nlv, sizeof *cs->lv);
 }
 
 int clab_contacts_push(clab_contacts *cs, const clab_contact *c, const clab_lever *lv)

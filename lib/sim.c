@@ -195,7 +195,8 @@ int clab_sim_step(clab_sim *s, clab_error *err)
     int rc;
     if (clab_sim_sort_due(s) && (rc = clab_sim_sort(s, err))) return rc;
     /* the backend's gather inside the collider's skin test (one read of the bodies for both) */
-    clab_body_pass pass = {gather_range, s, 0};
+    clab_body_pass pass = {gather_range, s};
+    /* (a gather_begin that fails leaves the gather to the step, which reports what it lacks) */
     const int gather = s->type->gather_begin && s->type->gather && s->type->gather_begin(s->self, w, NULL) == CLAB_OK;
     rc = clab_collide_with(s->collider, w, s->envelope, &s->contacts, gather ? &pass : NULL, err);
     if (rc) return rc;

@@ -623,8 +623,8 @@ static CLAB_ALWAYS_INLINE void contact_scatter(pen_acc *acc, const pen_body *pb,
 static CLAB_ALWAYS_INLINE void body_integrate(clab_world *w, size_t i, unsigned char still, clab_vec3 F, clab_vec3 tau,
                                               double h, clab_penalty_integrator scheme, int first)
 {
-    if (w->bodies[i].shape.type == CLAB_SHAPE_SPHERE && still != PEN_STILL_IDENTITY && (tau.x != 0.0 || tau.y != 0.0 || tau.z != 0.0))
-        tau = clab_q_rotate_inv(w->bodies[i].e, tau);
+    const int turn_tau = still != PEN_STILL_IDENTITY && (tau.x != 0.0 || tau.y != 0.0 || tau.z != 0.0);
+    if (turn_tau && w->bodies[i].shape.type == CLAB_SHAPE_SPHERE) tau = clab_q_rotate_inv(w->bodies[i].e, tau);
     clab_penalty_integrate_body_turn(w, i, F, tau, h, scheme, first, still == PEN_TURNS);
 }
 
@@ -881,7 +881,8 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
     const clab_contact *cc = c->c;
     pen_body *pb = p->pb;
     /* gathered ahead of the step (penalty_gather), for these bodies at this step: not again */
-    const int pre = p->pre_step == w->step && p->pre_nb == nb && p->pre_n == nb && p->pre_m0 == (nb ? w->bodies[0].material : 0);
+    const int pre = p->pre_step == w->step && p->pre_nb == nb && p->pre_n == nb &&
+                    p->pre_m0 == (nb ? w->bodies[0].material : 0);
     p->pre_n = 0;
     p->pre_step = -1;
     pen_acc *acc = nt == 1 ? p->acc : NULL;
