@@ -27,6 +27,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include <gsl/gsl_statistics_double.h>
 
@@ -64,7 +67,7 @@ void clab_collider_destroy(clab_collider *cd)
                       cd->ebucket, cd->start, cd->pairs, cd->tmp, cd->row, cd->gen, cd->nbr, cd->ref_r, cd->ref_e,
                       cd->ref_R, cd->ref_kind, cd->ref_tmp, cd->hot,
                       cd->sl_lo, cd->sl_hi, cd->sl_cell, cd->sl_cnt, cd->sl_pmask, cd->sl_src, cd->sl_thr, cd->sl_slot,
-                      cd->sl_cstart, cd->sl_ccount, cd->sl_stage, cd->sl_slotof};
+                      cd->sl_cstart, cd->sl_ccount, cd->sl_stage, cd->sl_slotof, cd->low};
     for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++) free(arrays[k]);
     free(cd);
 }
@@ -642,9 +645,6 @@ nomem:
  * (a change would have rebuilt). cd->hot_ref counts the records that do (0 once they are
  * reallocated: no reference, a rebuild). */
 
-/* the skin test's bodies a block (about 46 KB of bodies: they stay in the level-2 cache
- * while cd->pass reads them again) */
-#define MOTION_BLOCK 256
 
 /* the motion of bodies [i0, i1) since the last build, into the maxima *dmax (any body's
  * largest point motion) and *d2max (a sphere's |r - r0|^2), *changed = 1 when something else
@@ -685,8 +685,9 @@ static inline void block_motion(clab_collider *cd, const clab_world *w, clab_hot
 }
 
 /* the largest motion d of a body since the last build, INFINITY when something else changed
- * (a parallel max: the same for any thread count). By blocks of MOTION_BLOCK bodies, each
- * handed to cd->pass (clab_collide_with) while its bodies are still in the cache */
+ * (a parallel max: the same for any thread count). By blocks of CLAB_BODY_BLOCK bodies, each
+ * handed to cd->pass (clab_collide_with) while its bodies are still in the cache; thread t
+ * takes the blocks of clab_thread_bodies */
 static double max_motion(clab_collider *cd, const clab_world *w)
 {
     double dmax = 0.0, d2max = 0.0; /* spheres: the largest |r - r0|^2, one square root at the end */
@@ -697,13 +698,22 @@ static double max_motion(clab_collider *cd, const clab_world *w)
     if (!hot || cd->hot_ref != w->nbodies) return INFINITY; /* no sphere radii of the build: rebuild */
     double half[3]; /* the minimum image only past a half period */
     clab_world_half_periods(&w->periodic, half);
-    const long n = (long)w->nbodies, nblocks = (n + MOTION_BLOCK - 1) / MOTION_BLOCK;
+    const size_t n = w->nbodies;
     clab_body_pass *pass = cd->pass;
-#pragma omp parallel for schedule(static) reduction(max : dmax, d2max) reduction(| : changed) if (n > 4096)
-    for (long k = 0; k < nblocks; k++) {
-        const long i0 = k * MOTION_BLOCK, i1 = i0 + MOTION_BLOCK < n ? i0 + MOTION_BLOCK : n;
-        block_motion(cd, w, hot, half, i0, i1, &dmax, &d2max, &changed);
-        if (pass) pass->fn(pass->ctx, w, (size_t)i0, (size_t)i1);
+#pragma omp parallel reduction(max : dmax, d2max) reduction(| : changed) if (n > 4096)
+    {
+        int t = 0, T = 1;
+#ifdef _OPENMP
+        t = omp_get_thread_num();
+        T = omp_get_num_threads();
+#endif
+        size_t b0, b1;
+        clab_thread_bodies(n, t, T, &b0, &b1);
+        for (size_t i0 = b0; i0 < b1; i0 += CLAB_BODY_BLOCK) {
+            const size_t i1 = i0 + CLAB_BODY_BLOCK < b1 ? i0 + CLAB_BODY_BLOCK : b1;
+            block_motion(cd, w, hot, half, (long)i0, (long)i1, &dmax, &d2max, &changed);
+            if (pass) pass->fn(pass->ctx, w, i0, i1);
+        }
     }
     dmax = fmax(dmax, sqrt(d2max));
     cd->hot_ok = 1;
@@ -906,6 +916,7 @@ int clab_broadphase_kept(clab_collider *cd, const clab_world *w, double margin, 
     list->np = np;
     cd->st.pairs = np;
     cd->st.rebuilds++;
+    cd->builds++;
     cd->st.skin = skin;
     cd->kept = cd->skin != 0.0;
     cd->kept_np = np;

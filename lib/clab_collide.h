@@ -53,6 +53,21 @@ typedef struct clab_body_pass {
     void *ctx;
 } clab_body_pass;
 
+/* The bodies [*i0, *i1) of n that thread t of T takes in the skin test (and pass): blocks of
+ * CLAB_BODY_BLOCK bodies (about 46 KB: they stay in the level-2 cache while pass reads them
+ * again), as many blocks to each thread as can be, in order. A backend whose body loop takes
+ * the same bodies on the same threads finds them in its own cache: on a machine where each
+ * core has its own caches, a body read by another core than the one that last wrote it costs
+ * two to three times as much (the penalty step's split scatter, doc/performance.md). */
+#define CLAB_BODY_BLOCK 256
+static inline void clab_thread_bodies(size_t n, int t, int T, size_t *i0, size_t *i1)
+{
+    const size_t nblocks = (n + CLAB_BODY_BLOCK - 1) / CLAB_BODY_BLOCK;
+    const size_t b0 = nblocks * (size_t)t / (size_t)T, b1 = nblocks * (size_t)(t + 1) / (size_t)T;
+    *i0 = b0 * CLAB_BODY_BLOCK < n ? b0 * CLAB_BODY_BLOCK : n;
+    *i1 = b1 * CLAB_BODY_BLOCK < n ? b1 * CLAB_BODY_BLOCK : n;
+}
+
 /* clab_collide, with pass (NULL: none) run in its skin test's pass over the bodies. */
 int clab_collide_with(clab_collider *cd, const clab_world *w, double envelope, clab_contacts *out,
                       clab_body_pass *pass, clab_error *err);

@@ -84,6 +84,13 @@ typedef struct clab_contacts {
     clab_lever *lv;  /* [nlv] the side array: the stored levers, indexed by the records' lever */
     size_t nlv;      /* levers in use */
     size_t caplv;    /* levers allocated */
+    const uint32_t *low; /* NULL, or [bodies] a lower bound on the bodies that meet body j:
+                          * low[j] <= a for every record with b = j (clab_collide: the lowest
+                          * body sharing a candidate pair with j, j itself when none; the
+                          * collider's array, valid until its next call). A thread that takes
+                          * the records of bodies a >= i0 knows from it which bodies no record
+                          * below i0 touches (the penalty step's split scatter). Whoever writes
+                          * records in place sets it NULL (clab_contacts_push and _clear do) */
 } clab_contacts;
 
 /* The contact point P [m], world, midway between the two surfaces: r_a + A(e_a) sbar_A of
@@ -135,6 +142,7 @@ static inline void clab_contacts_clear(clab_contacts *cs)
 {
     cs->n = cs->nlv = 0;
     cs->increasing = 1;
+    cs->low = NULL;
 }
 /* The first of the n records c, sorted by body a (clab_collide's output), whose body a is
  * >= i (n when none): a binary search. Records in another order give some index in [0, n]. */

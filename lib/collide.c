@@ -297,6 +297,31 @@ static void count_cut_records(clab_collider *cd, const clab_contacts *out, size_
 }
 #endif
 
+/* clab_contacts.low for the list L of n bodies: low[j] the lowest body that shares a pair of the
+ * list with j (j when none), made once a build (the list is kept between builds); NULL when
+ * out of memory. Every record comes from a pair of the list, so low[b] <= a for each */
+static const uint32_t *pair_low(clab_collider *cd, const clab_pair_list *L)
+{
+    const size_t n = L->n;
+    if (cd->low && cd->low_n == n && cd->low_build == cd->builds) return cd->low;
+    if (n > cd->cap_low || !cd->low) {
+        uint32_t *low = realloc(cd->low, (n ? n : 1) * sizeof *low);
+        if (!low) return NULL;
+        cd->low = low;
+        cd->cap_low = n;
+    }
+    uint32_t *low = cd->low;
+    for (size_t j = 0; j < n; j++) low[j] = (uint32_t)j;
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = L->row[i]; k < L->row[i + 1]; k++) {
+            const uint32_t j = L->nbr[k], lo = j < i ? j : (uint32_t)i, hi = j < i ? (uint32_t)i : j;
+            if (low[hi] > lo) low[hi] = lo;
+        }
+    cd->low_n = n;
+    cd->low_build = cd->builds;
+    return low;
+}
+
 /* below this many pairs (bodies) the narrow phase (the gather) runs on one thread */
 #define PAR_MIN 4096
 
@@ -404,5 +429,6 @@ int clab_collide_with(clab_collider *cd, const clab_world *w, double envelope, c
     }
     if (rc) return clab_error_set(err, CLAB_ENOMEM, "out of memory storing contacts");
     out->increasing = 1; /* by (a, b, feature): the key's order */
+    out->low = n <= UINT32_MAX ? pair_low(cd, &list) : NULL;
     return CLAB_OK;
 }

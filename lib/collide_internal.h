@@ -128,6 +128,10 @@ struct clab_collider {
     size_t cap_hot;
     clab_hot_body *hot;
     int hot_ok;                 /* 1: the skin test of this call gathered them (clab_collide resets it) */
+    /* clab_contacts.low of the kept list [cap_low]: for low_n bodies, made from the list of
+     * build number low_build (builds: the lists built so far) */
+    uint32_t *low;
+    size_t cap_low, low_n, low_build, builds;
     /* narrow phase with OpenMP: the contacts of threads 1.. [ntbuf] */
     clab_contacts *tbuf;
     size_t ntbuf;

@@ -10,6 +10,7 @@ void clab_contacts_init(clab_contacts *cs)
     cs->increasing = 1;
     cs->lv = NULL;
     cs->nlv = cs->caplv = 0;
+    cs->low = NULL;
 }
 
 void clab_contacts_free(clab_contacts *cs)
@@ -54,6 +55,7 @@ int clab_contacts_push(clab_contacts *cs, const clab_contact *c, const clab_leve
     if (lv && cs->nlv >= CLAB_LEVER_NONE) return CLAB_ENOMEM; /* the index would not fit */
     if (clab_contacts_reserve(cs, cs->n + 1, cs->nlv + (lv ? 1 : 0))) return CLAB_ENOMEM;
     if (cs->n && !(cs->c[cs->n - 1].key < c->key)) cs->increasing = 0;
+    cs->low = NULL; /* the record need not come from the collider's pairs */
     clab_contact *d = &cs->c[cs->n++];
     *d = *c;
     d->lever = CLAB_LEVER_NONE;

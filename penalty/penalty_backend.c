@@ -23,6 +23,7 @@
 #endif
 
 #include "clab_backends.h"
+#include "clab_collide.h"
 #include "force_law.h"
 #include "history.h"
 #include "integrator.h"
@@ -57,6 +58,24 @@ typedef struct pen_acc {
     clab_vec3 F, tau;
 } pen_acc;
 
+/* one side's share of a contact's force and torque (contact_terms), j the body: F added to its
+ * force (sign +1, body b) or subtracted (-1, body a), s c added to its torque, then M added or
+ * subtracted (rolling=cdt); term_add. 88 bytes */
+typedef struct pen_term {
+    clab_vec3 F, c, M;
+    double s;
+    uint32_t j;
+    int32_t sign;
+} pen_term;
+
+/* the terms one thread of the split scatter leaves for the others to add (pen_term, in contact
+ * order) */
+typedef struct pen_side {
+    pen_term *e;
+    size_t n, cap;
+    int nomem; /* a term could not be kept */
+} pen_side;
+
 enum {
     PEN_TURNS = 0,         /* e advanced as usual */
     PEN_STILL = 1,         /* e kept */
@@ -90,6 +109,9 @@ typedef struct penalty {
     clab_vec3 *Fc;              /* force on b, world [N]; (F_n, F_u, F_w) = (Fc.n, Fc.u, Fc.w) for output */
     uint32_t *blist;            /* contact indices by body b, a segment a thread (by_b) */
     size_t nforces, cap_forces, cap_blist;
+    /* the split scatter of two or more threads [nside]: each thread's terms left for others */
+    pen_side *side;
+    size_t nside;
     /* only when needed [cap_extra] */
     clab_vec3 *Mr;              /* rolling resistance couple on b, world [N m] (rolling=cdt) */
     uint32_t *alist;            /* contact indices by body a, when the contacts are not sorted by a */
@@ -227,6 +249,8 @@ static void penalty_destroy(void *self)
     free(p->bbase);
     free(p->still);
     free(p->blist);
+    for (size_t t = 0; t < p->nside; t++) free(p->side[t].e);
+    free(p->side);
     free(p);
 }
 
@@ -321,12 +345,22 @@ static int reserve_lists(penalty *p, size_t nb, size_t nc, int nt)
            grow(&p->bbase, &p->cap_bbase, (size_t)nt, sizeof(size_t));
 }
 
-/* the per-step arrays for nb bodies and nc contacts on nt threads; the sums a body by one
- * thread's scatter (acc) when nt = 1, else the lists by b (blist) */
-static int reserve_step(penalty *p, size_t nb, size_t nc, int nt)
+/* the per-step arrays for nb bodies and nc contacts on nt threads; the sums a body by the
+ * scatter (acc) when nt = 1 or split (then each thread's terms left for others), else the
+ * lists by b (blist) */
+static int reserve_step(penalty *p, size_t nb, size_t nc, int nt, int split)
 {
-    const int scatter = nt == 1;
+    const int scatter = nt == 1 || split;
     if (reserve_bodies(p, nb)) return 1;
+    if (split) {
+        if ((size_t)nt > p->nside) {
+            pen_side *s = realloc(p->side, (size_t)nt * sizeof *s);
+            if (!s) return 1;
+            for (size_t t = p->nside; t < (size_t)nt; t++) s[t] = (pen_side){NULL, 0, 0, 0};
+            p->side = s;
+            p->nside = (size_t)nt;
+        }
+    }
     if (grow(&p->Fc, &p->cap_forces, nc, sizeof(clab_vec3))) return 1;
     if (scatter) {
         pen_acc *old = p->acc;
@@ -563,56 +597,111 @@ static CLAB_ALWAYS_INLINE void body_sums(const clab_world *w, size_t i, const pe
     *tau_out = tau;
 }
 
-/* Contact k's force F (on b; -F on a) and rolling couple M added to the sums of its two
- * bodies (acc), the terms of body_sums: on one thread, in contact order, each body gets
- * them in the order body_sums takes them when the contacts run by body a (a body's contacts
- * as b, whose a is lower, all come before its contacts as a), so the sums are the same to
- * the bit */
-static CLAB_ALWAYS_INLINE void contact_scatter(pen_acc *acc, const pen_body *pb, const clab_world *w,
-                                               const clab_contact *ck, const clab_lever *lv, clab_vec3 F,
-                                               clab_vec3 M, int surface, int rolling)
+/* Contact k's force F (on b; -F on a) and rolling couple M as the terms of its two bodies'
+ * sums (tb for b, ta for a), the terms of body_sums: a sphere adds -h (n x F), h = R + Phi/2
+ * (R, lever=surface), one cross product for both when both are spheres; any other body
+ * lbar x (A^T F) in its own frame, as +-1 times the product (the same bits as adding or
+ * subtracting it). The couple M only with rolling */
+static CLAB_ALWAYS_INLINE void contact_terms(const pen_body *pb, const clab_world *w, const clab_contact *ck,
+                                             const clab_lever *lv, clab_vec3 F, clab_vec3 M, int surface, int rolling,
+                                             pen_term *ta, pen_term *tb)
 {
     const pen_body *A = &pb[ck->a], *B = &pb[ck->b];
-    pen_acc *sa = &acc[ck->a], *sb = &acc[ck->b];
+    *tb = (pen_term){F, F, M, 0.0, (uint32_t)ck->b, 1};
+    *ta = (pen_term){F, F, M, 0.0, (uint32_t)ck->a, -1};
     if (pen_sphere(A) && pen_sphere(B)) { /* the common case: one cross product for both */
         const clab_vec3 c = clab_v3_cross(ck->n, F);
-        const double hb = surface ? B->R : B->R + 0.5 * ck->phi, ha = surface ? A->R : A->R + 0.5 * ck->phi;
-        sb->F = clab_v3_add(sb->F, F);
-        sb->tau = clab_v3_madd(sb->tau, -hb, c);
-        if (rolling) sb->tau = clab_v3_add(sb->tau, M);
-        sa->F = clab_v3_sub(sa->F, F);
-        sa->tau = clab_v3_madd(sa->tau, -ha, c);
-        if (rolling) sa->tau = clab_v3_sub(sa->tau, M);
+        tb->c = ta->c = c;
+        tb->s = -(surface ? B->R : B->R + 0.5 * ck->phi);
+        ta->s = -(surface ? A->R : A->R + 0.5 * ck->phi);
         return;
     }
     if (pen_sphere(B)) {
-        const double hb = surface ? B->R : B->R + 0.5 * ck->phi;
-        sb->F = clab_v3_add(sb->F, F);
-        sb->tau = clab_v3_madd(sb->tau, -hb, clab_v3_cross(ck->n, F));
-        if (rolling) sb->tau = clab_v3_add(sb->tau, M);
+        tb->s = -(surface ? B->R : B->R + 0.5 * ck->phi);
+        tb->c = clab_v3_cross(ck->n, F);
     } else {
         clab_mat33 Ab = clab_q_to_A(w->bodies[ck->b].e);
         clab_vec3 Fbar = clab_m33_tmulv(Ab, F), l, la;
         clab_contact_levers(ck, lv, w->bodies, &la, &l); /* stored: b is not a sphere */
         if (surface) l = clab_v3_madd(l, 0.5 * ck->phi, clab_m33_tmulv(Ab, ck->n));
-        sb->F = clab_v3_add(sb->F, F);
-        sb->tau = clab_v3_add(sb->tau, clab_v3_cross(l, Fbar));
-        if (rolling) sb->tau = clab_v3_add(sb->tau, clab_m33_tmulv(Ab, M));
+        tb->s = 1.0;
+        tb->c = clab_v3_cross(l, Fbar);
+        if (rolling) tb->M = clab_m33_tmulv(Ab, M);
     }
     if (pen_sphere(A)) {
-        const double ha = surface ? A->R : A->R + 0.5 * ck->phi;
-        sa->F = clab_v3_sub(sa->F, F);
-        sa->tau = clab_v3_madd(sa->tau, -ha, clab_v3_cross(ck->n, F));
-        if (rolling) sa->tau = clab_v3_sub(sa->tau, M);
+        ta->s = -(surface ? A->R : A->R + 0.5 * ck->phi);
+        ta->c = clab_v3_cross(ck->n, F);
     } else {
         clab_mat33 Aa = clab_q_to_A(w->bodies[ck->a].e);
         clab_vec3 Fbar = clab_m33_tmulv(Aa, F), l, lb;
         clab_contact_levers(ck, lv, w->bodies, &l, &lb);
         if (surface) l = clab_v3_madd(l, -0.5 * ck->phi, clab_m33_tmulv(Aa, ck->n));
-        sa->F = clab_v3_sub(sa->F, F);
-        sa->tau = clab_v3_sub(sa->tau, clab_v3_cross(l, Fbar));
-        if (rolling) sa->tau = clab_v3_sub(sa->tau, clab_m33_tmulv(Aa, M));
+        ta->s = -1.0;
+        ta->c = clab_v3_cross(l, Fbar);
+        if (rolling) ta->M = clab_m33_tmulv(Aa, M);
     }
+}
+
+/* a term added to its body's sums: F + F_k or F - F_k, tau + s c (a sphere's -h (n x F); +-1
+ * times another body's product: x + 1 y = x + y, x + (-1) y = x - y, exactly), then +-M */
+static CLAB_ALWAYS_INLINE void term_add(pen_acc *x, const pen_term *e, int rolling)
+{
+    x->F = e->sign > 0 ? clab_v3_add(x->F, e->F) : clab_v3_sub(x->F, e->F);
+    x->tau = clab_v3_madd(x->tau, e->s, e->c);
+    if (rolling) x->tau = e->sign > 0 ? clab_v3_add(x->tau, e->M) : clab_v3_sub(x->tau, e->M);
+}
+
+/* Contact k's terms added to the sums of its two bodies (acc): on one thread, in contact order,
+ * each body gets them in the order body_sums takes them when the contacts run by body a (a
+ * body's contacts as b, whose a is lower, all come before its contacts as a), so the sums are
+ * the same to the bit */
+static CLAB_ALWAYS_INLINE void contact_scatter(pen_acc *acc, const pen_body *pb, const clab_world *w,
+                                               const clab_contact *ck, const clab_lever *lv, clab_vec3 F,
+                                               clab_vec3 M, int surface, int rolling)
+{
+    pen_term ta, tb;
+    contact_terms(pb, w, ck, lv, F, M, surface, rolling, &ta, &tb);
+    term_add(&acc[tb.j], &tb, rolling);
+    term_add(&acc[ta.j], &ta, rolling);
+}
+
+/* The split scatter of thread t, which takes the contacts of bodies a in [B0, B1) (the
+ * contacts sorted by a): a term of a body j in [B0, B1) that no contact of a lower thread
+ * touches (low[j] >= B0, clab_contacts.low) is added to its sums at once, as one thread adds
+ * them; every other term is kept (side, in contact order) for the owner of j, which adds them
+ * after the contact loop, thread by thread (split_add). Body j's sums are then formed in
+ * contact order as on one thread: the same bits. Returns 1 when low is wrong for this contact
+ * (low[b] > a: b's owner may have taken b for untouched by lower threads), 0 else; a term not
+ * kept for want of memory sets side->nomem */
+static CLAB_ALWAYS_INLINE int split_scatter(pen_acc *acc, pen_side *side, const uint32_t *low, uint32_t B0,
+                                            uint32_t B1, const pen_body *pb, const clab_world *w,
+                                            const clab_contact *ck, const clab_lever *lv, clab_vec3 F, clab_vec3 M,
+                                            int surface, int rolling)
+{
+    pen_term t[2];
+    contact_terms(pb, w, ck, lv, F, M, surface, rolling, &t[1], &t[0]);
+    for (int q = 0; q < 2; q++) {
+        const uint32_t j = t[q].j;
+        if (j >= B0 && j < B1 && low[j] >= B0) {
+            term_add(&acc[j], &t[q], rolling);
+        } else if (side->n < side->cap || !grow(&side->e, &side->cap, side->n + 1, sizeof(pen_term))) {
+            side->e[side->n++] = t[q];
+        } else {
+            side->nomem = 1;
+        }
+    }
+    return low[ck->b] > (uint32_t)ck->a;
+}
+
+/* after the split scatter: the terms the threads kept for bodies [B0, B1), added thread by
+ * thread, each thread's in contact order */
+static void split_add(pen_acc *acc, const pen_side *side, int T, uint32_t B0, uint32_t B1, int rolling)
+{
+    for (int u = 0; u < T; u++)
+        for (size_t q = 0; q < side[u].n; q++) {
+            const pen_term *e = &side[u].e[q];
+            if (e->j >= B0 && e->j < B1) term_add(&acc[e->j], e, rolling);
+        }
 }
 
 /* Body i's update from its contact sums F, tau (body_sums or contact_scatter): a sphere's
@@ -847,6 +936,17 @@ static size_t body_cut(const body_loop *L, size_t nb, int t, int T)
     return lo;
 }
 
+/* The split scatter's cut: the first body of thread t's contacts when T threads share the
+ * contacts (sorted by a) about equally, the body of contact nc t / T (its contacts all go to
+ * thread t); t = T: nb. Every thread finds every cut itself */
+static size_t split_cut(const clab_contact *cc, size_t nc, size_t nb, int t, int T)
+{
+    if (t >= T) return nb;
+    if (t <= 0) return 0;
+    if (nc == 0) return nb * (size_t)t / (size_t)T;
+    return (size_t)cc[nc * (size_t)t / (size_t)T].a;
+}
+
 /* below this many items a loop runs on one thread (waking threads costs more) */
 #define PAR_MIN 4096
 
@@ -874,7 +974,10 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
 #ifdef _OPENMP
     if (nb > PAR_MIN || nc > PAR_MIN) nt = omp_get_max_threads();
 #endif
-    if (reserve_step(p, nb, nc, nt))
+    /* two or more threads split the scatter (split_scatter) when the contacts run by a and
+     * their bounds low are known (clab_collide's), else they sort their contacts by b */
+    const int split = nt > 1 && c->increasing && c->low;
+    if (reserve_step(p, nb, nc, nt, split))
         return clab_error_set(err, CLAB_ENOMEM, "penalty backend: out of memory for %zu bodies, %zu contacts", nb, nc);
     /* entry i of the history becomes contact i's (history.h: in place, one generation) */
     if ((rc = clab_history_align(&p->hist, c->c, nc, c->increasing, err))) return rc;
@@ -885,7 +988,7 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
                     p->pre_m0 == (nb ? w->bodies[0].material : 0);
     p->pre_n = 0;
     p->pre_step = -1;
-    pen_acc *acc = nt == 1 ? p->acc : NULL;
+    pen_acc *acc = nt == 1 || split ? p->acc : NULL;
     if (acc) p->acc_zero = 0; /* until the body loop has cleared them all */
     const clab_vec3 zero = clab_v3(0.0, 0.0, 0.0);
     uint32_t *alist = NULL, *astart = NULL;
@@ -904,6 +1007,8 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
     }
     const int orientation_off = p->orientation_off;
     int by_a = 1, mixed = pre ? p->pre_mixed : 0, nomem = 0, bad = 0;
+    const uint32_t *low = c->low;
+    int one_list = 0; /* the lists by b made on one thread after a scatter (one segment) */
 #pragma omp parallel num_threads(nt) if (nt > 1) reduction(| : bad)
     {
         int t = 0, T = 1;
@@ -911,7 +1016,13 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
         t = omp_get_thread_num();
         T = omp_get_num_threads();
 #endif
-        const size_t k0 = nc * (size_t)t / (size_t)T, k1 = nc * (size_t)(t + 1) / (size_t)T;
+        /* split: the bodies [B0, B1) and their contacts as a, [k0, k1) */
+        const size_t B0 = acc && T > 1 ? split_cut(cc, nc, nb, t, T) : 0;
+        const size_t B1 = acc && T > 1 ? split_cut(cc, nc, nb, t + 1, T) : nb;
+        const size_t k0 = acc && T > 1 ? clab_contacts_first_a(cc, nc, B0) : nc * (size_t)t / (size_t)T;
+        const size_t k1 = acc && T > 1 ? clab_contacts_first_a(cc, nc, B1) : nc * (size_t)(t + 1) / (size_t)T;
+        pen_side *side = acc && T > 1 ? &p->side[t] : NULL;
+        if (side) side->n = 0, side->nomem = 0;
         /* this thread's offsets of its list by b (by_b; its counts at row[b + 1] first) */
         uint32_t *row = acc ? NULL : p->brow + (size_t)t * (nb + 1);
 
@@ -939,7 +1050,33 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
          *    on the way, whether the contacts run by body a, and the count by b or (one
          *    thread) the sums a body */
         int mine_by_a = 1;
-        if (acc) {
+        if (side) { /* split: contacts [k0, k1), by a (increasing) */
+            int wrong = 0;
+            for (size_t i = k0; i < k1; i++) {
+                const clab_contact *ci = &cc[i];
+                if (i + PEN_AHEAD < k1) { /* body b of a later contact: random reads, started early */
+                    const size_t bk = (size_t)cc[i + PEN_AHEAD].b;
+                    CLAB_PREFETCH(&pb[bk]);
+                    CLAB_PREFETCH(&acc[bk]);
+                }
+                clab_vec3 F = zero;
+                if (!(-ci->phi > 0.0)) {
+                    clab_history_drop_at(&p->hist, i);
+                    p->Fc[i] = zero;
+                    if (rolling) p->Mr[i] = zero;
+                } else {
+                    F = contact_force(p, w, ci, c->lv, i, clab_history_at(&p->hist, i), pair1, h, 1);
+                }
+                wrong |= split_scatter(acc, side, low, (uint32_t)B0, (uint32_t)B1, pb, w, ci, c->lv, F,
+                                       rolling ? p->Mr[i] : zero, surface, rolling);
+            }
+            stream_end();
+            mine_by_a = !wrong; /* low is wrong: the lists below, as for contacts out of order */
+            if (side->nomem) {
+#pragma omp atomic write
+                nomem = 1;
+            }
+        } else if (acc) {
             for (size_t i = 0; i < nc; i++) {
                 const clab_contact *ci = &cc[i];
                 if (i + PEN_AHEAD < nc) { /* body b of a later contact: random reads, started early */
@@ -1012,6 +1149,7 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
                         place_by_b(cc, 0, nc, nb, row0, p->blist);
                         p->bbase[0] = 0;
                         acc = NULL;
+                        one_list = 1;
                     }
                 }
             }
@@ -1020,13 +1158,19 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
 
         if (!nomem) {
             /* 4. the body loop (body_range) on one range of bodies a thread, about as much
-             *    work each (body_cut) */
-            const by_b lb = {p->blist, p->brow, p->bbase, nb, T};
+             *    work each (body_cut); split: the thread's own bodies [B0, B1), once the terms
+             *    the threads kept for them are added */
+            const by_b lb = {p->blist, p->brow, p->bbase, nb, one_list ? 1 : T};
             body_loop ctx = {w, pb, p->still, cc, c->lv, Fc, Mr, lb, alist, astart, acc, nc, per, wlo, whi, h, v2lim,
                              scheme, surface, rolling, first, wrap, screen};
-            const size_t i0 = body_cut(&ctx, nb, t, T), i1 = body_cut(&ctx, nb, t + 1, T);
+            size_t i0, i1;
+            if (acc && T > 1) { /* the bodies of the skin test's thread t (their cache) */
+                clab_thread_bodies(nb, t, T, &i0, &i1);
+                split_add(acc, p->side, T, (uint32_t)i0, (uint32_t)i1, rolling);
+            } else {
+                i0 = body_cut(&ctx, nb, t, T), i1 = body_cut(&ctx, nb, t + 1, T);
+            }
             bad |= orientation_off ? body_range_still(&ctx, i0, i1) : body_range(&ctx, i0, i1);
-            if (acc) p->acc_zero = 1; /* (one thread) */
         }
 
         /* the history's bookkeeping, for the next step (no loop of this one reads the
@@ -1040,6 +1184,7 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
         }
     }
     if (nomem) return clab_error_set(err, CLAB_ENOMEM, "penalty backend: out of memory for %zu contacts", nc);
+    if (acc) p->acc_zero = 1; /* the body loop read and cleared every body's sums */
     if (suspect) *suspect = bad;
     p->started = 1;
     p->steps++;
