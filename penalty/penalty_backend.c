@@ -597,11 +597,26 @@ static CLAB_ALWAYS_INLINE void body_sums(const clab_world *w, size_t i, const pe
     *tau_out = tau;
 }
 
+/* the term of side j (as_b: body b, else a) of contact ck when that body is not a sphere:
+ * +-1 times lbar x (A^T F) in its own frame (the same bits as adding or subtracting it), lbar
+ * its stored lever (moved to its surface point by -+Phi/2 n with lever=surface), and +-A^T M */
+static CLAB_ALWAYS_INLINE void frame_term(const clab_world *w, const clab_contact *ck, const clab_lever *lv, int as_b,
+                                          clab_vec3 F, clab_vec3 M, int surface, int rolling, pen_term *t)
+{
+    const clab_mat33 A = clab_q_to_A(w->bodies[as_b ? ck->b : ck->a].e);
+    clab_vec3 la, lb;
+    clab_contact_levers(ck, lv, w->bodies, &la, &lb); /* stored: this side is not a sphere */
+    clab_vec3 l = as_b ? lb : la;
+    if (surface) l = clab_v3_madd(l, (as_b ? 0.5 : -0.5) * ck->phi, clab_m33_tmulv(A, ck->n));
+    t->s = as_b ? 1.0 : -1.0;
+    t->c = clab_v3_cross(l, clab_m33_tmulv(A, F));
+    if (rolling) t->M = clab_m33_tmulv(A, M);
+}
+
 /* Contact k's force F (on b; -F on a) and rolling couple M as the terms of its two bodies'
  * sums (tb for b, ta for a), the terms of body_sums: a sphere adds -h (n x F), h = R + Phi/2
  * (R, lever=surface), one cross product for both when both are spheres; any other body
- * lbar x (A^T F) in its own frame, as +-1 times the product (the same bits as adding or
- * subtracting it). The couple M only with rolling */
+ * frame_term. The couple M only with rolling */
 static CLAB_ALWAYS_INLINE void contact_terms(const pen_body *pb, const clab_world *w, const clab_contact *ck,
                                              const clab_lever *lv, clab_vec3 F, clab_vec3 M, int surface, int rolling,
                                              pen_term *ta, pen_term *tb)
@@ -620,25 +635,13 @@ static CLAB_ALWAYS_INLINE void contact_terms(const pen_body *pb, const clab_worl
         tb->s = -(surface ? B->R : B->R + 0.5 * ck->phi);
         tb->c = clab_v3_cross(ck->n, F);
     } else {
-        clab_mat33 Ab = clab_q_to_A(w->bodies[ck->b].e);
-        clab_vec3 Fbar = clab_m33_tmulv(Ab, F), l, la;
-        clab_contact_levers(ck, lv, w->bodies, &la, &l); /* stored: b is not a sphere */
-        if (surface) l = clab_v3_madd(l, 0.5 * ck->phi, clab_m33_tmulv(Ab, ck->n));
-        tb->s = 1.0;
-        tb->c = clab_v3_cross(l, Fbar);
-        if (rolling) tb->M = clab_m33_tmulv(Ab, M);
+        frame_term(w, ck, lv, 1, F, M, surface, rolling, tb);
     }
     if (pen_sphere(A)) {
         ta->s = -(surface ? A->R : A->R + 0.5 * ck->phi);
         ta->c = clab_v3_cross(ck->n, F);
     } else {
-        clab_mat33 Aa = clab_q_to_A(w->bodies[ck->a].e);
-        clab_vec3 Fbar = clab_m33_tmulv(Aa, F), l, lb;
-        clab_contact_levers(ck, lv, w->bodies, &l, &lb);
-        if (surface) l = clab_v3_madd(l, -0.5 * ck->phi, clab_m33_tmulv(Aa, ck->n));
-        ta->s = -1.0;
-        ta->c = clab_v3_cross(l, Fbar);
-        if (rolling) ta->M = clab_m33_tmulv(Aa, M);
+        frame_term(w, ck, lv, 0, F, M, surface, rolling, ta);
     }
 }
 
@@ -811,8 +814,8 @@ typedef struct body_loop {
     const clab_vec3 *Fc, *Mr;
     by_b lb;                        /* the lists by b (not with acc) */
     const uint32_t *alist, *astart; /* contacts not in order of a: lists by a; NULL when they are */
-    pen_acc *acc; /* the sums contact_scatter formed (cleared here as they are read, every body's); NULL:
-                   * formed here from the lists */
+    pen_acc *acc; /* the sums contact_scatter (split_scatter and split_add) formed (cleared here as they
+                   * are read, every body's); NULL: formed here from the lists */
     size_t nc;
     const clab_periodic *per;
     const double *wlo, *whi; /* the box along the periodic axes, all space along the others */
@@ -969,7 +972,9 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
      * and the counts of its sort by b, so the records are read once for both; each thread
      * then sorts its own contacts by b (by_b), so one barrier separates the contact loop from
      * the body loop. On one thread it adds each force to its two bodies' sums instead
-     * (contact_scatter), and there is no sort */
+     * (contact_scatter), and there is no sort; on more threads, when the contacts run by a
+     * and their bounds low are known, each thread takes the contacts of a range of bodies a
+     * and splits the scatter (split_scatter, split_add), and there is no sort either */
     int nt = 1;
 #ifdef _OPENMP
     if (nb > PAR_MIN || nc > PAR_MIN) nt = omp_get_max_threads();
@@ -1048,7 +1053,7 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
 
         /* 2. every contact, independently (its history is entry i, aligned above): its force;
          *    on the way, whether the contacts run by body a, and the count by b or (one
-         *    thread) the sums a body */
+         *    thread, or split) the sums a body */
         int mine_by_a = 1;
         if (side) { /* split: contacts [k0, k1), by a (increasing) */
             int wrong = 0;
@@ -1158,8 +1163,9 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
 
         if (!nomem) {
             /* 4. the body loop (body_range) on one range of bodies a thread, about as much
-             *    work each (body_cut); split: the thread's own bodies [B0, B1), once the terms
-             *    the threads kept for them are added */
+             *    work each (body_cut); split: the skin test's bodies of this thread
+             *    (clab_thread_bodies, still in its cache), once the terms the threads kept for
+             *    them are added */
             const by_b lb = {p->blist, p->brow, p->bbase, nb, one_list ? 1 : T};
             body_loop ctx = {w, pb, p->still, cc, c->lv, Fc, Mr, lb, alist, astart, acc, nc, per, wlo, whi, h, v2lim,
                              scheme, surface, rolling, first, wrap, screen};
