@@ -58,6 +58,7 @@ void clab_collider_destroy(clab_collider *cd)
     if (!cd) return;
     for (size_t k = 0; k < cd->ntbuf; k++) clab_contacts_free(&cd->tbuf[k]);
     free(cd->tbuf);
+    free(cd->part);
     for (int t = 0; t < cd->sl_nbuf; t++) free(cd->sl_buf[t]);
     free(cd->sl_buf);
     free(cd->sl_bufcap);

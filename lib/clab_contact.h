@@ -91,6 +91,12 @@ typedef struct clab_contacts {
                           * the records of bodies a >= i0 knows from it which bodies no record
                           * below i0 touches (the penalty step's split scatter). Whoever writes
                           * records in place sets it NULL (clab_contacts_push and _clear do) */
+    const size_t *part;  /* NULL, or [nparts + 1]: records part[t] .. part[t+1] were made by thread
+                          * t of the collider's narrow phase, from a range of rows (bodies a) of
+                          * its own, and are in that thread's cache; a backend that cuts its own
+                          * threads' contacts there reads them where they are. The collider's
+                          * array, valid until its next call; NULL (and nparts 0) like low */
+    int nparts;
 } clab_contacts;
 
 /* The contact point P [m], world, midway between the two surfaces: r_a + A(e_a) sbar_A of
@@ -143,6 +149,8 @@ static inline void clab_contacts_clear(clab_contacts *cs)
     cs->n = cs->nlv = 0;
     cs->increasing = 1;
     cs->low = NULL;
+    cs->part = NULL;
+    cs->nparts = 0;
 }
 /* The first of the n records c, sorted by body a (clab_collide's output), whose body a is
  * >= i (n when none): a binary search. Records in another order give some index in [0, n]. */

@@ -368,7 +368,9 @@ int clab_collide_with(clab_collider *cd, const clab_world *w, double envelope, c
     if (list.np > PAR_MIN) nt = omp_get_max_threads();
 #endif
     if (nt > 1 && (size_t)nt > cd->ntbuf) {
-        clab_contacts *t = realloc(cd->tbuf, (size_t)nt * sizeof *t);
+        size_t *part = realloc(cd->part, ((size_t)nt + 1) * sizeof *part);
+        if (part) cd->part = part;
+        clab_contacts *t = part ? realloc(cd->tbuf, (size_t)nt * sizeof *t) : NULL;
         if (!t) return clab_error_set(err, CLAB_ENOMEM, "out of memory in the narrow phase");
         for (size_t k = cd->ntbuf; k < (size_t)nt; k++) clab_contacts_init(&t[k]);
         cd->tbuf = t;
@@ -377,7 +379,7 @@ int clab_collide_with(clab_collider *cd, const clab_world *w, double envelope, c
     if (nt <= 1) {
         rc = narrow_rows(w, hot, &list, 0, n, envelope, out);
     } else {
-        int failed = 0;
+        int failed = 0, nparts = 0;
         size_t total = 0, totlv = 0;
 #ifdef _OPENMP
         int nomem = 0;
@@ -400,31 +402,35 @@ int clab_collide_with(clab_collider *cd, const clab_world *w, double envelope, c
                 nomem = totlv >= CLAB_LEVER_NONE || clab_contacts_reserve(out, total, totlv) != CLAB_OK;
             }
             if (myrc || nomem) failed = 1;
-            /* every thread copies a share of each buffer behind thread 0's records, and of its
-             * levers behind thread 0's levers (a record's index into them moved by as many) */
+            /* every thread but 0 copies its own buffer behind the records of the threads
+             * before it, and its levers behind theirs (a record's index into them moved by as
+             * many): the records stay in the cache of the thread that made them (part) */
             size_t off = out->n, offlv = out->nlv;
-            for (int k = 1; k < T; k++) {
-                const clab_contacts *src = &cd->tbuf[k];
-                if (!nomem) {
-                    const uint32_t shift = (uint32_t)offlv;
-#pragma omp for schedule(static) nowait
-                    for (size_t q = 0; q < src->n; q++) {
-                        clab_contact c = src->c[q];
-                        if (c.lever != CLAB_LEVER_NONE) c.lever += shift;
-                        out->c[off + q] = c;
-                    }
-#pragma omp for schedule(static)
-                    for (size_t q = 0; q < src->nlv; q++) out->lv[offlv + q] = src->lv[q];
-                }
-                off += src->n;
-                offlv += src->nlv;
+            for (int k = 1; k < t; k++) {
+                off += cd->tbuf[k].n;
+                offlv += cd->tbuf[k].nlv;
             }
+            cd->part[t] = t == 0 ? 0 : off;
+            if (t == T - 1) cd->part[T] = off + cd->tbuf[t].n; /* (t >= 1: T > 1 here) */
+            if (!nomem && t > 0) {
+                const clab_contacts *src = &cd->tbuf[t];
+                const uint32_t shift = (uint32_t)offlv;
+                for (size_t q = 0; q < src->n; q++) {
+                    clab_contact c = src->c[q];
+                    if (c.lever != CLAB_LEVER_NONE) c.lever += shift;
+                    out->c[off + q] = c;
+                }
+                for (size_t q = 0; q < src->nlv; q++) out->lv[offlv + q] = src->lv[q];
+            }
+            if (t == 0) nparts = T;
         }
 #endif
         if (failed) rc = CLAB_ENOMEM;
         else {
             out->n = total;
             out->nlv = totlv;
+            out->part = cd->part;
+            out->nparts = nparts;
         }
     }
     if (rc) return clab_error_set(err, CLAB_ENOMEM, "out of memory storing contacts");

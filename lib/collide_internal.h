@@ -132,7 +132,9 @@ struct clab_collider {
      * build number low_build (builds: the lists built so far) */
     uint32_t *low;
     size_t cap_low, low_n, low_build, builds;
-    /* narrow phase with OpenMP: the contacts of threads 1.. [ntbuf] */
+    /* narrow phase with OpenMP: the contacts of threads 1.. [ntbuf], and where each thread's
+     * records start in the output [ntbuf + 1] (clab_contacts.part) */
+    size_t *part;
     clab_contacts *tbuf;
     size_t ntbuf;
     /* the last call's records of the bodies [0, n b / CLAB_CUT_BLOCKS), b = 0 .. CLAB_CUT_BLOCKS,

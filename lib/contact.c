@@ -11,6 +11,8 @@ void clab_contacts_init(clab_contacts *cs)
     cs->lv = NULL;
     cs->nlv = cs->caplv = 0;
     cs->low = NULL;
+    cs->part = NULL;
+    cs->nparts = 0;
 }
 
 void clab_contacts_free(clab_contacts *cs)
@@ -55,7 +57,9 @@ int clab_contacts_push(clab_contacts *cs, const clab_contact *c, const clab_leve
     if (lv && cs->nlv >= CLAB_LEVER_NONE) return CLAB_ENOMEM; /* the index would not fit */
     if (clab_contacts_reserve(cs, cs->n + 1, cs->nlv + (lv ? 1 : 0))) return CLAB_ENOMEM;
     if (cs->n && !(cs->c[cs->n - 1].key < c->key)) cs->increasing = 0;
-    cs->low = NULL; /* the record need not come from the collider's pairs */
+    cs->low = NULL; /* the record need not come from the collider's pairs, nor its threads */
+    cs->part = NULL;
+    cs->nparts = 0;
     clab_contact *d = &cs->c[cs->n++];
     *d = *c;
     d->lever = CLAB_LEVER_NONE;

@@ -939,15 +939,19 @@ static size_t body_cut(const body_loop *L, size_t nb, int t, int T)
     return lo;
 }
 
-/* The split scatter's cut: the first body of thread t's contacts when T threads share the
- * contacts (sorted by a) about equally, the body of contact nc t / T (its contacts all go to
- * thread t); t = T: nb. Every thread finds every cut itself */
-static size_t split_cut(const clab_contact *cc, size_t nc, size_t nb, int t, int T)
+/* The split scatter's cut: the first body of thread t's contacts (sorted by a), the body of
+ * record k_t (its contacts all go to thread t); t = T: nb. k_t is where the collider's thread t
+ * started its records when it ran on T threads (c->part: they are in that thread's cache, and
+ * the collider cut its rows for about as much work each), else nc t / T. Every thread finds
+ * every cut itself */
+static size_t split_cut(const clab_contacts *c, size_t nb, int t, int T)
 {
+    const size_t nc = c->n;
     if (t >= T) return nb;
     if (t <= 0) return 0;
-    if (nc == 0) return nb * (size_t)t / (size_t)T;
-    return (size_t)cc[nc * (size_t)t / (size_t)T].a;
+    const size_t k = c->part && c->nparts == T ? c->part[t] : nc * (size_t)t / (size_t)T;
+    if (k >= nc) return nc == 0 ? nb * (size_t)t / (size_t)T : nb;
+    return (size_t)c->c[k].a;
 }
 
 /* below this many items a loop runs on one thread (waking threads costs more) */
@@ -1022,8 +1026,8 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
         T = omp_get_num_threads();
 #endif
         /* split: the bodies [B0, B1) and their contacts as a, [k0, k1) */
-        const size_t B0 = acc && T > 1 ? split_cut(cc, nc, nb, t, T) : 0;
-        const size_t B1 = acc && T > 1 ? split_cut(cc, nc, nb, t + 1, T) : nb;
+        const size_t B0 = acc && T > 1 ? split_cut(c, nb, t, T) : 0;
+        const size_t B1 = acc && T > 1 ? split_cut(c, nb, t + 1, T) : nb;
         const size_t k0 = acc && T > 1 ? clab_contacts_first_a(cc, nc, B0) : nc * (size_t)t / (size_t)T;
         const size_t k1 = acc && T > 1 ? clab_contacts_first_a(cc, nc, B1) : nc * (size_t)(t + 1) / (size_t)T;
         pen_side *side = acc && T > 1 ? &p->side[t] : NULL;

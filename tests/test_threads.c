@@ -12,7 +12,10 @@
  * rolling resistance on, stays within 1e-12 of the speeds of the run in order (only the
  * summation order differs). And: on 2 threads, contacts whose bounds low (clab_contacts.low)
  * are wrong (each body claimed to meet no lower body) are caught by the split scatter, which
- * falls back to the lists by b: the same bits as the run with the collider's bounds. */
+ * falls back to the lists by b: the same bits as the run with the collider's bounds. And the
+ * collider's hints as clab_contact.h states them: low[b] <= a for every record and low[j] <= j;
+ * on 2 threads part[0] = 0 <= part[1] <= part[2] = n with no body a on both sides of part[1];
+ * none on 1 thread, and none after clab_contacts_push. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -191,6 +194,35 @@ int main(void)
         clab_sim_destroy(s2);
         clab_world_destroy(w1);
         clab_world_destroy(w2);
+    }
+
+    /* the collider's hints low and part (clab_contact.h) */
+    for (int threads = 1; threads <= 2; threads++) {
+        omp_set_num_threads(threads);
+        clab_error err;
+        clab_world *w = packing();
+        clab_collider *cd = clab_collider_create();
+        clab_contacts cs;
+        clab_contacts_init(&cs);
+        int ok = cd && clab_collide(cd, w, 0.0, &cs, &err) == CLAB_OK && cs.low && cs.n > 4096;
+        for (size_t i = 0; ok && i < cs.n; i++) ok = cs.low[cs.c[i].b] <= (uint32_t)cs.c[i].a;
+        for (size_t j = 0; ok && j < w->nbodies; j++) ok = cs.low[j] <= j;
+        tap_ok(ok, "%d thread(s): low[b] <= a for all %zu records, low[j] <= j for every body", threads, cs.n);
+        if (threads == 1) {
+            tap_ok(cs.part == NULL && cs.nparts == 0, "1 thread: no parts");
+        } else {
+            int pk = ok && cs.part && cs.nparts == 2 && cs.part[0] == 0 && cs.part[2] == cs.n &&
+                     cs.part[1] <= cs.n && cs.part[1] > 0 && cs.part[1] < cs.n &&
+                     cs.c[cs.part[1] - 1].a < cs.c[cs.part[1]].a;
+            tap_ok(pk, "2 threads: parts 0 <= %zu <= %zu, no body a on both sides", pk ? cs.part[1] : 0, cs.n);
+            clab_contact c0 = cs.c[0];
+            c0.key = UINT64_MAX;
+            tap_ok(clab_contacts_push(&cs, &c0, NULL) == CLAB_OK && cs.low == NULL && cs.part == NULL && cs.nparts == 0,
+                   "clab_contacts_push: low and part cleared");
+        }
+        clab_contacts_free(&cs);
+        clab_collider_destroy(cd);
+        clab_world_destroy(w);
     }
 
     /* the split scatter's check of low: identity bounds claim that no body meets a lower one,
