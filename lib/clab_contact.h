@@ -85,9 +85,10 @@ typedef struct clab_contacts {
     size_t nlv;      /* levers in use */
     size_t caplv;    /* levers allocated */
     const uint32_t *low; /* NULL, or [bodies] a lower bound on the bodies that meet body j:
-                          * low[j] <= a for every record with b = j (clab_collide: the lowest
-                          * body sharing a candidate pair with j, j itself when none; the
-                          * collider's array, valid until its next call). A thread that takes
+                          * low[j] <= a for every record with b = j (clab_collide when more than
+                          * one thread may run: the lowest body sharing a candidate pair with j,
+                          * j itself when none; the collider's array, valid until its next
+                          * call). A thread that takes
                           * the records of bodies a >= i0 knows from it which bodies no record
                           * below i0 touches (the penalty step's split scatter). Whoever writes
                           * records in place sets it NULL (clab_contacts_push and _clear do) */

@@ -435,6 +435,10 @@ int clab_collide_with(clab_collider *cd, const clab_world *w, double envelope, c
     }
     if (rc) return clab_error_set(err, CLAB_ENOMEM, "out of memory storing contacts");
     out->increasing = 1; /* by (a, b, feature): the key's order */
-    out->low = n <= UINT32_MAX ? pair_low(cd, &list) : NULL;
+#ifdef _OPENMP
+    /* the bounds for threads that take ranges of bodies a; none when one thread runs (4 bytes
+     * a body and a pass over the pairs a build, for nothing) */
+    if (omp_get_max_threads() > 1 && n <= UINT32_MAX) out->low = pair_low(cd, &list);
+#endif
     return CLAB_OK;
 }

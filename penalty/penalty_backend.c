@@ -58,9 +58,9 @@ typedef struct pen_acc {
     clab_vec3 F, tau;
 } pen_acc;
 
-/* one side's share of a contact's force and torque (contact_terms), j the body: F added to its
- * force (sign +1, body b) or subtracted (-1, body a), s c added to its torque, then M added or
- * subtracted (rolling=cdt); term_add. 88 bytes */
+/* one side's share of a contact's force and torque (contact_terms, side_term), j the body: F
+ * added to its force (sign +1, body b) or subtracted (-1, body a), s c added to its torque,
+ * then M added or subtracted (rolling=cdt); term_add */
 typedef struct pen_term {
     clab_vec3 F, c, M;
     double s;
@@ -68,10 +68,15 @@ typedef struct pen_term {
     int32_t sign;
 } pen_term;
 
-/* the terms one thread of the split scatter leaves for the others to add (pen_term, in contact
- * order) */
+/* a term one thread of the split scatter leaves for body j's owner: side b (k2 odd) or a of
+ * contact k2 / 2, formed again from the contact's kept force (side_term: the same bits) */
+typedef struct pen_kept {
+    uint32_t j, k2;
+} pen_kept;
+
+/* the terms one thread of the split scatter leaves for the others to add, in contact order */
 typedef struct pen_side {
-    pen_term *e;
+    pen_kept *e;
     size_t n, cap;
     int nomem; /* a term could not be kept */
 } pen_side;
@@ -613,10 +618,26 @@ static CLAB_ALWAYS_INLINE void frame_term(const clab_world *w, const clab_contac
     if (rolling) t->M = clab_m33_tmulv(A, M);
 }
 
+/* the term of side j (as_b: body b, else a) of contact ck with force F and couple M, the term
+ * of body_sums: a sphere adds -h (n x F), h = R + Phi/2 (R, lever=surface); any other body
+ * frame_term. Reads no other body */
+static CLAB_ALWAYS_INLINE void side_term(const pen_body *pb, const clab_world *w, const clab_contact *ck,
+                                         const clab_lever *lv, int as_b, clab_vec3 F, clab_vec3 M, int surface,
+                                         int rolling, pen_term *t)
+{
+    const pen_body *J = &pb[as_b ? ck->b : ck->a];
+    *t = (pen_term){F, F, M, 0.0, (uint32_t)(as_b ? ck->b : ck->a), as_b ? 1 : -1};
+    if (pen_sphere(J)) {
+        t->s = -(surface ? J->R : J->R + 0.5 * ck->phi);
+        t->c = clab_v3_cross(ck->n, F);
+    } else {
+        frame_term(w, ck, lv, as_b, F, M, surface, rolling, t);
+    }
+}
+
 /* Contact k's force F (on b; -F on a) and rolling couple M as the terms of its two bodies'
- * sums (tb for b, ta for a), the terms of body_sums: a sphere adds -h (n x F), h = R + Phi/2
- * (R, lever=surface), one cross product for both when both are spheres; any other body
- * frame_term. The couple M only with rolling */
+ * sums (tb for b, ta for a): side_term's, with one cross product for both when both are
+ * spheres. The couple M only with rolling */
 static CLAB_ALWAYS_INLINE void contact_terms(const pen_body *pb, const clab_world *w, const clab_contact *ck,
                                              const clab_lever *lv, clab_vec3 F, clab_vec3 M, int surface, int rolling,
                                              pen_term *ta, pen_term *tb)
@@ -631,18 +652,8 @@ static CLAB_ALWAYS_INLINE void contact_terms(const pen_body *pb, const clab_worl
         ta->s = -(surface ? A->R : A->R + 0.5 * ck->phi);
         return;
     }
-    if (pen_sphere(B)) {
-        tb->s = -(surface ? B->R : B->R + 0.5 * ck->phi);
-        tb->c = clab_v3_cross(ck->n, F);
-    } else {
-        frame_term(w, ck, lv, 1, F, M, surface, rolling, tb);
-    }
-    if (pen_sphere(A)) {
-        ta->s = -(surface ? A->R : A->R + 0.5 * ck->phi);
-        ta->c = clab_v3_cross(ck->n, F);
-    } else {
-        frame_term(w, ck, lv, 0, F, M, surface, rolling, ta);
-    }
+    side_term(pb, w, ck, lv, 1, F, M, surface, rolling, tb);
+    side_term(pb, w, ck, lv, 0, F, M, surface, rolling, ta);
 }
 
 /* a term added to its body's sums: F + F_k or F - F_k, tau + s c (a sphere's -h (n x F); +-1
@@ -678,17 +689,17 @@ static CLAB_ALWAYS_INLINE void contact_scatter(pen_acc *acc, const pen_body *pb,
  * kept for want of memory sets side->nomem */
 static CLAB_ALWAYS_INLINE int split_scatter(pen_acc *acc, pen_side *side, const uint32_t *low, uint32_t B0,
                                             uint32_t B1, const pen_body *pb, const clab_world *w,
-                                            const clab_contact *ck, const clab_lever *lv, clab_vec3 F, clab_vec3 M,
-                                            int surface, int rolling)
+                                            const clab_contact *ck, size_t k, const clab_lever *lv, clab_vec3 F,
+                                            clab_vec3 M, int surface, int rolling)
 {
     pen_term t[2];
-    contact_terms(pb, w, ck, lv, F, M, surface, rolling, &t[1], &t[0]);
+    contact_terms(pb, w, ck, lv, F, M, surface, rolling, &t[0], &t[1]); /* t[1]: side b */
     for (int q = 0; q < 2; q++) {
         const uint32_t j = t[q].j;
         if (j >= B0 && j < B1 && low[j] >= B0) {
             term_add(&acc[j], &t[q], rolling);
-        } else if (side->n < side->cap || !grow(&side->e, &side->cap, side->n + 1, sizeof(pen_term))) {
-            side->e[side->n++] = t[q];
+        } else if (side->n < side->cap || !grow(&side->e, &side->cap, side->n + 1, sizeof(pen_kept))) {
+            side->e[side->n++] = (pen_kept){j, (uint32_t)(2 * k + (size_t)q)};
         } else {
             side->nomem = 1;
         }
@@ -697,13 +708,21 @@ static CLAB_ALWAYS_INLINE int split_scatter(pen_acc *acc, pen_side *side, const 
 }
 
 /* after the split scatter: the terms the threads kept for bodies [B0, B1), added thread by
- * thread, each thread's in contact order */
-static void split_add(pen_acc *acc, const pen_side *side, int T, uint32_t B0, uint32_t B1, int rolling)
+ * thread, each thread's in contact order, each formed again from its contact's kept force Fc
+ * and couple Mr (side_term reads only the body of its side, which is this thread's) */
+static void split_add(pen_acc *acc, const pen_side *side, int T, uint32_t B0, uint32_t B1, const pen_body *pb,
+                      const clab_world *w, const clab_contact *cc, const clab_lever *lv, const clab_vec3 *Fc,
+                      const clab_vec3 *Mr, int surface, int rolling)
 {
+    const clab_vec3 zero = clab_v3(0.0, 0.0, 0.0);
     for (int u = 0; u < T; u++)
         for (size_t q = 0; q < side[u].n; q++) {
-            const pen_term *e = &side[u].e[q];
-            if (e->j >= B0 && e->j < B1) term_add(&acc[e->j], e, rolling);
+            const pen_kept *e = &side[u].e[q];
+            if (e->j < B0 || e->j >= B1) continue;
+            const size_t k = e->k2 / 2;
+            pen_term t;
+            side_term(pb, w, &cc[k], lv, (int)(e->k2 & 1u), Fc[k], rolling ? Mr[k] : zero, surface, rolling, &t);
+            term_add(&acc[e->j], &t, rolling);
         }
 }
 
@@ -1076,7 +1095,7 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
                 } else {
                     F = contact_force(p, w, ci, c->lv, i, clab_history_at(&p->hist, i), pair1, h, 1);
                 }
-                wrong |= split_scatter(acc, side, low, (uint32_t)B0, (uint32_t)B1, pb, w, ci, c->lv, F,
+                wrong |= split_scatter(acc, side, low, (uint32_t)B0, (uint32_t)B1, pb, w, ci, i, c->lv, F,
                                        rolling ? p->Mr[i] : zero, surface, rolling);
             }
             stream_end();
@@ -1176,7 +1195,7 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
             size_t i0, i1;
             if (acc && T > 1) { /* the bodies of the skin test's thread t (their cache) */
                 clab_thread_bodies(nb, t, T, &i0, &i1);
-                split_add(acc, p->side, T, (uint32_t)i0, (uint32_t)i1, rolling);
+                split_add(acc, p->side, T, (uint32_t)i0, (uint32_t)i1, pb, w, cc, c->lv, Fc, Mr, surface, rolling);
             } else {
                 i0 = body_cut(&ctx, nb, t, T), i1 = body_cut(&ctx, nb, t + 1, T);
             }
