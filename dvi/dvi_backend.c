@@ -250,6 +250,7 @@ static void dvi_stats(const void *self, clab_solver_stats *st)
     st->complementarity = s->diag.complementarity;
     st->history = s->last.nhistory ? s->last.history : NULL;
     st->nhistory = s->last.nhistory;
+    st->t_contacts = st->t_bodies = 0.0; /* not measured here */
     clab_exact_stats(&s->exact, st);
 }
 

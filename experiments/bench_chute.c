@@ -52,7 +52,20 @@ typedef struct lammps_out {
     int have_ke;
     long neighbors, builds; /* "Total # of neighbors = N", "Neighbor list builds = N" (-1: absent) */
     double cpu_use;         /* "P% CPU use with ..." / 100: the share of the loop the process was on a core */
+    double part[6];         /* its timing breakdown, average over the processes [s]: Pair, Neigh, Comm,
+                               Output, Modify, Other (-1: absent) */
 } lammps_out;
+
+/* the parts of LAMMPS's "MPI task timing breakdown", in lammps_out.part's order */
+static const char *const lammps_parts[6] = {"Pair", "Neigh", "Comm", "Output", "Modify", "Other"};
+
+/* where contactlab's step spent its wall time (clab_sim_times, the collider's and the
+ * backend's own parts) */
+typedef struct chute_times {
+    clab_sim_times sim;
+    clab_broadphase_stats bs;
+    clab_solver_stats ss;
+} chute_times;
 
 /* ---- files ---- */
 
@@ -219,10 +232,25 @@ static int ke_full_step(clab_sim *s, chute_ke *out, clab_error *err)
     return rc;
 }
 
+/* where contactlab's wall time went (the fastest run), ns a particle-step (ps: particle-steps),
+ * in parts that line up with LAMMPS's breakdown: the pair list's builds ~ Neigh; the skin test
+ * (with the gather of the bodies for the forces), the narrow phase and the pass over the
+ * contacts (history, forces) ~ Pair; the pass over the bodies ~ Modify; sorts, the rest ~ Other */
+static void print_times(const chute_times *t, double ps, long steps, int threads)
+{
+    const double other = t->sim.backend - t->ss.t_contacts - t->ss.t_bodies;
+    printf("  where contactlab's time went, %ld steps, %d thread(s) (ns a particle-step, fastest run): skin test "
+           "and gather %.1f, pair-list builds %.1f, narrow phase %.1f, history and forces %.1f, bodies %.1f, sorts "
+           "%.1f, rest %.1f\n",
+           steps, threads, 1e9 * t->bs.t_skin / ps, 1e9 * t->bs.t_build / ps, 1e9 * t->bs.t_narrow / ps,
+           1e9 * t->ss.t_contacts / ps, 1e9 * t->ss.t_bodies / ps, 1e9 * t->sim.sort / ps,
+           1e9 * (t->sim.rest + other + t->sim.collide - t->bs.t_skin - t->bs.t_build - t->bs.t_narrow) / ps);
+}
+
 /* steps from a fresh copy of the imported world: wall seconds of the steps, contacts at the
  * end, and (when ke) the kinetic energy at the last full step */
 static int run_contactlab(const clab_world *w0, long steps, long sort, double *seconds, double *cpu, long *contacts,
-                          chute_ke *ke, clab_broadphase_stats *bs, clab_error *err)
+                          chute_ke *ke, chute_times *tm, clab_error *err)
 {
     clab_world *w = clab_world_clone(w0);
     if (!w) return clab_error_set(err, CLAB_ENOMEM, "out of memory copying the world");
@@ -236,7 +264,9 @@ static int run_contactlab(const clab_world *w0, long steps, long sort, double *s
     *cpu = cpu_now() - c0;
     if (!rc) {
         *contacts = (long)s->contacts.n;
-        clab_broadphase_stats_get(s->collider, bs);
+        tm->sim = s->times;
+        clab_broadphase_stats_get(s->collider, &tm->bs);
+        s->type->stats(s->self, &tm->ss);
         if (ke) rc = ke_full_step(s, ke, err);
     }
     clab_sim_destroy(s);
@@ -345,6 +375,7 @@ static int lammps_parse(const char *log, long steps, lammps_out *o)
     o->loop = -1.0;
     o->neighbors = o->builds = -1;
     o->cpu_use = -1.0;
+    for (int k = 0; k < 6; k++) o->part[k] = -1.0;
     char line[1024];
     int col_ke = -1, col_rot = -1, have0 = 0;
     while (fgets(line, sizeof line, f)) {
@@ -362,6 +393,13 @@ static int lammps_parse(const char *log, long steps, lammps_out *o)
             continue;
         }
         if (sscanf(line, "Neighbor list builds = %ld", &o->builds) == 1) continue;
+        for (int k = 0; k < 6; k++) { /* "Pair    | min | avg | max | %varavg | %total"; Other: "| | avg |" */
+            const size_t len = strlen(lammps_parts[k]);
+            double mn, avg;
+            if (strncmp(line, lammps_parts[k], len) != 0 || !strchr(line, '|')) continue;
+            if (sscanf(strchr(line, '|') + 1, "%lf | %lf", &mn, &avg) == 2) o->part[k] = avg;
+            else if (sscanf(strchr(line, '|') + 1, " | %lf", &avg) == 1) o->part[k] = avg;
+        }
         char *tok[16];
         int nt = 0;
         for (char *s = strtok(line, " \t\n"); s && nt < 16; s = strtok(NULL, " \t\n")) tok[nt++] = s;
@@ -518,12 +556,14 @@ int bench_chute(const bench_ctx *c)
             /* contactlab, best of repeats */
             double best = INFINITY, best_cpu = INFINITY;
             long contacts = -1;
+            chute_times tbest;
+            memset(&tbest, 0, sizeof tbest);
             for (int r = 0; r < repeats; r++) {
                 double sec = 0.0, cpu = 0.0;
                 chute_ke ke = {0.0, 0.0};
                 int want_ke = !have_ke_cl && ti == 0 && r == 0;
-                clab_broadphase_stats bs;
-                if (run_contactlab(w0, steps, c->sort, &sec, &cpu, &contacts, want_ke ? &ke : NULL, &bs, &err)) {
+                chute_times tm;
+                if (run_contactlab(w0, steps, c->sort, &sec, &cpu, &contacts, want_ke ? &ke : NULL, &tm, &err)) {
                     fprintf(stderr, "contactlab bench chute: %ld steps: %s\n", steps, err.msg);
                     status = 1;
                     break;
@@ -533,12 +573,14 @@ int bench_chute(const bench_ctx *c)
                     have_ke_cl = 1;
                     printf("  contactlab, %ld steps: %ld contacts at the end, %zu candidate pairs, pair list built %zu "
                            "times in %zu steps (skin %g)\n",
-                           steps, contacts, bs.pairs, bs.rebuilds, bs.calls, bs.skin);
+                           steps, contacts, tm.bs.pairs, tm.bs.rebuilds, tm.bs.calls, tm.bs.skin);
                 }
+                if (sec < best) tbest = tm;
                 best = fmin(best, sec);
                 best_cpu = fmin(best_cpu, cpu);
             }
             if (status) break;
+            print_times(&tbest, (double)moving * (double)steps, steps, nth);
             char name[64], note[400];
             snprintf(name, sizeof name, "chute-%ld", steps);
             const char *wp = getenv("OMP_WAIT_POLICY");
@@ -572,6 +614,14 @@ int bench_chute(const bench_ctx *c)
                      periodic ? "yes" : "no", repeats, lbest_cpu);
             bench_row lrow = {name, c->threads[ti], moving, -1, steps, lbest, 0.0, note};
             bench_summary_append(c, &lrow);
+            if (lo.part[0] >= 0.0) {
+                const double ps = (double)moving * (double)steps;
+                printf("  where LAMMPS's time went, %ld steps, %d process(es) (ns a particle-step, its timing breakdown, "
+                       "last run):", steps, c->threads[ti]);
+                for (int k = 0; k < 6; k++)
+                    if (lo.part[k] >= 0.0) printf(" %s %.1f", lammps_parts[k], 1e9 * lo.part[k] / ps);
+                printf("\n");
+            }
             printf("  ratio contactlab/LAMMPS (particle-steps per second), %ld steps, %d thread(s): %.3g  "
                    "[LAMMPS's own count, all %ld atoms: %.4g particle-steps/s]\n",
                    steps, c->threads[ti], lbest / best, info.natoms, (double)info.natoms * (double)steps / lbest);

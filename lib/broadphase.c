@@ -33,6 +33,7 @@
 
 #include <gsl/gsl_statistics_double.h>
 
+#include "clab_clock.h"
 #include "collide_internal.h"
 
 #define NO_BUCKET ((size_t)-1)
@@ -887,9 +888,13 @@ int clab_broadphase_kept(clab_collider *cd, const clab_world *w, double margin, 
     list->gen = cd->gen;
     list->nbr = cd->nbr;
     list->Rmax = cd->list_Rmax;
-    if (cd->kept && cd->skin != 0.0 && cd->nref == w->nbodies && cd->ref_margin == margin &&
-        memcmp(&cd->ref_periodic, &w->periodic, sizeof w->periodic) == 0 &&
-        max_motion(cd, w) <= 0.5 * cd->ref_skin) {
+    const double t0 = clab_clock();
+    const int keep = cd->kept && cd->skin != 0.0 && cd->nref == w->nbodies && cd->ref_margin == margin &&
+                     memcmp(&cd->ref_periodic, &w->periodic, sizeof w->periodic) == 0 &&
+                     max_motion(cd, w) <= 0.5 * cd->ref_skin;
+    const double t1 = clab_clock();
+    cd->st.t_skin += t1 - t0;
+    if (keep) {
         list->np = cd->kept_np;
         return CLAB_OK;
     }
@@ -917,6 +922,7 @@ int clab_broadphase_kept(clab_collider *cd, const clab_world *w, double margin, 
     list->np = np;
     cd->st.pairs = np;
     cd->st.rebuilds++;
+    cd->st.t_build += clab_clock() - t1;
     cd->builds++;
     cd->st.skin = skin;
     cd->kept = cd->skin != 0.0;

@@ -33,6 +33,10 @@ typedef struct clab_solver_stats {
     long fixed_point_failures;   /* steps whose fixed point stopped at exact_max_outer */
     double exact_residual;       /* last step: natural map of exact Coulomb friction with the
                                     modified velocity d_i + [mu_i |d_T,i|, 0, 0] [m/s] */
+    /* wall time of the steps so far by part [s] (clab_clock), 0 where the backend does not
+     * measure it: the pass over the contacts (penalty: the history's alignment and the forces)
+     * and the pass over the bodies (the integration) */
+    double t_contacts, t_bodies;
 } clab_solver_stats;
 
 typedef struct clab_backend_type {

@@ -109,6 +109,9 @@ typedef struct clab_broadphase_stats {
     size_t calls;         /* clab_collide calls */
     size_t rebuilds;      /* of which rebuilt the pair list (the rest reused it) */
     double skin;          /* skin of the last build [m] */
+    /* wall time in clab_collide since the collider was created [s] (clab_clock): the skin test
+     * (with the clab_body_pass run in it), the builds of the pair list, the narrow phase */
+    double t_skin, t_build, t_narrow;
 } clab_broadphase_stats;
 #define CLAB_GRID_CELL_SCALE 2.0 /* level-0 cell / median bound width */
 #define CLAB_GRID_LEVELS 8       /* cells c 2^l, l = 0..7 */

@@ -17,6 +17,16 @@
 #include "clab_backend.h"
 #include "clab_collide.h"
 
+/* Where clab_sim_step's wall time went, summed since clab_sim_create [s] (clab_clock): the
+ * sorts, clab_collide (its parts in clab_broadphase_stats: skin test, builds, narrow phase),
+ * the backend's step (its parts, where it measures them, in clab_solver_stats: t_contacts,
+ * t_bodies), and the rest (the state's check, the step's bookkeeping). A few clock reads a
+ * step. */
+typedef struct clab_sim_times {
+    double sort, collide, backend, rest;
+    long steps;
+} clab_sim_times;
+
 typedef struct clab_sim {
     clab_world *world;             /* borrowed, stepped in place */
     const clab_backend_type *type; /* the backend */
@@ -31,6 +41,7 @@ typedef struct clab_sim {
     size_t sorts;                  /* renumberings so far (sorts that moved some body) */
     long sorted_at;                /* w->step of the last clab_sim_sort (-1: none): the step sorts
                                     * only if none was done at that step already */
+    clab_sim_times times;          /* clab_sim_step's wall time by part */
 } clab_sim;
 
 /* Create; on failure returns NULL with err set (unknown backend, bad or unknown option). */

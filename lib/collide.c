@@ -4,6 +4,7 @@
 #include <omp.h>
 #endif
 
+#include "clab_clock.h"
 #include "collide_internal.h"
 
 int clab_emit_contact(const clab_body *A, const clab_body *B, int ia, int ib, clab_vec3 pA, clab_vec3 pB, clab_vec3 n,
@@ -357,6 +358,7 @@ int clab_collide_with(clab_collider *cd, const clab_world *w, double envelope, c
     cd->scratch = NULL;
     cd->pass = NULL;
     if (rc) return rc;
+    const double t0 = clab_clock();
     clab_hot_body *hot = clab_collider_hot(cd, n);
     if (!hot) return clab_error_set(err, CLAB_ENOMEM, "out of memory in the narrow phase");
     if (!cd->hot_ok) { /* else the skin test gathered them in its pass (broadphase.c: max_motion) */
@@ -440,5 +442,6 @@ int clab_collide_with(clab_collider *cd, const clab_world *w, double envelope, c
      * a body and a pass over the pairs a build, for nothing) */
     if (omp_get_max_threads() > 1 && n <= UINT32_MAX) out->low = pair_low(cd, &list);
 #endif
+    cd->st.t_narrow += clab_clock() - t0;
     return CLAB_OK;
 }

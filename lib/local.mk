@@ -1,6 +1,7 @@
 ## lib/: the shared layer (math, bodies, shapes, materials, contacts, collision, world, sim)
 libcontactlab_la_SOURCES += \
 	lib/error.c \
+	lib/clock.c \
 	lib/shape.c \
 	lib/material.c \
 	lib/body.c \
@@ -30,7 +31,8 @@ pkginclude_HEADERS += \
 	lib/clab_backend.h \
 	lib/clab_backends.h \
 	lib/clab_collide.h \
-	lib/clab_sim.h
+	lib/clab_sim.h \
+	lib/clab_clock.h
 
 noinst_HEADERS += lib/collide_internal.h
 

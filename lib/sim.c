@@ -1,5 +1,6 @@
 /* sim.c: the step driver shared by every backend */
 #include "clab_sim.h"
+#include "clab_clock.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -192,14 +193,20 @@ static void gather_range(void *ctx, const clab_world *w, size_t i0, size_t i1)
 int clab_sim_step(clab_sim *s, clab_error *err)
 {
     clab_world *w = s->world;
+    clab_sim_times *tm = &s->times;
     int rc;
+    const double t0 = clab_clock();
     if (clab_sim_sort_due(s) && (rc = clab_sim_sort(s, err))) return rc;
+    const double t1 = clab_clock();
+    tm->sort += t1 - t0;
     /* the backend's gather inside the collider's skin test (one read of the bodies for both) */
     clab_body_pass pass = {gather_range, s};
     /* (a gather_begin that fails leaves the gather to the step, which reports what it lacks) */
     const int gather = s->type->gather_begin && s->type->gather && s->type->gather_begin(s->self, w, NULL) == CLAB_OK;
     rc = clab_collide_with(s->collider, w, s->envelope, &s->contacts, gather ? &pass : NULL, err);
     if (rc) return rc;
+    const double t2 = clab_clock();
+    tm->collide += t2 - t1;
     int suspect = 1;
     if (s->type->step_wrap) { /* the backend wraps and screens the bodies in its own body loop */
         rc = s->type->step_wrap(s->self, w, &s->contacts, s->h, s->vmax, &suspect, err);
@@ -209,9 +216,14 @@ int clab_sim_step(clab_sim *s, clab_error *err)
         if (rc) return rc;
         clab_world_wrap(w); /* periodic axes: centers back into [lo, hi) */
     }
+    const double t3 = clab_clock();
+    tm->backend += t3 - t2;
     w->t += s->h;
     w->step++;
-    return suspect ? clab_world_check_state(w, s->vmax, err) : CLAB_OK;
+    rc = suspect ? clab_world_check_state(w, s->vmax, err) : CLAB_OK;
+    tm->rest += clab_clock() - t3;
+    tm->steps++;
+    return rc;
 }
 
 void clab_sim_forces(const clab_sim *s, clab_vec3 *f_nuw) { s->type->forces(s->self, &s->contacts, f_nuw); }

@@ -23,6 +23,7 @@
 #endif
 
 #include "clab_backends.h"
+#include "clab_clock.h"
 #include "clab_collide.h"
 #include "force_law.h"
 #include "history.h"
@@ -132,6 +133,7 @@ typedef struct penalty {
     long pre_step;
     int pre_m0, pre_mixed;
     /* bookkeeping */
+    double t_contacts, t_bodies; /* wall time of the steps' passes (clab_solver_stats) [s] */
     int started;        /* verlet: a step has been taken (its closing half-kick is pending) */
     long steps;         /* steps taken */
     double stable_step; /* estimate for the world at create [s] */
@@ -1007,6 +1009,8 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
     const int split = nt > 1 && c->increasing && c->low;
     if (reserve_step(p, nb, nc, nt, split))
         return clab_error_set(err, CLAB_ENOMEM, "penalty backend: out of memory for %zu bodies, %zu contacts", nb, nc);
+    const double t0 = clab_clock();
+    double t1 = t0; /* the end of the contact loop (the first thread's) */
     /* entry i of the history becomes contact i's (history.h: in place, one generation) */
     if ((rc = clab_history_align(&p->hist, c->c, nc, c->increasing, err))) return rc;
     const clab_contact *cc = c->c;
@@ -1149,6 +1153,8 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
             by_a = 0;
         }
 #pragma omp barrier
+#pragma omp master
+        t1 = clab_clock();
 
         /* contacts not in order of a (not the narrow phase's output) get their lists by a
          * from a counting sort here, on one thread (by_a was set before the barrier: every
@@ -1214,6 +1220,8 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
     }
     if (nomem) return clab_error_set(err, CLAB_ENOMEM, "penalty backend: out of memory for %zu contacts", nc);
     if (acc) p->acc_zero = 1; /* the body loop read and cleared every body's sums */
+    p->t_contacts += t1 - t0;
+    p->t_bodies += clab_clock() - t1;
     if (suspect) *suspect = bad;
     p->started = 1;
     p->steps++;
@@ -1260,6 +1268,8 @@ static void penalty_stats(const void *self, clab_solver_stats *s)
     const penalty *p = self;
     memset(s, 0, sizeof *s);
     s->solves = p->steps; /* no iterative solver: one force evaluation per step */
+    s->t_contacts = p->t_contacts;
+    s->t_bodies = p->t_bodies;
 }
 
 /* The recommended largest step [s]: a tenth of the shortest collision the world's bodies can

@@ -449,6 +449,41 @@ static void step_wrap(void)
     clab_world_destroy(w);
 }
 
+/* the step's timing breakdown (clab_sim_times, clab_broadphase_stats, clab_solver_stats): each
+ * part is a difference of clock reads taken inside the interval of the part that holds it, so
+ * the parts are >= 0 and sum to at most their whole, up to the rounding of the clock's seconds
+ * in doubles (an ulp of 1e5 s is 1.5e-11 s; allowed: 1e-9 s a step); steps counted */
+static void timing(void)
+{
+    clab_world *w = make_world();
+    for (int i = 0; i < 20; i++)
+        add_sphere(w, 0.05, clab_v3(0.11 * (i % 5), 0.11 * (i / 5), 0.049), clab_v3(0.0, 0.0, 0.0),
+                   clab_v3(0.0, 0.0, 0.0));
+    clab_error err;
+    clab_sim *s = make_sim(w, 1e-5, NULL, &err);
+    int ok = s != NULL;
+    for (int k = 0; ok && k < 50; k++) ok = clab_sim_step(s, &err) == CLAB_OK;
+    clab_broadphase_stats bs;
+    clab_solver_stats ss;
+    if (ok) {
+        clab_broadphase_stats_get(s->collider, &bs);
+        s->type->stats(s->self, &ss);
+    }
+    const clab_sim_times *t = ok ? &s->times : NULL;
+    const double eps = 50 * 1e-9;
+    tap_ok(ok && t->steps == 50 && t->sort >= 0.0 && t->collide > 0.0 && t->backend > 0.0 && t->rest >= 0.0,
+           "timing: 50 steps counted, every part >= 0");
+    tap_ok(ok && bs.t_skin >= 0.0 && bs.t_build > 0.0 && bs.t_narrow > 0.0 &&
+               bs.t_skin + bs.t_build + bs.t_narrow <= t->collide + eps,
+           "timing: skin test %.3g + builds %.3g + narrow phase %.3g s <= clab_collide's %.3g s", ok ? bs.t_skin : 0.0,
+           ok ? bs.t_build : 0.0, ok ? bs.t_narrow : 0.0, ok ? t->collide : 0.0);
+    tap_ok(ok && ss.t_contacts > 0.0 && ss.t_bodies > 0.0 && ss.t_contacts + ss.t_bodies <= t->backend + eps,
+           "timing: contacts %.3g + bodies %.3g s <= the backend's step %.3g s", ok ? ss.t_contacts : 0.0,
+           ok ? ss.t_bodies : 0.0, ok ? t->backend : 0.0);
+    clab_sim_destroy(s);
+    clab_world_destroy(w);
+}
+
 int main(void)
 {
     options_and_errors();
@@ -460,5 +495,6 @@ int main(void)
     checkpoint();
     history_dropped();
     step_wrap();
+    timing();
     return tap_done();
 }
