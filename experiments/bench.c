@@ -113,6 +113,9 @@ static void usage(FILE *f)
                "                   sort; default 1000, LAMMPS's atom sort), dvi-pile: once after settling;\n"
                "                   0: the order they were built in\n"
                "  --data DIR       peer benchmark data (default: the source tree's ../shared/bench)\n"
+               "  --repeat N       chute: runs of each code per (steps, threads), contactlab and LAMMPS\n"
+               "                   alternating (default 3, --quick 1; at most 32); the best of each is\n"
+               "                   compared, and the ratio within each pair of runs is printed too\n"
                "  --help\n\nbenchmarks:\n");
     for (size_t i = 0; i < nbenchmarks(); i++) fprintf(f, "  %-12s %s\n", benchmarks[i].name, benchmarks[i].summary);
 }
@@ -134,7 +137,7 @@ int xp_bench(int argc, char **argv)
         {"out", required_argument, 0, 'o'},   {"threads", required_argument, 0, 't'},
         {"quick", no_argument, 0, 'q'},       {"no-lammps", no_argument, 0, 'L'},
         {"data", required_argument, 0, 'd'},  {"help", no_argument, 0, 'h'},
-        {"sort", required_argument, 0, 's'},
+        {"sort", required_argument, 0, 's'},  {"repeat", required_argument, 0, 'r'},
         {0, 0, 0, 0},
     };
     optind = 1;
@@ -154,6 +157,18 @@ int xp_bench(int argc, char **argv)
                 return 2;
             }
             c.sort = v;
+            break;
+        }
+        case 'r': {
+            char *end = NULL;
+            errno = 0;
+            long v = strtol(optarg, &end, 10);
+            if (errno || end == optarg || *end || v < 1 || v > BENCH_MAX_REPEAT) {
+                fprintf(stderr, "contactlab bench: --repeat: '%s' is not a whole number from 1 to %d\n", optarg,
+                        BENCH_MAX_REPEAT);
+                return 2;
+            }
+            c.repeat = (int)v;
             break;
         }
         case 't': {

@@ -23,7 +23,10 @@ typedef struct bench_ctx {
                                         * every N steps (sim option sort; LAMMPS's default atom sort is
                                         * every 1000 steps); 0: never */
     char data_dir[1024];               /* where the peer benchmark data lives (shared/bench) */
+    int repeat;                        /* --repeat N: chute runs of each code a (steps, threads),
+                                        * alternating; 0: the default (3, --quick 1) */
 } bench_ctx;
+#define BENCH_MAX_REPEAT 32
 
 /* one row of bench-summary.csv */
 typedef struct bench_row {

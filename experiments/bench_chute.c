@@ -484,13 +484,40 @@ static int physics_row(const bench_ctx *c, long steps, int periodic, chute_ke cl
     return fclose(f) == 0 ? 0 : -1;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* the spread of n > 1 runs of each code, sec[r] and lsec[r] side by side (run r of LAMMPS right
+ * after run r of contactlab), ps particle-steps a run: each code's fastest, median and
+ * slowest run, and the ratio of the two runs of each pair (min / median / max), which a slow
+ * spell of the host shifts less than the ratio of the two fastest runs */
+static void print_spread(const double *sec, const double *lsec, int n, double ps)
+{
+    double a[BENCH_MAX_REPEAT], b[BENCH_MAX_REPEAT], q[BENCH_MAX_REPEAT];
+    for (int r = 0; r < n; r++) {
+        a[r] = 1e9 * sec[r] / ps;
+        b[r] = 1e9 * lsec[r] / ps;
+        q[r] = lsec[r] / sec[r];
+    }
+    qsort(a, (size_t)n, sizeof *a, cmp_double);
+    qsort(b, (size_t)n, sizeof *b, cmp_double);
+    qsort(q, (size_t)n, sizeof *q, cmp_double);
+    const int m = n / 2; /* the median (the upper of the two middle runs when n is even) */
+    printf("  the %d runs of each (ns a particle-step, fastest / median / slowest): contactlab %.1f / %.1f / %.1f, "
+           "LAMMPS %.1f / %.1f / %.1f; ratio contactlab/LAMMPS within each pair of runs: %.3g / %.3g / %.3g\n",
+           n, a[0], a[m], a[n - 1], b[0], b[m], b[n - 1], q[0], q[m], q[n - 1]);
+}
+
 int bench_chute(const bench_ctx *c)
 {
     char data[1200], in[1200];
     if (find_data(c, data, in, sizeof data)) return 1;
     const int periodic = getenv("CLAB_CHUTE_SLAB") == NULL; /* set: a slab, both codes open in x and y */
     const long nsteps[CHUTE_MAX_STEPS] = {c->quick ? 10 : 100, c->quick ? 100 : 1000};
-    const int repeats = c->quick ? 1 : 3;
+    const int repeats = c->repeat > 0 ? c->repeat : c->quick ? 1 : 3;
     clab_error err;
     clab_error_clear(&err);
 
@@ -553,11 +580,17 @@ int bench_chute(const bench_ctx *c)
         int have_ke_lmp = 0;
         for (int ti = 0; ti < c->nthreads && !status; ti++) {
             int nth = bench_set_threads(c->threads[ti]);
-            /* contactlab, best of repeats */
-            double best = INFINITY, best_cpu = INFINITY;
+            /* contactlab and LAMMPS alternately, run r of each side by side (a slow spell of a
+             * shared host then falls on both codes' runs alike), best of repeats each */
+            const int lmp_here = use_lammps && !(c->threads[ti] > 1 && !lc.omp && !lc.mpi);
+            double best = INFINITY, best_cpu = INFINITY, lbest = INFINITY, lbest_cpu = INFINITY;
+            double sec_r[BENCH_MAX_REPEAT], lsec_r[BENCH_MAX_REPEAT];
+            int nl = 0; /* LAMMPS runs done */
             long contacts = -1;
             chute_times tbest;
             memset(&tbest, 0, sizeof tbest);
+            lammps_out lo;
+            memset(&lo, 0, sizeof lo);
             for (int r = 0; r < repeats; r++) {
                 double sec = 0.0, cpu = 0.0;
                 chute_ke ke = {0.0, 0.0};
@@ -578,6 +611,22 @@ int bench_chute(const bench_ctx *c)
                 if (sec < best) tbest = tm;
                 best = fmin(best, sec);
                 best_cpu = fmin(best_cpu, cpu);
+                sec_r[r] = sec;
+                if (!lmp_here || !use_lammps) continue;
+                /* LAMMPS on as many processes */
+                if (run_lammps(tmp, in, &lc, steps, c->threads[ti], periodic, &lo)) {
+                    use_lammps = 0;
+                    continue;
+                }
+                lsec_r[nl++] = lo.loop;
+                lbest = fmin(lbest, lo.loop);
+                if (lo.cpu_use > 0.0) lbest_cpu = fmin(lbest_cpu, lo.loop * lo.cpu_use * c->threads[ti]);
+                if (!have_ke_lmp && lo.have_ke) {
+                    lo_ke = lo;
+                    have_ke_lmp = 1;
+                    printf("  LAMMPS, %ld steps: %ld neighbor pairs (skin 0.1), list built %ld times\n", steps,
+                           lo.neighbors, lo.builds);
+                }
             }
             if (status) break;
             print_times(&tbest, (double)moving * (double)steps, steps, nth);
@@ -589,24 +638,7 @@ int bench_chute(const bench_ctx *c)
                      periodic ? "yes" : "no", repeats, best_cpu, wp ? wp : "unset");
             bench_row row = {name, nth, moving, contacts, steps, best, bench_peak_rss_bytes(), note};
             bench_summary_append(c, &row);
-            /* LAMMPS, best of repeats, on as many processes */
-            if (!use_lammps || (c->threads[ti] > 1 && !lc.omp && !lc.mpi)) continue;
-            double lbest = INFINITY, lbest_cpu = INFINITY;
-            lammps_out lo;
-            for (int r = 0; r < repeats; r++) {
-                if (run_lammps(tmp, in, &lc, steps, c->threads[ti], periodic, &lo)) {
-                    use_lammps = 0;
-                    break;
-                }
-                lbest = fmin(lbest, lo.loop);
-                if (lo.cpu_use > 0.0) lbest_cpu = fmin(lbest_cpu, lo.loop * lo.cpu_use * c->threads[ti]);
-                if (!have_ke_lmp && lo.have_ke) {
-                    lo_ke = lo;
-                    have_ke_lmp = 1;
-                    printf("  LAMMPS, %ld steps: %ld neighbor pairs (skin 0.1), list built %ld times\n", steps,
-                           lo.neighbors, lo.builds);
-                }
-            }
+            if (!lmp_here) continue;
             if (!use_lammps) break;
             snprintf(name, sizeof name, "chute-%ld-lammps", steps);
             snprintf(note, sizeof note, "LAMMPS %s %s %d; periodic xy %s; best of %d; CPU %.4g s", lc.version,
@@ -625,6 +657,7 @@ int bench_chute(const bench_ctx *c)
             printf("  ratio contactlab/LAMMPS (particle-steps per second), %ld steps, %d thread(s): %.3g  "
                    "[LAMMPS's own count, all %ld atoms: %.4g particle-steps/s]\n",
                    steps, c->threads[ti], lbest / best, info.natoms, (double)info.natoms * (double)steps / lbest);
+            if (repeats > 1 && nl == repeats) print_spread(sec_r, lsec_r, repeats, (double)moving * (double)steps);
             /* CPU time: contactlab's process clock, LAMMPS's loop time x its "% CPU use" x processes */
             double ps = (double)moving * (double)steps;
             printf("  CPU time per particle-step (all threads), %ld steps, %d thread(s): contactlab %.4g ns, LAMMPS "
