@@ -11,7 +11,7 @@ TESTS += tests/test_xp_restart.sh
 EXTRA_DIST += tests/test_xp_restart.sh
 ## contactlab bench's command line (TAP, sh; runs no benchmark)
 TESTS += tests/test_bench_cli.sh
-EXTRA_DIST += tests/test_bench_cli.sh
+EXTRA_DIST += tests/test_bench_cli.sh tests/tap.sh
 
 ## memcheck on the backend tests and a short `contactlab run` of each backend:
 ## make check-valgrind (definite leaks and every memory error fail it)

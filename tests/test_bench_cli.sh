@@ -5,14 +5,8 @@
 # written to --out); --help lists it. Runs no benchmark.
 set -u
 CL=${CONTACTLAB:-./contactlab}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/clab-bench-XXXXXX")
-trap 'rm -rf "$tmp"' EXIT INT TERM
-n=0
-fails=0
-ok() { # ok CONDITION-STATUS DESCRIPTION
-    n=$((n + 1))
-    if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fails=$((fails + 1)); fi
-}
+tag=bench
+. "${top_srcdir:-.}/tests/tap.sh"
 
 for v in 0 33 -1 2x ""; do
     $CL bench --repeat "$v" --out "$tmp/out" chute >"$tmp/r.txt" 2>&1
@@ -25,5 +19,4 @@ rs=$?
 grep -q -- "--repeat N" "$tmp/h.txt"
 ok $((rs != 0 || $?)) "bench --help lists --repeat (exit $rs)"
 
-echo "1..$n"
-[ $fails -eq 0 ]
+tap_end

@@ -15,14 +15,8 @@ set -u
 top_srcdir=${top_srcdir:-.}
 CL=${CONTACTLAB:-./contactlab}
 scenes=$top_srcdir/experiments/scenes
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/clab-det-XXXXXX")
-trap 'rm -rf "$tmp"' EXIT INT TERM
-n=0
-fails=0
-ok() { # ok CONDITION-STATUS DESCRIPTION
-    n=$((n + 1))
-    if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fails=$((fails + 1)); fi
-}
+tag=det
+. "${top_srcdir:-.}/tests/tap.sh"
 same() { # same DIR1 DIR2 FILE...: every file identical in both
     d1=$1 d2=$2
     shift 2
@@ -242,5 +236,4 @@ else
     n=$((n + 1))
 fi
 
-echo "1..$n"
-[ $fails -eq 0 ]
+tap_end

@@ -17,14 +17,8 @@
 set -u
 top_srcdir=${top_srcdir:-.}
 CL=${CONTACTLAB:-./contactlab}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/clab-xpr-XXXXXX")
-trap 'rm -rf "$tmp"' EXIT INT TERM
-n=0
-fails=0
-ok() { # ok CONDITION-STATUS DESCRIPTION
-    n=$((n + 1))
-    if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fails=$((fails + 1)); fi
-}
+tag=xpr
+. "${top_srcdir:-.}/tests/tap.sh"
 # every CSV of folder 1 in folder 2, identical; *-summary.csv without the columns named
 # wall_s, cpu_s, cpu_s_per_step (time measurements)
 same_csvs() {
@@ -173,5 +167,4 @@ rs=$?
 [ "$(grep -c -- '--h-dvi -[0-9]* is outside' "$tmp/r.txt")" -eq 20 ] && grep -q "and 5 more problems" "$tmp/r.txt"
 ok $((rs != 2 || $?)) "pile: 25 bad values: 20 shown, 'and 5 more problems' (exit $rs)"
 
-echo "1..$n"
-[ $fails -eq 0 ]
+tap_end
