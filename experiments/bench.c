@@ -149,25 +149,14 @@ int xp_bench(int argc, char **argv)
         case 'q': c.quick = 1; break;
         case 'L': c.lammps = 0; break;
         case 's': {
-            char *end = NULL;
-            errno = 0;
-            long v = strtol(optarg, &end, 10);
-            if (errno || end == optarg || *end || v < 0) {
-                fprintf(stderr, "contactlab bench: --sort: '%s' is not a whole number of steps >= 0\n", optarg);
-                return 2;
-            }
+            long v;
+            if (xp_parse_long("sort", optarg, 0, 1000000000000L, &v)) return 2;
             c.sort = v;
             break;
         }
         case 'r': {
-            char *end = NULL;
-            errno = 0;
-            long v = strtol(optarg, &end, 10);
-            if (errno || end == optarg || *end || v < 1 || v > BENCH_MAX_REPEAT) {
-                fprintf(stderr, "contactlab bench: --repeat: '%s' is not a whole number from 1 to %d\n", optarg,
-                        BENCH_MAX_REPEAT);
-                return 2;
-            }
+            long v;
+            if (xp_parse_long("repeat", optarg, 1, BENCH_MAX_REPEAT, &v)) return 2;
             c.repeat = (int)v;
             break;
         }
