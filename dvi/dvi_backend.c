@@ -356,4 +356,5 @@ const clab_backend_type clab_backend_dvi = {
     dvi_permute,
     NULL, /* gather_begin, gather: dvi_step reads the bodies itself */
     NULL,
+    NULL, /* prepare: nothing to ready (dvi_step sizes its arrays for each step's contacts) */
 };

@@ -88,6 +88,12 @@ typedef struct clab_backend_type {
      * that changes the bodies. */
     int (*gather_begin)(void *self, const clab_world *w, clab_error *err);
     void (*gather)(void *self, const clab_world *w, size_t i0, size_t i1);
+    /* Optional (NULL: nothing to ready): size the arrays the next step uses for this world and
+     * these contacts (those of its configuration), and write them once, so that the step
+     * neither allocates nor faults in their pages; the state kept between steps (a history, a
+     * warm start) unchanged. The last step's contact forces may be lost (clab_sim_prepare
+     * empties the contact list). */
+    int (*prepare)(void *self, const clab_world *w, const clab_contacts *c, clab_error *err);
 } clab_backend_type;
 
 /* The backend called name, NULL when there is none. */

@@ -52,6 +52,15 @@ void clab_sim_destroy(clab_sim *s);
  * (CLAB_ENUMERIC naming the body when a state is non-finite or too fast). */
 int clab_sim_step(clab_sim *s, clab_error *err);
 
+/* The next step's setup ahead of it, advancing nothing: the sort when one is due, the pair
+ * list of the current configuration (clab_collide), and the backend's arrays for its contacts
+ * (the type's prepare). The next clab_sim_step then computes the same to the bit, without
+ * the first build's and the first allocations' time, as LAMMPS's setup builds its neighbor
+ * list and allocates before its timed loop (contactlab bench chute calls it before its clock).
+ * s->contacts is left empty (its storage sized for the current contacts) until the next
+ * step; s->times does not count this call, the collider's statistics do. */
+int clab_sim_prepare(clab_sim *s, clab_error *err);
+
 /* Renumber the world's bodies into cell order (clab_world_cell_order with s->sort_cell,
  * then clab_world_permute), mapping the backend's state (its permute) and dropping the
  * collider's kept pair list, so the next step computes what it would have without the sort

@@ -190,6 +190,18 @@ static void gather_range(void *ctx, const clab_world *w, size_t i0, size_t i1)
     s->type->gather(s->self, w, i0, i1);
 }
 
+int clab_sim_prepare(clab_sim *s, clab_error *err)
+{
+    clab_world *w = s->world;
+    int rc;
+    if (clab_sim_sort_due(s) && (rc = clab_sim_sort(s, err))) return rc;
+    /* without the backend's gather: the step gathers at its own start */
+    if ((rc = clab_collide_with(s->collider, w, s->envelope, &s->contacts, NULL, err))) return rc;
+    if (s->type->prepare && (rc = s->type->prepare(s->self, w, &s->contacts, err))) return rc;
+    clab_contacts_clear(&s->contacts); /* the last step's forces no longer match them */
+    return CLAB_OK;
+}
+
 int clab_sim_step(clab_sim *s, clab_error *err)
 {
     clab_world *w = s->world;

@@ -155,6 +155,17 @@ static int reserve(clab_history *h, size_t n)
     return CLAB_OK;
 }
 
+int clab_history_prepare(clab_history *h, size_t n)
+{
+    if (reserve(h, n)) return CLAB_ENOMEM;
+    /* past the entries in use: nothing kept there (align writes them before it reads them) */
+    memset(h->key + h->n, 0, (h->cap - h->n) * sizeof *h->key);
+    memset(h->delta_t + h->n, 0, (h->cap - h->n) * sizeof *h->delta_t);
+    memset(h->hit, 0, words(h->cap) * sizeof *h->hit); /* align's scratch */
+    memset(h->used, 0, words(h->cap) * sizeof *h->used);
+    return CLAB_OK;
+}
+
 /* keys k[0..n) increase strictly */
 static int increasing(const uint64_t *k, size_t n)
 {

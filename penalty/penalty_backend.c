@@ -978,6 +978,46 @@ static size_t split_cut(const clab_contacts *c, size_t nb, int t, int T)
 /* below this many items a loop runs on one thread (waking threads costs more) */
 #define PAR_MIN 4096
 
+/* the threads of a step with nb bodies and the contacts c, and *split: two or more threads
+ * split the scatter (split_scatter) when the contacts run by a and their bounds low are
+ * known (clab_collide's), else they sort their contacts by b */
+static int step_threads(const clab_contacts *c, size_t nb, int *split)
+{
+    int nt = 1;
+#ifdef _OPENMP
+    if (nb > PAR_MIN || c->n > PAR_MIN) nt = omp_get_max_threads();
+#endif
+    *split = nt > 1 && c->increasing && c->low;
+    return nt;
+}
+
+/* clab_backend.h: prepare. The step's arrays for these bodies and contacts (reserve_step, the
+ * history's room), each written once; the history kept. The forces and rolling couples of
+ * the last step are zeroed (clab_sim_prepare empties the contact list they belonged to), and
+ * nothing is left gathered ahead (the rows of pb are zeroed) */
+static int penalty_prepare(void *self, const clab_world *w, const clab_contacts *c, clab_error *err)
+{
+    penalty *p = self;
+    int rc = check_world(p, w, err);
+    if (rc) return rc;
+    if (w->nmaterials != p->nmat && (rc = build_pairs(p, w, err))) return rc;
+    const size_t nb = w->nbodies, nc = c->n;
+    int split;
+    const int nt = step_threads(c, nb, &split);
+    if (reserve_step(p, nb, nc, nt, split) || clab_history_prepare(&p->hist, nc))
+        return clab_error_set(err, CLAB_ENOMEM, "penalty backend: out of memory for %zu bodies, %zu contacts", nb, nc);
+    p->pre_n = 0;
+    p->pre_step = -1;
+    memset(p->pb, 0, p->cap_bodies * sizeof *p->pb);
+    if (p->still) memset(p->still, 0, p->cap_still);
+    p->nforces = 0;
+    if (p->Fc) memset(p->Fc, 0, p->cap_forces * sizeof *p->Fc);
+    if (p->Mr) memset(p->Mr, 0, p->cap_mr * sizeof *p->Mr);
+    if (p->blist) memset(p->blist, 0, p->cap_blist * sizeof *p->blist);
+    if (p->brow) memset(p->brow, 0, p->cap_brow * sizeof *p->brow);
+    return CLAB_OK;
+}
+
 /* the step; with suspect (step_wrap of the type object) the body loop also wraps the moved
  * centers into the periodic box and screens every body for clab_world_check_state with vmax */
 static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, double h, double vmax, int *suspect,
@@ -1000,13 +1040,8 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
      * (contact_scatter), and there is no sort; on more threads, when the contacts run by a
      * and their bounds low are known, each thread takes the contacts of a range of bodies a
      * and splits the scatter (split_scatter, split_add), and there is no sort either */
-    int nt = 1;
-#ifdef _OPENMP
-    if (nb > PAR_MIN || nc > PAR_MIN) nt = omp_get_max_threads();
-#endif
-    /* two or more threads split the scatter (split_scatter) when the contacts run by a and
-     * their bounds low are known (clab_collide's), else they sort their contacts by b */
-    const int split = nt > 1 && c->increasing && c->low;
+    int split;
+    const int nt = step_threads(c, nb, &split);
     if (reserve_step(p, nb, nc, nt, split))
         return clab_error_set(err, CLAB_ENOMEM, "penalty backend: out of memory for %zu bodies, %zu contacts", nb, nc);
     const double t0 = clab_clock();
@@ -1489,4 +1524,5 @@ const clab_backend_type clab_backend_penalty = {
     .permute = penalty_permute,
     .gather_begin = penalty_gather_begin,
     .gather = penalty_gather,
+    .prepare = penalty_prepare,
 };

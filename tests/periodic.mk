@@ -8,3 +8,6 @@ clab_tests += tests/test_threads
 tests_test_threads_LDADD = $(CLAB_LDADD)
 clab_tests += tests/test_sort
 tests_test_sort_LDADD = $(CLAB_LDADD)
+clab_tests += tests/test_prepare
+tests_test_prepare_LDADD = $(CLAB_LDADD)
+noinst_HEADERS += tests/packing.h
