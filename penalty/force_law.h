@@ -97,8 +97,9 @@ static inline double clab_penalty_hooke_kn_from_E(double Estar, double m_eff, do
     return K * pow(m_eff * vchar * vchar / K, 0.2);
 }
 
-static inline clab_penalty_coef clab_penalty_coefficients(const clab_penalty_law *law, const clab_penalty_pair *p,
-                                                          double delta_n, double m_eff, double R_eff)
+static CLAB_ALWAYS_INLINE clab_penalty_coef clab_penalty_coefficients(const clab_penalty_law *law,
+                                                                      const clab_penalty_pair *p, double delta_n,
+                                                                      double m_eff, double R_eff)
 {
     clab_penalty_coef k;
     if (law->model == CLAB_PENALTY_HOOKE) {
@@ -142,15 +143,19 @@ static inline clab_vec3 clab_penalty_project_history(clab_vec3 delta_t, clab_vec
     return clab_v3_madd(delta_t, -clab_v3_dot(delta_t, n), n);
 }
 
+/* (clab_penalty_coefficients and clab_penalty_contact_force are always inlined: in the
+ * penalty backend's contact loop GCC -O2 had left them out of line, the coefficients passed
+ * through memory, 94 instructions a contact of the chute more, callgrind.) */
+
 /* The force law of seed 002 for one contact: normal force F_n [N] (scalar, along n, on body
  * b) and tangential force F_t [N] (vector in the tangent plane, on body b) from the overlap
  * delta_n, the normal relative speed vn = (v_b - v_a) . n, the tangential relative velocity
  * vt and the history *delta_t (already advanced to this step). Caps *delta_t by Coulomb
  * with the law's convention (bound mu max(F_n, 0), or mu |F_n| for CAP_LAMMPS); F_n is
  * clamped at 0 when law->clamp. */
-static inline void clab_penalty_contact_force(const clab_penalty_law *law, clab_penalty_coef k, double mu,
-                                              double delta_n, double vn, clab_vec3 vt, clab_vec3 *delta_t, double *Fn,
-                                              clab_vec3 *Ft)
+static CLAB_ALWAYS_INLINE void clab_penalty_contact_force(const clab_penalty_law *law, clab_penalty_coef k,
+                                                          double mu, double delta_n, double vn, clab_vec3 vt,
+                                                          clab_vec3 *delta_t, double *Fn, clab_vec3 *Ft)
 {
     /* normal: spring and dashpot along n; the dashpot may pull at separation unless clamped */
     double fn = k.kn * delta_n - k.cn * vn;
