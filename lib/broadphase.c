@@ -650,9 +650,11 @@ nomem:
 
 /* the motion of bodies [i0, i1) since the last build, into the maxima *dmax (any body's
  * largest point motion) and *d2max (a sphere's |r - r0|^2), *changed = 1 when something else
- * changed; their hot records refilled on the way */
-static inline void block_motion(clab_collider *cd, const clab_world *w, clab_hot_body *hot, const double half[3],
-                                long i0, long i1, double *dmax, double *d2max, int *changed)
+ * changed; their hot records refilled on the way. hmin2: the square of the smallest half
+ * period (infinite when nothing is periodic); |d|^2 < hmin2 means every |d_k| < L_k/2 (the
+ * argument of collide.c's narrow_rows), so the minimum image would leave d as it is */
+static inline void block_motion(clab_collider *cd, const clab_world *w, clab_hot_body *hot, double hmin2, long i0,
+                                long i1, double *dmax, double *d2max, int *changed)
 {
     const clab_periodic *per = &w->periodic;
     for (long i = i0; i < i1; i++) {
@@ -667,8 +669,11 @@ static inline void block_motion(clab_collider *cd, const clab_world *w, clab_hot
             continue;
         }
         clab_vec3 d = clab_v3(b->r.x - cd->ref_r[3 * i], b->r.y - cd->ref_r[3 * i + 1], b->r.z - cd->ref_r[3 * i + 2]);
-        if ((fabs(d.x) > half[0]) | (fabs(d.y) > half[1]) | (fabs(d.z) > half[2])) d = clab_world_min_image(per, d);
         double d2 = clab_v3_norm2(d), dm;
+        if (!(d2 < hmin2)) { /* (NaN too: the minimum image leaves it NaN) */
+            d = clab_world_min_image(per, d);
+            d2 = clab_v3_norm2(d);
+        }
         if (sphere) { /* sqrt is monotonic: max sqrt = sqrt max */
             if (!(d2 <= *d2max)) *d2max = isnan(d2) ? INFINITY : d2;
             continue;
@@ -698,8 +703,9 @@ static double max_motion(clab_collider *cd, const clab_world *w)
      * step instead of two; clab_collide skips its own gather then) */
     clab_hot_body *hot = clab_collider_hot(cd, w->nbodies);
     if (!hot || cd->hot_ref != w->nbodies) return INFINITY; /* no sphere radii of the build: rebuild */
-    double half[3]; /* the minimum image only past a half period */
+    double half[3]; /* the minimum image only past the smallest half period */
     clab_world_half_periods(&w->periodic, half);
+    const double hmin = fmin(half[0], fmin(half[1], half[2])), hmin2 = hmin * hmin;
     const size_t n = w->nbodies;
     clab_body_pass *pass = cd->pass;
 #pragma omp parallel reduction(max : dmax, d2max) reduction(| : changed) if (n > 4096)
@@ -713,7 +719,7 @@ static double max_motion(clab_collider *cd, const clab_world *w)
         clab_thread_bodies(n, t, T, &b0, &b1);
         for (size_t i0 = b0; i0 < b1; i0 += CLAB_BODY_BLOCK) {
             const size_t i1 = i0 + CLAB_BODY_BLOCK < b1 ? i0 + CLAB_BODY_BLOCK : b1;
-            block_motion(cd, w, hot, half, (long)i0, (long)i1, &dmax, &d2max, &changed);
+            block_motion(cd, w, hot, hmin2, (long)i0, (long)i1, &dmax, &d2max, &changed);
             if (pass) pass->fn(pass->ctx, w, i0, i1);
         }
     }
