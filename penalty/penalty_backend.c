@@ -427,7 +427,8 @@ static inline void stream_end(void)
  * independent: no shared writes. */
 static CLAB_ALWAYS_INLINE clab_vec3 contact_force(penalty *p, const clab_world *w, const clab_contact *ci,
                                                    const clab_lever *lv, size_t i, const clab_vec3 *old,
-                                                   const clab_penalty_pair *pair1, double h, int stream)
+                                                   const clab_penalty_pair *pair1, double h, int stream, int surface,
+                                                   int rolling)
 {
     const pen_body *A = &p->pb[ci->a], *B = &p->pb[ci->b];
     const clab_penalty_law *law = &p->law;
@@ -449,18 +450,18 @@ static CLAB_ALWAYS_INLINE clab_vec3 contact_force(penalty *p, const clab_world *
      * array), never derived, as one side is not a sphere */
     clab_vec3 la, lb, sa, sb;
     if (pen_sphere(A)) {
-        la = clab_v3_scale(ci->n, p->lever_surface ? A->R : A->R + 0.5 * ci->phi);
+        la = clab_v3_scale(ci->n, surface ? A->R : A->R + 0.5 * ci->phi);
     } else {
         clab_contact_levers(ci, lv, w->bodies, &sa, &sb);
         la = clab_q_rotate(w->bodies[ci->a].e, sa);
-        if (p->lever_surface) la = clab_v3_madd(la, -0.5 * ci->phi, ci->n);
+        if (surface) la = clab_v3_madd(la, -0.5 * ci->phi, ci->n);
     }
     if (pen_sphere(B)) {
-        lb = clab_v3_scale(ci->n, -(p->lever_surface ? B->R : B->R + 0.5 * ci->phi));
+        lb = clab_v3_scale(ci->n, -(surface ? B->R : B->R + 0.5 * ci->phi));
     } else {
         clab_contact_levers(ci, lv, w->bodies, &sa, &sb);
         lb = clab_q_rotate(w->bodies[ci->b].e, sb);
-        if (p->lever_surface) lb = clab_v3_madd(lb, 0.5 * ci->phi, ci->n);
+        if (surface) lb = clab_v3_madd(lb, 0.5 * ci->phi, ci->n);
     }
 
     /* relative velocity of the contact point, b with respect to a: v = rdot + omega x l */
@@ -487,14 +488,14 @@ static CLAB_ALWAYS_INLINE clab_vec3 contact_force(penalty *p, const clab_world *
     clab_vec3 Fb = clab_v3_madd(Ft, Fn, ci->n);
 
     /* optional rolling resistance: a pure couple */
-    if (law->rolling == CLAB_PENALTY_ROLL_CDT && pp->mu_roll > 0.0) {
+    if (rolling && pp->mu_roll > 0.0) {
         const clab_body *BA = &w->bodies[ci->a], *BB = &w->bodies[ci->b];
         clab_vec3 wrel = clab_v3_sub(B->omega, A->omega);
         clab_vec3 axis = clab_v3_normalize(clab_v3_madd(wrel, -clab_v3_dot(wrel, ci->n), ci->n));
         clab_vec3 M = clab_penalty_rolling_torque(pp->mu_roll, Fn, wrel, ci->n, inv_inertia_about(BA, axis),
                                                   inv_inertia_about(BB, axis), h);
         p->Mr[i] = M;
-    } else if (law->rolling == CLAB_PENALTY_ROLL_CDT) {
+    } else if (rolling) {
         p->Mr[i] = clab_v3(0.0, 0.0, 0.0);
     }
     store_v3(&p->Fc[i], Fb, stream);
@@ -978,6 +979,46 @@ static size_t split_cut(const clab_contacts *c, size_t nb, int t, int T)
 /* below this many items a loop runs on one thread (waking threads costs more) */
 #define PAR_MIN 4096
 
+/* The contact loop of one thread over contacts [k0, k1) (step 2 of penalty_advance): each
+ * contact's force (contact_force), added to its bodies' sums on one thread (split = 0:
+ * contact_scatter, every contact) or split among threads (split = 1: split_scatter, thread t's
+ * side, bodies [B0, B1)). Returns whether the contacts run by body a as far as this loop can
+ * tell (split: whether low held). Inline with constant split, surface and rolling where the
+ * caller knows them, so the compiler drops their branches from the loop */
+static CLAB_ALWAYS_INLINE int contact_loop(penalty *p, const clab_world *w, const clab_contacts *c, const pen_body *pb,
+                                           pen_acc *acc, pen_side *side, const uint32_t *low, size_t B0, size_t B1,
+                                           size_t k0, size_t k1, const clab_penalty_pair *pair1, double h,
+                                           const int split, const int surface, const int rolling)
+{
+    const clab_contact *cc = c->c;
+    const clab_vec3 zero = clab_v3(0.0, 0.0, 0.0);
+    int by_a = 1, wrong = 0;
+    for (size_t i = k0; i < k1; i++) {
+        const clab_contact *ci = &cc[i];
+        if (i + PEN_AHEAD < k1) { /* body b of a later contact: random reads, started early */
+            const size_t bk = (size_t)cc[i + PEN_AHEAD].b;
+            CLAB_PREFETCH(&pb[bk]); /* one cache line */
+            CLAB_PREFETCH(&acc[bk]);
+        }
+        if (!split && i > 0 && body_a(cc, i - 1) > body_a(cc, i)) by_a = 0;
+        clab_vec3 F = zero;
+        if (!(-ci->phi > 0.0)) { /* inside the envelope but not touching: no force, history dropped */
+            clab_history_drop_at(&p->hist, i);
+            p->Fc[i] = zero;
+            if (rolling) p->Mr[i] = zero;
+        } else {
+            F = contact_force(p, w, ci, c->lv, i, clab_history_at(&p->hist, i), pair1, h, 1, surface, rolling);
+        }
+        if (split)
+            wrong |= split_scatter(acc, side, low, (uint32_t)B0, (uint32_t)B1, pb, w, ci, i, c->lv, F,
+                                   rolling ? p->Mr[i] : zero, surface, rolling);
+        else
+            contact_scatter(acc, pb, w, ci, c->lv, F, rolling ? p->Mr[i] : zero, surface, rolling);
+    }
+    stream_end();
+    return split ? !wrong : by_a;
+}
+
 /* the threads of a step with nb bodies and the contacts c, and *split: two or more threads
  * split the scatter (split_scatter) when the contacts run by a and their bounds low are
  * known (clab_collide's), else they sort their contacts by b */
@@ -1117,52 +1158,23 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
          *    on the way, whether the contacts run by body a, and the count by b or (one
          *    thread, or split) the sums a body */
         int mine_by_a = 1;
-        if (side) { /* split: contacts [k0, k1), by a (increasing) */
-            int wrong = 0;
-            for (size_t i = k0; i < k1; i++) {
-                const clab_contact *ci = &cc[i];
-                if (i + PEN_AHEAD < k1) { /* body b of a later contact: random reads, started early */
-                    const size_t bk = (size_t)cc[i + PEN_AHEAD].b;
-                    CLAB_PREFETCH(&pb[bk]);
-                    CLAB_PREFETCH(&acc[bk]);
-                }
-                clab_vec3 F = zero;
-                if (!(-ci->phi > 0.0)) {
-                    clab_history_drop_at(&p->hist, i);
-                    p->Fc[i] = zero;
-                    if (rolling) p->Mr[i] = zero;
-                } else {
-                    F = contact_force(p, w, ci, c->lv, i, clab_history_at(&p->hist, i), pair1, h, 1);
-                }
-                wrong |= split_scatter(acc, side, low, (uint32_t)B0, (uint32_t)B1, pb, w, ci, i, c->lv, F,
-                                       rolling ? p->Mr[i] : zero, surface, rolling);
+        if (acc) {
+            /* split: contacts [k0, k1), by a (increasing), else all. The common cases (one
+             * material pair, no rolling couples) with their flags constant */
+#define PEN_LOOP(SPLIT, S, R) contact_loop(p, w, c, pb, acc, side, low, B0, B1, k0, k1, pair1, h, SPLIT, S, R)
+            if (side) {
+                if (pair1 && !rolling) mine_by_a = surface ? PEN_LOOP(1, 1, 0) : PEN_LOOP(1, 0, 0);
+                else mine_by_a = PEN_LOOP(1, surface, rolling);
+            } else {
+                if (pair1 && !rolling) mine_by_a = surface ? PEN_LOOP(0, 1, 0) : PEN_LOOP(0, 0, 0);
+                else mine_by_a = PEN_LOOP(0, surface, rolling);
             }
-            stream_end();
-            mine_by_a = !wrong; /* low is wrong: the lists below, as for contacts out of order */
-            if (side->nomem) {
+#undef PEN_LOOP
+            if (side && side->nomem) { /* (mine_by_a = 0 when low is wrong: the lists below, as
+                                        * for contacts out of order) */
 #pragma omp atomic write
                 nomem = 1;
             }
-        } else if (acc) {
-            for (size_t i = 0; i < nc; i++) {
-                const clab_contact *ci = &cc[i];
-                if (i + PEN_AHEAD < nc) { /* body b of a later contact: random reads, started early */
-                    const size_t bk = (size_t)cc[i + PEN_AHEAD].b;
-                    CLAB_PREFETCH(&pb[bk]); /* one cache line */
-                    CLAB_PREFETCH(&acc[bk]);
-                }
-                if (i > 0 && body_a(cc, i - 1) > body_a(cc, i)) mine_by_a = 0;
-                clab_vec3 F = zero;
-                if (!(-ci->phi > 0.0)) { /* inside the envelope but not touching: no force, history dropped */
-                    clab_history_drop_at(&p->hist, i);
-                    p->Fc[i] = zero;
-                    if (rolling) p->Mr[i] = zero;
-                } else {
-                    F = contact_force(p, w, ci, c->lv, i, clab_history_at(&p->hist, i), pair1, h, 1);
-                }
-                contact_scatter(acc, pb, w, ci, c->lv, F, rolling ? p->Mr[i] : zero, surface, rolling);
-            }
-            stream_end();
         } else {
             for (size_t i = k0; i < k1; i++) {
                 const clab_contact *ci = &cc[i];
@@ -1178,7 +1190,7 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
                     if (rolling) p->Mr[i] = zero;
                     continue;
                 }
-                contact_force(p, w, ci, c->lv, i, clab_history_at(&p->hist, i), pair1, h, 0);
+                contact_force(p, w, ci, c->lv, i, clab_history_at(&p->hist, i), pair1, h, 0, surface, rolling);
             }
             /* 3. this thread's contacts sorted by b, its own segment of the lists */
             place_by_b(cc, k0, k1, nb, row, p->blist);
