@@ -10,4 +10,4 @@ clab_tests += tests/test_sort
 tests_test_sort_LDADD = $(CLAB_LDADD)
 clab_tests += tests/test_prepare
 tests_test_prepare_LDADD = $(CLAB_LDADD)
-noinst_HEADERS += tests/packing.h
+noinst_HEADERS += tests/packing.h tests/fixed_jacobi.h

@@ -20,6 +20,7 @@
 
 #include "clab_sim.h"
 #include "packing.h"
+#include "fixed_jacobi.h"
 #include "tap.h"
 
 #define STEPS 12
@@ -31,9 +32,7 @@ static clab_sim *make_sim(clab_world *w, const char *backend, clab_error *err)
     clab_options_init(&o);
     clab_options_set(&o, "sort", "5", NULL);
     if (strcmp(backend, "dvi") == 0) { /* a fixed number of Jacobi sweeps: the same work in both runs */
-        clab_options_set(&o, "solver", "jacobi", NULL);
-        clab_options_set(&o, "tol", "0", NULL);
-        clab_options_set(&o, "max_iter", "20", NULL);
+        fixed_jacobi_options(&o, "20");
     } else {
         clab_options_set(&o, "kn", "1e5", NULL);
         clab_options_set(&o, "model", "hooke", NULL);

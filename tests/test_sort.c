@@ -21,6 +21,7 @@
 #include "clab_sim.h"
 #include "history.h"
 #include "pile.h"
+#include "fixed_jacobi.h"
 #include "tap.h"
 
 #include <gsl/gsl_randist.h>
@@ -186,9 +187,7 @@ static clab_sim *make_sim(clab_world *w, const char *backend, const char *sort, 
     clab_options_init(&o);
     if (sort) clab_options_set(&o, "sort", sort, NULL);
     if (strcmp(backend, "dvi") == 0) { /* a fixed number of Jacobi sweeps: the same work in both runs */
-        clab_options_set(&o, "solver", "jacobi", NULL);
-        clab_options_set(&o, "tol", "0", NULL);
-        clab_options_set(&o, "max_iter", "40", NULL);
+        fixed_jacobi_options(&o, "40");
     }
     clab_sim *s = clab_sim_create(w, backend, strcmp(backend, "dvi") ? 2e-5 : 1e-3, &o, err);
     clab_options_free(&o);
