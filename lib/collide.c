@@ -156,6 +156,75 @@ static int sphere_pair(const clab_hot_body *hi, const clab_hot_body *hj, int i, 
     return sphere_record(i, j, hi->R, hj->R, hi->r, rbv, d2, env, out);
 }
 
+/* the pair of row i at the scan's stop (the distance d2 it found): a record, or the exact
+ * path for a pair that may straddle a periodic face */
+static inline int narrow_hit(const clab_hot_body *hot, int i, int j, double d2, double hmin2, double envelope,
+                             const clab_periodic *per, const double half[3], clab_contacts *out)
+{
+    const clab_hot_body *hi = &hot[i], *hj = &hot[j];
+    if (d2 < hmin2) return sphere_record(i, j, hi->R, hj->R, hi->r, hj->r, d2, envelope, out);
+    return sphere_pair(hi, hj, i, j, envelope, per, half, out);
+}
+
+/* pairs of a block of sphere rows at most (narrow_block's buffers, on the stack) */
+#define NARROW_BLOCK 512
+
+/* The distance test of narrow_rows for the sphere rows [i0, i1) (gen 0, envelope >= 0), at most
+ * NARROW_BLOCK pairs, in two passes so that neither the end of a row nor a pair's verdict is
+ * a branch of the scan: each pair's row from a running max over the rows' starts; then every
+ * pair's d2 and the row bound, the pairs that need more (the verdicts of the row scan, the
+ * same operations) noted in order without a branch; then those pairs in that order as the
+ * row scan takes them. The same records, in the same order */
+static int narrow_block(const clab_hot_body *hot, const clab_pair_list *L, size_t i0, size_t i1, double envelope,
+                        double hmin2, const clab_periodic *per, const double half[3], clab_contacts *out)
+{
+    const size_t *row = L->row;
+    const size_t base = row[i0], np = row[i1] - base;
+    const uint32_t *nbr = L->nbr + base;
+    const double Rmax = L->Rmax, c2 = 1.0 + 2e-10;
+    uint32_t ri[NARROW_BLOCK], cand[NARROW_BLOCK];
+    /* 1. the row of each pair: i + 1 at its row's first pair (an empty row's mark is
+     *    overwritten by the next row's, which starts there too), then the running max */
+    for (size_t k = 0; k < np; k++) ri[k] = 0;
+    for (size_t i = i0; i < i1; i++) {
+        const size_t k = row[i] - base;
+        if (k < np) ri[k] = (uint32_t)(i + 1);
+    }
+    for (size_t k = 0, cur = 0; k < np; k++) {
+        cur = ri[k] > cur ? ri[k] : cur;
+        ri[k] = (uint32_t)cur - 1;
+    }
+    /* 2. the scan: a pair goes on when it is not dropped at the row bound (d2 > far2 inside
+     *    the smallest half period) */
+    size_t m = 0;
+    for (size_t k = 0; k < np; k++) {
+        CLAB_PREFETCH(&hot[nbr[k + CLAB_PREFETCH_AHEAD]]);
+        const clab_hot_body *hi = &hot[ri[k]], *hj = &hot[nbr[k]];
+        const double dx = hj->r[0] - hi->r[0], dy = hj->r[1] - hi->r[1], dz = hj->r[2] - hi->r[2];
+        const double d2 = dx * dx + dy * dy + dz * dz;
+        const double Sb = (hi->R + envelope) + Rmax, far2 = Sb * Sb * c2;
+        cand[m] = (uint32_t)k;
+        m += (size_t)!((d2 > far2) & (d2 < hmin2));
+    }
+    /* 3. the pairs that went on, in order: the row scan's second test (with R_j), then the
+     *    record or the exact path */
+    for (size_t q = 0; q < m; q++) {
+        const size_t k = cand[q];
+        const uint32_t i = ri[k], j = nbr[k];
+        const clab_hot_body *hi = &hot[i], *hj = &hot[j];
+        const double dx = hj->r[0] - hi->r[0], dy = hj->r[1] - hi->r[1], dz = hj->r[2] - hi->r[2];
+        const double d2 = dx * dx + dy * dy + dz * dz;
+        const double Rie = hi->R + envelope, Sb = Rie + Rmax, far2 = Sb * Sb * c2;
+        if (!(d2 > far2)) {
+            const double S = Rie + hj->R;
+            if (d2 < hmin2 && d2 > S * S * c2) continue;
+        }
+        int rc = narrow_hit(hot, (int)i, (int)j, d2, hmin2, envelope, per, half, out);
+        if (rc) return rc;
+    }
+    return CLAB_OK;
+}
+
 /* The narrow phase of the rows [i0, i1) of the list, appended to out.
  * A row of spheres (gen[i] = 0) reads body i's hot record once; each pair's distance test
  * reads body j's center and radius and gives sphere_pair's verdict without its minimum-image
@@ -168,7 +237,8 @@ static int sphere_pair(const clab_hot_body *hi, const clab_hot_body *hj, int i, 
  * sphere_pair's R_i + R_j + env, far inside the allowance 1e-10 of the test, which only drops
  * pairs whose gap Phi is above the envelope either way. Before it, the bound of the row,
  * S <= (R_i + env) + Rmax (rounding is monotone, S >= 0 for env >= 0), drops the pairs past it
- * without reading R_j (on a packing of equal spheres, every dropped pair).
+ * without reading R_j (on a packing of equal spheres, every dropped pair). Consecutive sphere
+ * rows go by blocks (narrow_block); a row of more pairs than a block takes the scan below.
  * A row with another shape (gen[i]), and every row for a negative envelope (S may be <= 0,
  * where sphere_pair keeps the pair), takes the pairs one by one as before: sphere_pair for
  * two spheres, clab_collide_pair otherwise. */
@@ -185,10 +255,20 @@ static int narrow_rows(const clab_world *w, const clab_hot_body *hot,
     clab_world_half_periods(per, half);
     const double hmin = fmin(half[0], fmin(half[1], half[2])), hmin2 = hmin * hmin;
     const unsigned char *gen = L->gen;
+    size_t b0 = i0; /* the block of sphere rows [b0, i) not yet done */
     for (size_t i = i0; i < i1 && rc == CLAB_OK; i++) {
         size_t k = row[i];
         const size_t e = row[i + 1];
-        if (k == e) continue;
+        if (fast && !gen[i] && e - k <= NARROW_BLOCK) {
+            if (e - row[b0] > NARROW_BLOCK) { /* row i starts the next block */
+                rc = narrow_block(hot, L, b0, i, envelope, hmin2, per, half, out);
+                b0 = i;
+            }
+            continue;
+        }
+        if (b0 < i) rc = narrow_block(hot, L, b0, i, envelope, hmin2, per, half, out);
+        b0 = i + 1;
+        if (rc || k == e) continue;
         const clab_hot_body *hi = &hot[i];
         if (gen[i] | !fast) {
             for (; k < e && rc == CLAB_OK; k++) {
@@ -226,13 +306,11 @@ static int narrow_rows(const clab_world *w, const clab_hot_body *hot,
             }
             if (k == e) break;
             const uint32_t j = nbr[k++];
-            const clab_hot_body *hj = &hot[j];
-            if (d2 < hmin2)
-                rc = sphere_record((int)i, (int)j, hi->R, hj->R, hi->r, hj->r, d2, envelope, out);
-            else rc = sphere_pair(hi, hj, (int)i, (int)j, envelope, per, half, out);
+            rc = narrow_hit(hot, (int)i, (int)j, d2, hmin2, envelope, per, half, out);
             if (rc) break;
         }
     }
+    if (rc == CLAB_OK && b0 < i1) rc = narrow_block(hot, L, b0, i1, envelope, hmin2, per, half, out);
     return rc;
 }
 

@@ -17,7 +17,8 @@
  * reference, clab_collide_pair over every pair, record for record with memcmp: equal and mixed
  * radii, periodic in x y and x y z (pairs across the faces, centers a period away), half-spaces
  * and a box among the spheres, envelopes 0, 0.02 and -0.005, four calls with the spheres moved
- * under skin/2 and wrapped into the period between them (the kept list), 1 to 3 threads. */
+ * under skin/2 and wrapped into the period between them (the kept list), 1 to 3 threads, and
+ * a row of more pairs than one of the narrow phase's blocks. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -390,6 +391,36 @@ int main(void)
         }
         omp_set_num_threads(nt0);
 #endif
+    }
+    /* a row longer than a block of the narrow phase (lib/collide.c: NARROW_BLOCK, 512 pairs):
+     * a sphere of radius 0.45 first, 3,000 of radius 0.04 in the unit cube around it (about
+     * 1,500 partners in its row, the general path's rows), envelopes 0 and 0.02 */
+    for (int e = 0; e < 2; e++) {
+        w = clab_world_create(NULL);
+        clab_error err;
+        gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+        gsl_rng_set(r, 71);
+        for (int k = 0; k <= 3000; k++) {
+            clab_body_def d = clab_default_body_def();
+            d.shape = clab_sphere(k ? 0.04 : 0.45);
+            d.r = k ? clab_v3(gsl_rng_uniform(r), gsl_rng_uniform(r), gsl_rng_uniform(r)) : clab_v3(0.5, 0.5, 0.5);
+            if (clab_world_add_body(w, &d, &err) < 0) exit(99);
+        }
+        gsl_rng_free(r);
+        clab_collider *cd = clab_collider_create();
+        size_t nrec = 0, row0 = 0;
+        int ok = collide_vs_all_pairs(cd, w, e ? 0.02 : 0.0, &nrec);
+        clab_contacts cs;
+        clab_contacts_init(&cs);
+        if (clab_collide(cd, w, e ? 0.02 : 0.0, &cs, &err) == CLAB_OK)
+            for (size_t q = 0; q < cs.n; q++) row0 += cs.c[q].a == 0;
+        tap_ok(ok && row0 > 512,
+               "a row of more pairs than a block, envelope %g: clab_collide = all-pairs narrow phase, the same bytes "
+               "(%zu records, %zu of them the big sphere's)",
+               e ? 0.02 : 0.0, nrec, row0);
+        clab_contacts_free(&cs);
+        clab_collider_destroy(cd);
+        clab_world_destroy(w);
     }
     /* clab_collide twice (the second call runs the skin test, which gathers the hot records)
      * on an empty world and on one sphere */
