@@ -281,6 +281,33 @@ static inline long cell_index(const sl_grid *gr, const double *x)
     return c[0] + gr->nc[0] * (c[1] + gr->nc[1] * c[2]);
 }
 
+/* slots around one sphere at most for the candidate pass of cell_pairs (on the stack) */
+#define SL_CAND 512
+
+/* sphere B, of higher index than sphere i (center xi yi zi, radius Ri, fixed fi, bounds li
+ * hi_), with |d|^2 <= far2 or > hmin2 (d = r_B - r_i): whether the pair is kept. keep_near_spheres:
+ * d = r_j - r_i at its minimum image, |d|^2 against S^2. Within S the image is d itself
+ * (|d_k| <= S < c <= L/3); beyond S, d moves only when some |d_k| > L/2, so only when |d| > hmin,
+ * the smallest half period. Then the general path's tests: not both fixed, the bounds meet */
+static inline int sl_pair_kept(const sphere_slot *B, double xi, double yi, double zi, double Ri, int fi,
+                               const double *li, const double *hi_, const double *lo, const double *hi, double M,
+                               double far2, double hmin2, const double half[3], const clab_periodic *per)
+{
+    clab_vec3 d = clab_v3(B->r[0] - xi, B->r[1] - yi, B->r[2] - zi);
+    const double d2 = clab_v3_dot(d, d);
+    const double S = Ri + B->R + M;
+    if (d2 > far2 || d2 > S * S * (1.0 + 2e-10)) {
+        if (!(d2 > hmin2)) return 0;
+        if (!((fabs(d.x) > half[0]) | (fabs(d.y) > half[1]) | (fabs(d.z) > half[2]))) return 0;
+        if (image_far(per, half, d, S)) return 0;
+        d = clab_world_min_image(per, d);
+        if (clab_v3_dot(d, d) > S * S * (1.0 + 2e-10)) return 0;
+    }
+    if (fi && B->fixed) return 0;
+    /* clab_broadphase: the bounds overlap */
+    return bounds_meet(li, hi_, lo + 3 * (size_t)B->body, hi + 3 * (size_t)B->body, per);
+}
+
 /* step 3 for the spheres of cell c: their partners into the thread's buffer */
 static int cell_pairs(clab_collider *cd, const clab_world *w, const sl_grid *gr, long c, const sl_plane *pl,
                       int nplanes, double M, double Rmax, int t, pbuf *buf)
@@ -343,30 +370,41 @@ static int cell_pairs(clab_collider *cd, const clab_world *w, const sl_grid *gr,
         const double *li = lo + 3 * (size_t)i, *hi_ = hi + 3 * (size_t)i;
         /* S = R_i + R_j + M <= Smax (rounding is monotone): beyond Smax no pair */
         const double Smax = Ri + Rmax + M, far2 = Smax * Smax * (1.0 + 2e-10);
-        size_t first = buf->len;
-        for (int q = 0; q < nr; q++)
-            for (uint32_t u = rs[q], e = re[q]; u < e; u++) {
-                const sphere_slot *B = &slot[u];
-                if (B->body <= i) continue;
-                /* keep_near_spheres: d = r_j - r_i at its minimum image, |d|^2 against S^2.
-                 * Within S the image is d itself (|d_k| <= S < c <= L/3); beyond S, d moves only
-                 * when some |d_k| > L/2, so only when |d| > hmin, the smallest half period */
-                clab_vec3 d = clab_v3(B->r[0] - xi, B->r[1] - yi, B->r[2] - zi);
-                double d2 = clab_v3_dot(d, d);
-                if (!((d2 <= far2) | (d2 > hmin2))) continue;
-                double S = Ri + B->R + M;
-                if (d2 > far2 || d2 > S * S * (1.0 + 2e-10)) {
-                    if (!(d2 > hmin2)) continue;
-                    if (!((fabs(d.x) > half[0]) | (fabs(d.y) > half[1]) | (fabs(d.z) > half[2]))) continue;
-                    if (image_far(per, half, d, S)) continue;
-                    d = clab_world_min_image(per, d);
-                    if (clab_v3_dot(d, d) > S * S * (1.0 + 2e-10)) continue;
+        size_t first = buf->len, tot = 0;
+        for (int q = 0; q < nr; q++) tot += re[q] - rs[q];
+        if (tot <= SL_CAND) {
+            /* the candidates by a pass without a branch on the index test or the distance
+             * test (both coin tosses: half the slots are of lower index), noted in order,
+             * then the rest of the tests for those only (sl_pair_kept): the same pairs */
+            uint32_t cand[SL_CAND];
+            size_t m = 0;
+            for (int q = 0; q < nr; q++)
+                for (uint32_t u = rs[q], e = re[q]; u < e; u++) {
+                    const sphere_slot *B = &slot[u];
+                    const double dx = B->r[0] - xi, dy = B->r[1] - yi, dz = B->r[2] - zi;
+                    const double d2 = dx * dx + dy * dy + dz * dz;
+                    cand[m] = u;
+                    m += (size_t)((B->body > i) & ((d2 <= far2) | (d2 > hmin2)));
                 }
-                if (fi && B->fixed) continue;
-                /* clab_broadphase: the bounds overlap */
-                if (!bounds_meet(li, hi_, lo + 3 * (size_t)B->body, hi + 3 * (size_t)B->body, per)) continue;
-                if (push(buf, B->body)) return 1;
+            for (size_t q = 0; q < m; q++) {
+                const sphere_slot *B = &slot[cand[q]];
+                if (sl_pair_kept(B, xi, yi, zi, Ri, fi, li, hi_, lo, hi, M, far2, hmin2, half, per) &&
+                    push(buf, B->body))
+                    return 1;
             }
+        } else {
+            for (int q = 0; q < nr; q++)
+                for (uint32_t u = rs[q], e = re[q]; u < e; u++) {
+                    const sphere_slot *B = &slot[u];
+                    if (B->body <= i) continue;
+                    const double dx = B->r[0] - xi, dy = B->r[1] - yi, dz = B->r[2] - zi;
+                    const double d2 = dx * dx + dy * dy + dz * dz;
+                    if (!((d2 <= far2) | (d2 > hmin2))) continue;
+                    if (sl_pair_kept(B, xi, yi, zi, Ri, fi, li, hi_, lo, hi, M, far2, hmin2, half, per) &&
+                        push(buf, B->body))
+                        return 1;
+                }
+        }
         uint32_t mask = 0;
         for (int q = 0; q < nplanes; q++) {
             if ((pl[q].fixed && fi) || !clab_box_meets_plane(li, hi_, pl[q].m, pl[q].r, M)) continue;
