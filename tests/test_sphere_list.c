@@ -18,7 +18,8 @@
  * radii, periodic in x y and x y z (pairs across the faces, centers a period away), half-spaces
  * and a box among the spheres, envelopes 0, 0.02 and -0.005, four calls with the spheres moved
  * under skin/2 and wrapped into the period between them (the kept list), 1 to 3 threads, and
- * a row of more pairs than one of the narrow phase's blocks. */
+ * a row of more pairs than one of the narrow phase's blocks, and more than 512 slots around a
+ * sphere (the old loop of the cell list's pair pass). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -391,6 +392,25 @@ int main(void)
         }
         omp_set_num_threads(nt0);
 #endif
+    }
+    /* more than 512 slots around a sphere (lib/broadphase_spheres.c: SL_CAND, the candidate
+     * pass's buffer): 700 spheres of radius 0.05 with centers in a cube of side 0.05, among
+     * 1,300 spread over the unit cube; the cell list still taken, its old loop for those */
+    {
+        w = clab_world_create(NULL);
+        clab_error err;
+        gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+        gsl_rng_set(r, 73);
+        for (int k = 0; k < 2000; k++) {
+            clab_body_def d = clab_default_body_def();
+            d.shape = clab_sphere(0.05);
+            double a = k < 700 ? 0.05 : 1.0, o = k < 700 ? 0.5 : 0.0;
+            d.r = clab_v3(o + a * gsl_rng_uniform(r), o + a * gsl_rng_uniform(r), o + a * gsl_rng_uniform(r));
+            if (clab_world_add_body(w, &d, &err) < 0) exit(99);
+        }
+        gsl_rng_free(r);
+        compare(w, "700 spheres in a cube of side 0.05 among 1,300 (more than 512 slots around a sphere)", 1, 1);
+        clab_world_destroy(w);
     }
     /* a row longer than a block of the narrow phase (lib/collide.c: NARROW_BLOCK, 512 pairs):
      * a sphere of radius 0.45 first, 3,000 of radius 0.04 in the unit cube around it (about
