@@ -866,6 +866,7 @@ static CLAB_ALWAYS_INLINE int body_range_of(const body_loop *L, size_t i0, size_
     const clab_contact *cc = L->cc;
     const size_t nb = w->nbodies, nc = L->nc;
     int bad = 0;
+    double ssum = 0.0, v2max = 0.0; /* the screen's sum of the states and largest squared speed */
     pen_acc *acc = L->acc;
     const clab_vec3 zero = clab_v3(0.0, 0.0, 0.0);
     /* the cursor: the first contact with a >= i0 */
@@ -914,14 +915,19 @@ static CLAB_ALWAYS_INLINE int body_range_of(const body_loop *L, size_t i0, size_
         }
         if (L->screen) {
             /* summed as a tree (four levels of additions, not a chain of twelve: the chain's
-             * latency held back the next body) */
+             * latency held back the next body), into the range's sum; the largest speed */
             double s = ((bi->r.x + bi->r.y) + (bi->r.z + bi->rdot.x)) +
                        ((bi->rdot.y + bi->rdot.z) + (bi->wbar.x + bi->wbar.y)) +
                        (((bi->wbar.z + bi->e.e0) + (bi->e.e1 + bi->e.e2)) + bi->e.e3);
             double v2 = clab_v3_norm2(bi->rdot);
-            bad |= !isfinite(s) || !(v2 < L->v2lim && v2 < INFINITY);
+            ssum += s;
+            v2max = v2 > v2max ? v2 : v2max;
         }
     }
+    /* the screen once a range, no branch a body: a NaN or an infinity anywhere makes the sum
+     * non-finite (a NaN speed too: rdot is in it); a sum of finite values that overflows only
+     * sends the range to the exact check (clab_world_check_state), as a suspect */
+    if (L->screen) bad |= !isfinite(ssum) || !(v2max < L->v2lim && v2max < INFINITY);
     return bad;
 }
 
