@@ -909,8 +909,9 @@ static CLAB_ALWAYS_INLINE int body_range_of(const body_loop *L, size_t i0, size_
             }
             body_integrate(w, i, still, F, tau, L->h, L->scheme, L->first);
             const double *lo = L->wlo, *hi = L->whi;
-            if (L->wrap && !(bi->r.x >= lo[0] && bi->r.x < hi[0] && bi->r.y >= lo[1] && bi->r.y < hi[1] &&
-                             bi->r.z >= lo[2] && bi->r.z < hi[2]))
+            /* inside: six compares and one branch (a NaN center is outside, as before) */
+            if (L->wrap && !((bi->r.x >= lo[0]) & (bi->r.x < hi[0]) & (bi->r.y >= lo[1]) & (bi->r.y < hi[1]) &
+                             (bi->r.z >= lo[2]) & (bi->r.z < hi[2])))
                 clab_world_wrap_body(L->per, bi);
         }
         if (L->screen) {
