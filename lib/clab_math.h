@@ -9,6 +9,9 @@
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* A hint to start loading the cache line at p, for loops that read memory in random order
  * (no effect on results). */
@@ -25,6 +28,19 @@
 #else
 #define CLAB_ALWAYS_INLINE inline
 #endif
+
+/* a > b ? x : y without a branch (an SSE2 compare and masks where there is SSE2): for a choice
+ * the branch predictor cannot learn, both sides already formed. The value of the conditional
+ * expression, to the bit (a NaN compares false: y). */
+static inline double clab_gt_select(double a, double b, double x, double y)
+{
+#if defined(__SSE2__)
+    const __m128d m = _mm_cmpgt_sd(_mm_set_sd(a), _mm_set_sd(b));
+    return _mm_cvtsd_f64(_mm_or_pd(_mm_and_pd(m, _mm_set_sd(x)), _mm_andnot_pd(m, _mm_set_sd(y))));
+#else
+    return a > b ? x : y;
+#endif
+}
 
 /* Keep a function out of line: a hot loop in a function of its own gets the compiler's whole
  * inlining budget, not what is left in a large caller. */
