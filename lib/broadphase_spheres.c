@@ -281,7 +281,7 @@ static inline long cell_index(const sl_grid *gr, const double *x)
     return c[0] + gr->nc[0] * (c[1] + gr->nc[1] * c[2]);
 }
 
-/* slots around one sphere at most for the candidate pass of cell_pairs (on the stack) */
+/* the candidate buffer of cell_pairs (on the stack), emptied whenever it fills */
 #define SL_CAND 512
 
 /* sphere B, of higher index than sphere i (center xi yi zi, radius Ri, fixed fi, bounds li
@@ -306,6 +306,20 @@ static inline int sl_pair_kept(const sphere_slot *B, double xi, double yi, doubl
     if (fi && B->fixed) return 0;
     /* clab_broadphase: the bounds overlap */
     return bounds_meet(li, hi_, lo + 3 * (size_t)B->body, hi + 3 * (size_t)B->body, per);
+}
+
+/* the candidates cand[0..m) of sphere i that pass sl_pair_kept, in order, into buf; 1 when
+ * out of memory */
+static int sl_take(const sphere_slot *slot, const uint32_t *cand, size_t m, double xi, double yi, double zi, double Ri,
+                   int fi, const double *li, const double *hi_, const double *lo, const double *hi, double M,
+                   double far2, double hmin2, const double half[3], const clab_periodic *per, pbuf *buf)
+{
+    for (size_t q = 0; q < m; q++) {
+        const sphere_slot *B = &slot[cand[q]];
+        if (sl_pair_kept(B, xi, yi, zi, Ri, fi, li, hi_, lo, hi, M, far2, hmin2, half, per) && push(buf, B->body))
+            return 1;
+    }
+    return 0;
 }
 
 /* step 3 for the spheres of cell c: their partners into the thread's buffer */
@@ -370,41 +384,27 @@ static int cell_pairs(clab_collider *cd, const clab_world *w, const sl_grid *gr,
         const double *li = lo + 3 * (size_t)i, *hi_ = hi + 3 * (size_t)i;
         /* S = R_i + R_j + M <= Smax (rounding is monotone): beyond Smax no pair */
         const double Smax = Ri + Rmax + M, far2 = Smax * Smax * (1.0 + 2e-10);
-        size_t first = buf->len, tot = 0;
-        for (int q = 0; q < nr; q++) tot += re[q] - rs[q];
-        if (tot <= SL_CAND) {
-            /* the candidates by a pass without a branch on the index test or the distance
-             * test (both coin tosses: half the slots are of lower index), noted in order,
-             * then the rest of the tests for those only (sl_pair_kept): the same pairs */
-            uint32_t cand[SL_CAND];
-            size_t m = 0;
-            for (int q = 0; q < nr; q++)
-                for (uint32_t u = rs[q], e = re[q]; u < e; u++) {
-                    const sphere_slot *B = &slot[u];
-                    const double dx = B->r[0] - xi, dy = B->r[1] - yi, dz = B->r[2] - zi;
-                    const double d2 = dx * dx + dy * dy + dz * dz;
-                    cand[m] = u;
-                    m += (size_t)((B->body > i) & ((d2 <= far2) | (d2 > hmin2)));
-                }
-            for (size_t q = 0; q < m; q++) {
-                const sphere_slot *B = &slot[cand[q]];
-                if (sl_pair_kept(B, xi, yi, zi, Ri, fi, li, hi_, lo, hi, M, far2, hmin2, half, per) &&
-                    push(buf, B->body))
-                    return 1;
-            }
-        } else {
-            for (int q = 0; q < nr; q++)
-                for (uint32_t u = rs[q], e = re[q]; u < e; u++) {
-                    const sphere_slot *B = &slot[u];
-                    if (B->body <= i) continue;
-                    const double dx = B->r[0] - xi, dy = B->r[1] - yi, dz = B->r[2] - zi;
-                    const double d2 = dx * dx + dy * dy + dz * dz;
-                    if (!((d2 <= far2) | (d2 > hmin2))) continue;
-                    if (sl_pair_kept(B, xi, yi, zi, Ri, fi, li, hi_, lo, hi, M, far2, hmin2, half, per) &&
-                        push(buf, B->body))
+        size_t first = buf->len;
+        /* the candidates by a pass without a branch on the index test or the distance test
+         * (both coin tosses: half the slots are of lower index), noted in order, then the rest
+         * of the tests for those only (sl_pair_kept): the same pairs. The buffer is emptied
+         * whenever it fills (more than SL_CAND candidates around one sphere) */
+        uint32_t cand[SL_CAND];
+        size_t m = 0;
+        for (int q = 0; q < nr; q++)
+            for (uint32_t u = rs[q], e = re[q]; u < e; u++) {
+                const sphere_slot *B = &slot[u];
+                const double dx = B->r[0] - xi, dy = B->r[1] - yi, dz = B->r[2] - zi;
+                const double d2 = dx * dx + dy * dy + dz * dz;
+                cand[m] = u;
+                m += (size_t)((B->body > i) & ((d2 <= far2) | (d2 > hmin2)));
+                if (m == SL_CAND) {
+                    if (sl_take(slot, cand, m, xi, yi, zi, Ri, fi, li, hi_, lo, hi, M, far2, hmin2, half, per, buf))
                         return 1;
+                    m = 0;
                 }
-        }
+            }
+        if (sl_take(slot, cand, m, xi, yi, zi, Ri, fi, li, hi_, lo, hi, M, far2, hmin2, half, per, buf)) return 1;
         uint32_t mask = 0;
         for (int q = 0; q < nplanes; q++) {
             if ((pl[q].fixed && fi) || !clab_box_meets_plane(li, hi_, pl[q].m, pl[q].r, M)) continue;

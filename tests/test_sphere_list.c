@@ -18,8 +18,8 @@
  * radii, periodic in x y and x y z (pairs across the faces, centers a period away), half-spaces
  * and a box among the spheres, envelopes 0, 0.02 and -0.005, four calls with the spheres moved
  * under skin/2 and wrapped into the period between them (the kept list), 1 to 3 threads, and
- * a row of more pairs than one of the narrow phase's blocks, and more than 512 slots around a
- * sphere (the old loop of the cell list's pair pass). */
+ * a row of more pairs than one of the narrow phase's blocks, and more than 512 candidates
+ * around a sphere (the cell list's candidate buffer emptied as it fills). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -393,9 +393,9 @@ int main(void)
         omp_set_num_threads(nt0);
 #endif
     }
-    /* more than 512 slots around a sphere (lib/broadphase_spheres.c: SL_CAND, the candidate
-     * pass's buffer): 700 spheres of radius 0.05 with centers in a cube of side 0.05, among
-     * 1,300 spread over the unit cube; the cell list still taken, its old loop for those */
+    /* more than 512 candidates around a sphere (lib/broadphase_spheres.c: SL_CAND, the
+     * candidate buffer, emptied whenever it fills): 700 spheres of radius 0.05 with centers in
+     * a cube of side 0.05, among 1,300 spread over the unit cube; the cell list still taken */
     {
         w = clab_world_create(NULL);
         clab_error err;
