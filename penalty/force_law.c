@@ -32,6 +32,11 @@ clab_penalty_pair clab_penalty_pair_make(const clab_material_pair *mp, double kn
     p.kt = pick(kt, mp->kt, 0);
     p.gn = pick(gn, mp->gn, 1);
     p.gt = pick(gt, mp->gt, 1);
+    /* S_t/S_n, fixed for the pair when both stiffnesses are derived or both explicit */
+    const double ratio = p.kn < 0.0 && p.kt < 0.0 ? 4.0 * p.Gstar / p.Estar
+                         : p.kn > 0.0 && p.kt > 0.0 ? p.kt / (1.5 * p.kn)
+                                                    : -1.0;
+    p.st_sn = ratio >= 0.0 && isfinite(ratio) ? sqrt(ratio) : -1.0;
     return p;
 }
 

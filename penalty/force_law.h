@@ -15,6 +15,9 @@
 #ifndef CLAB_PENALTY_FORCE_LAW_H
 #define CLAB_PENALTY_FORCE_LAW_H
 
+#include <float.h>
+#include <math.h>
+
 #include "clab_material.h"
 #include "clab_math.h"
 
@@ -53,6 +56,9 @@ typedef struct clab_penalty_pair {
     double Gstar;   /* effective shear modulus G* [Pa] */
     double kn, kt;  /* explicit stiffness: Hooke [N/m], Hertz [N/m^1.5]; < 0 = from E*, G* */
     double gn, gt;  /* explicit damping rates gamma [1/s]; < 0 = from cor */
+    double st_sn;   /* Hertz, both dashpots from cor: sqrt(S_t/S_n) when the pair fixes it (k_n and
+                     * k_t both from E*, G*: sqrt(4 G* / E*); both explicit: sqrt(kt/(3/2 kn))),
+                     * so c_t = c_n sqrt(S_t/S_n) takes no square root of its own; else -1 */
 } clab_penalty_pair;
 
 /* Current coefficients of one contact: F_n = kn delta_n - cn v_n, F_t = -kt delta_t - ct v_t. */
@@ -78,8 +84,13 @@ static inline double clab_penalty_meff(double ma, int fixa, double mb, int fixb)
 }
 
 /* Effective radius R* = R_a R_b/(R_a + R_b) with the radii of clab_penalty_radius
- * (INFINITY for flat shapes): 1/R* = 1/R_a + 1/R_b. */
-static inline double clab_penalty_reff(double ra, double rb) { return 1.0 / (1.0 / ra + 1.0 / rb); }
+ * (INFINITY for flat shapes: 1/R* = 1/R_a + 1/R_b, so R* is the other radius), in one
+ * division (the contact loop's: 1/(1/R_a + 1/R_b) took three) and no branch. */
+static inline double clab_penalty_reff(double ra, double rb)
+{
+    const double lo = ra < rb ? ra : rb, hi = ra < rb ? rb : ra;
+    return clab_gt_select(hi, DBL_MAX, lo, ra * rb / (ra + rb)); /* (inf/inf = NaN not chosen) */
+}
 
 /* The coefficients of one contact at overlap delta_n > 0 (see doc/penalty.md for the table):
  *   hooke: k_n explicit, or 16/15 sqrt(R*) E* (15 m_eff vchar^2/(16 sqrt(R*) E*))^(1/5);
@@ -113,14 +124,20 @@ static CLAB_ALWAYS_INLINE clab_penalty_coef clab_penalty_coefficients(const clab
         /* Hertz-Mindlin: k_n = 4/3 E* sqrt(R* delta_n) (Hertz, Johnson 1985 Sect. 4.2, as a
          * secant stiffness), k_t = 8 G* sqrt(R* delta_n) = S_t (Mindlin 1949, no-slip tangent stiffness);
          * damping from e with S_n = 2 E* sqrt(R* delta_n) = 3/2 k_n (Tsuji et al. 1992 as in
-         * LIGGGHTS hertz/history and Chrono SMC): c = -2 sqrt(5/6) beta sqrt(S m_eff) */
-        double sd = sqrt(delta_n);
-        k.kn = p->kn > 0.0 ? p->kn * sd : 4.0 / 3.0 * p->Estar * sqrt(R_eff) * sd;
-        k.kt = p->kt > 0.0 ? p->kt * sd : 8.0 * p->Gstar * sqrt(R_eff) * sd;
+         * LIGGGHTS hertz/history and Chrono SMC): c = -2 sqrt(5/6) beta sqrt(S m_eff), and
+         * c_t = c_n sqrt(S_t/S_n) where the pair fixes that ratio (st_sn). Square roots and
+         * divisions are the long-latency steps of a contact: one sqrt(R* delta_n) for both
+         * stiffnesses, one sqrt(S_n m_eff) for both dashpots */
+        const double srd = sqrt(R_eff * delta_n);
+        k.kn = p->kn > 0.0 ? p->kn * sqrt(delta_n) : 4.0 / 3.0 * p->Estar * srd;
+        k.kt = p->kt > 0.0 ? p->kt * sqrt(delta_n) : 8.0 * p->Gstar * srd;
+        const double c = -2.0 * sqrt(5.0 / 6.0) * p->beta;
+        const double cn = c * sqrt(1.5 * k.kn * m_eff);
         /* explicit rates: seed 002's f = sqrt(delta_n/D_eff) on the dashpot too, D_eff = R* */
-        double f = sqrt(delta_n / R_eff);
-        k.cn = p->gn >= 0.0 ? p->gn * m_eff * f : -2.0 * sqrt(5.0 / 6.0) * p->beta * sqrt(1.5 * k.kn * m_eff);
-        k.ct = p->gt >= 0.0 ? p->gt * m_eff * f : -2.0 * sqrt(5.0 / 6.0) * p->beta * sqrt(k.kt * m_eff);
+        k.cn = p->gn >= 0.0 ? p->gn * m_eff * sqrt(delta_n / R_eff) : cn;
+        k.ct = p->gt >= 0.0   ? p->gt * m_eff * sqrt(delta_n / R_eff)
+               : p->st_sn >= 0.0 ? cn * p->st_sn
+                                 : c * sqrt(k.kt * m_eff);
     }
     return k;
 }

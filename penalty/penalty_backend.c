@@ -49,8 +49,8 @@ _Static_assert(sizeof(pen_body) == 64, "pen_body: one cache line");
 static inline int pen_sphere(const pen_body *b) { return !signbit(b->R); }
 /* body b is fixed (clab_penalty_meff) */
 static inline int pen_fixed(const pen_body *b) { return b->m == INFINITY; }
-/* 1/Rc [1/m] of body b (0 when flat): 1/R* = 1/R_a + 1/R_b (clab_penalty_reff) */
-static inline double pen_inv_rc(const pen_body *b) { return 1.0 / fabs(b->R); }
+/* Rc [m] of body b for R* (clab_penalty_reff): a sphere's radius, INFINITY when flat */
+static inline double pen_rc(const pen_body *b) { return fabs(b->R); }
 
 /* a body's contact sums as one thread scatters them (contact_scatter): the force F (world)
  * and the torque tau (a sphere: world, turned once by the body loop; any other body: its own
@@ -437,8 +437,8 @@ static CLAB_ALWAYS_INLINE clab_vec3 contact_force(penalty *p, const clab_world *
               : &p->pairs[(size_t)w->bodies[ci->a].material * p->nmat + (size_t)w->bodies[ci->b].material];
     double delta_n = -ci->phi;
     double m_eff = clab_penalty_meff(A->m, pen_fixed(A), B->m, pen_fixed(B));
-    /* clab_penalty_reff; Hooke with an explicit k_n does not read it (three divisions) */
-    double R_eff = law->model == CLAB_PENALTY_HOOKE && pp->kn > 0.0 ? NAN : 1.0 / (pen_inv_rc(A) + pen_inv_rc(B));
+    /* clab_penalty_reff; Hooke with an explicit k_n does not read it */
+    double R_eff = law->model == CLAB_PENALTY_HOOKE && pp->kn > 0.0 ? NAN : clab_penalty_reff(pen_rc(A), pen_rc(B));
 
     /* lever arms from the centers (world frame): to the contact point P, A(e) sbar (not P - r,
      * which is wrong through a periodic image), or (lever=surface) to each body's own surface

@@ -27,6 +27,9 @@ int main(void)
            "m_eff against a fixed body is the free body's mass");
     tap_rel(clab_penalty_reff(0.1, 0.3), 0.075, tol, "R* = R_a R_b/(R_a + R_b)");
     tap_ok(clab_penalty_reff(0.1, INFINITY) == 0.1, "R* against a plane (R = infinity) is the sphere's radius");
+    tap_ok(clab_penalty_reff(INFINITY, 0.25) == 0.25 && clab_penalty_reff(INFINITY, INFINITY) == INFINITY,
+           "R* with the plane first, and of two flat sides (1/R* = 0)");
+    tap_rel(clab_penalty_reff(2e-3, 7e-3), 1.0 / (1.0 / 2e-3 + 1.0 / 7e-3), 1e-15, "R* = 1/(1/R_a + 1/R_b), unequal radii");
 
     /* material pair: E = 1e9, nu = 0.25, cor = 0.5 on both sides */
     clab_material ma = clab_default_material();
@@ -55,6 +58,19 @@ int main(void)
     tap_rel(k.kt, 1e9 * sqrt(d), tol, "Hertz explicit: k_t = kt sqrt(delta_n)");
     tap_rel(k.cn, 100 * m * sqrt(d / R), tol, "Hertz explicit: c_n = gamma_n m* sqrt(delta_n/R*) (seed 002's f)");
     tap_ok(k.ct == 0.0, "Hertz explicit gt = 0: no tangential damping");
+    /* explicit stiffnesses, dashpots from cor (S_n = 3/2 k_n, S_t = k_t: the ratio fixed by the
+     * pair), and one explicit with one derived (the ratio depends on R*: no shortcut) */
+    clab_penalty_pair pk = clab_penalty_pair_make(&mp, 3e9, 1e9, -1, -1);
+    k = clab_penalty_coefficients(&law, &pk, d, m, R);
+    tap_rel(k.ct, -2 * sqrt(5.0 / 6.0) * beta * sqrt(1e9 * sqrt(d) * m), tol,
+            "Hertz explicit kn, kt, damping from cor: c_t = -2 sqrt(5/6) beta sqrt(k_t m*)");
+    tap_rel(k.cn, -2 * sqrt(5.0 / 6.0) * beta * sqrt(1.5 * 3e9 * sqrt(d) * m), tol,
+            "Hertz explicit kn, kt, damping from cor: c_n = -2 sqrt(5/6) beta sqrt(3/2 k_n m*)");
+    clab_penalty_pair pm = clab_penalty_pair_make(&mp, 3e9, -1, -1, -1);
+    k = clab_penalty_coefficients(&law, &pm, d, m, R);
+    tap_ok(pm.st_sn < 0.0, "Hertz explicit kn, derived kt: S_t/S_n not fixed by the pair");
+    tap_rel(k.ct, -2 * sqrt(5.0 / 6.0) * beta * sqrt(St * m), tol,
+            "Hertz explicit kn, derived kt: c_t = -2 sqrt(5/6) beta sqrt(8 G* sqrt(R* delta_n) m*)");
 
     /* Hooke: explicit kn with derived kt and damping */
     law.model = CLAB_PENALTY_HOOKE;
