@@ -169,28 +169,28 @@ static inline int narrow_hit(const clab_hot_body *hot, int i, int j, double d2, 
 /* pairs of a block of sphere rows at most (narrow_block's buffers, on the stack) */
 #define NARROW_BLOCK 512
 
-/* The distance test of narrow_rows for the sphere rows [i0, i1) (gen 0, envelope >= 0), at most
- * NARROW_BLOCK pairs, in two passes so that neither the end of a row nor a pair's verdict is
- * a branch of the scan: each pair's row from a running max over the rows' starts; then every
- * pair's d2 and the row bound, the pairs that need more (the verdicts of the row scan, the
- * same operations) noted in order without a branch; then those pairs in that order as the
- * row scan takes them. The same records, in the same order */
-static int narrow_block(const clab_hot_body *hot, const clab_pair_list *L, size_t i0, size_t i1, double envelope,
-                        double hmin2, const clab_periodic *per, const double half[3], clab_contacts *out)
+/* The distance test of narrow_rows for the pairs [kb, ke) of the sphere rows [i0, i1) (gen 0,
+ * envelope >= 0; pair kb in row i0, at most NARROW_BLOCK pairs: whole rows, or a piece of a
+ * longer row), in two passes so that neither the end of a row nor a pair's verdict is a branch
+ * of the scan: each pair's row from a running max over the rows' starts; then every pair's d2
+ * and the row bound, the pairs that need more noted in order without a branch; then those
+ * pairs in that order, the row's second test, the record or the exact path. The records come
+ * in pair order. */
+static int narrow_block(const clab_hot_body *hot, const clab_pair_list *L, size_t i0, size_t i1, size_t kb,
+                        size_t ke, double envelope, double hmin2, const clab_periodic *per, const double half[3],
+                        clab_contacts *out)
 {
     const size_t *row = L->row;
-    const size_t base = row[i0], np = row[i1] - base;
-    const uint32_t *nbr = L->nbr + base;
+    const size_t np = ke - kb;
+    const uint32_t *nbr = L->nbr + kb;
     const double Rmax = L->Rmax, c2 = 1.0 + 2e-10;
     uint32_t ri[NARROW_BLOCK], cand[NARROW_BLOCK];
-    /* 1. the row of each pair: i + 1 at its row's first pair (an empty row's mark is
-     *    overwritten by the next row's, which starts there too), then the running max */
+    /* 1. the row of each pair: i + 1 at the first pair of a row starting inside the block (an
+     *    empty row's mark is overwritten by the next row's, which starts there too), then the
+     *    running max from row i0 */
     for (size_t k = 0; k < np; k++) ri[k] = 0;
-    for (size_t i = i0; i < i1; i++) {
-        const size_t k = row[i] - base;
-        if (k < np) ri[k] = (uint32_t)(i + 1);
-    }
-    for (size_t k = 0, cur = 0; k < np; k++) {
+    for (size_t i = i0 + 1; i < i1 && row[i] < ke; i++) ri[row[i] - kb] = (uint32_t)(i + 1);
+    for (size_t k = 0, cur = i0 + 1; k < np; k++) {
         cur = ri[k] > cur ? ri[k] : cur;
         ri[k] = (uint32_t)cur - 1;
     }
@@ -206,8 +206,8 @@ static int narrow_block(const clab_hot_body *hot, const clab_pair_list *L, size_
         cand[m] = (uint32_t)k;
         m += (size_t)!((d2 > far2) & (d2 < hmin2));
     }
-    /* 3. the pairs that went on, in order: the row scan's second test (with R_j), then the
-     *    record or the exact path */
+    /* 3. the pairs that went on, in order: the second test (with R_j), then the record or the
+     *    exact path */
     for (size_t q = 0; q < m; q++) {
         const size_t k = cand[q];
         const uint32_t i = ri[k], j = nbr[k];
@@ -238,10 +238,10 @@ static int narrow_block(const clab_hot_body *hot, const clab_pair_list *L, size_
  * pairs whose gap Phi is above the envelope either way. Before it, the bound of the row,
  * S <= (R_i + env) + Rmax (rounding is monotone, S >= 0 for env >= 0), drops the pairs past it
  * without reading R_j (on a packing of equal spheres, every dropped pair). Consecutive sphere
- * rows go by blocks (narrow_block); a row of more pairs than a block takes the scan below.
- * A row with another shape (gen[i]), and every row for a negative envelope (S may be <= 0,
- * where sphere_pair keeps the pair), takes the pairs one by one as before: sphere_pair for
- * two spheres, clab_collide_pair otherwise. */
+ * rows go by blocks of at most NARROW_BLOCK pairs (narrow_block); a longer row, in pieces of
+ * that many. A row with another shape (gen[i]), and every row for a negative envelope (S may
+ * be <= 0, where sphere_pair keeps the pair), takes the pairs one by one: sphere_pair for two
+ * spheres, clab_collide_pair otherwise. */
 static int narrow_rows(const clab_world *w, const clab_hot_body *hot,
                        const clab_pair_list *L, size_t i0, size_t i1, double envelope, clab_contacts *out)
 {
@@ -249,7 +249,6 @@ static int narrow_rows(const clab_world *w, const clab_hot_body *hot,
     const size_t *row = L->row;
     const uint32_t *nbr = L->nbr;
     const int fast = envelope >= 0.0;
-    const double Rmax = L->Rmax, c2 = 1.0 + 2e-10;
     int rc = CLAB_OK;
     double half[3];
     clab_world_half_periods(per, half);
@@ -261,56 +260,28 @@ static int narrow_rows(const clab_world *w, const clab_hot_body *hot,
         const size_t e = row[i + 1];
         if (fast && !gen[i] && e - k <= NARROW_BLOCK) {
             if (e - row[b0] > NARROW_BLOCK) { /* row i starts the next block */
-                rc = narrow_block(hot, L, b0, i, envelope, hmin2, per, half, out);
+                rc = narrow_block(hot, L, b0, i, row[b0], k, envelope, hmin2, per, half, out);
                 b0 = i;
             }
             continue;
         }
-        if (b0 < i) rc = narrow_block(hot, L, b0, i, envelope, hmin2, per, half, out);
+        if (b0 < i) rc = narrow_block(hot, L, b0, i, row[b0], k, envelope, hmin2, per, half, out);
         b0 = i + 1;
-        if (rc || k == e) continue;
-        const clab_hot_body *hi = &hot[i];
-        if (gen[i] | !fast) {
-            for (; k < e && rc == CLAB_OK; k++) {
-                const uint32_t j = nbr[k];
-                CLAB_PREFETCH(&hot[nbr[k + CLAB_PREFETCH_AHEAD]]);
-                if (hi->R >= 0.0 && hot[j].R >= 0.0)
-                    rc = sphere_pair(hi, &hot[j], (int)i, (int)j, envelope, per, half, out);
-                else rc = clab_collide_pair(w, (int)i, (int)j, envelope, out);
-            }
+        if (fast && !gen[i]) { /* a sphere row longer than a block: in pieces */
+            for (; k < e && rc == CLAB_OK; k += NARROW_BLOCK)
+                rc = narrow_block(hot, L, i, i + 1, k, e - k > NARROW_BLOCK ? k + NARROW_BLOCK : e, envelope, hmin2,
+                                  per, half, out);
             continue;
         }
-        double d2 = 0.0; /* of the pair the scan stopped at */
-        while (k < e) {
-            /* the scan: pairs dropped by the distance test, no call (so i's data stay in
-             * registers); it stops at a pair that needs more */
-            {
-                const double xi = hi->r[0], yi = hi->r[1], zi = hi->r[2], Rie = hi->R + envelope;
-                const double Sb = Rie + Rmax, far2 = Sb * Sb * c2;
-                for (; k < e; k++) {
-                    const uint32_t j = nbr[k];
-                    /* hot[j] is a random read: asked for a few pairs ahead (the zeros behind the
-                     * last pair keep this in bounds), the reads overlap instead of waiting one
-                     * after the other */
-                    CLAB_PREFETCH(&hot[nbr[k + CLAB_PREFETCH_AHEAD]]);
-                    const clab_hot_body *hj = &hot[j];
-                    const double dx = hj->r[0] - xi, dy = hj->r[1] - yi, dz = hj->r[2] - zi;
-                    d2 = dx * dx + dy * dy + dz * dz;
-                    if (d2 > far2) {
-                        if (d2 < hmin2) continue;
-                        break;
-                    }
-                    const double S = Rie + hj->R;
-                    if (!(d2 < hmin2 && d2 > S * S * c2)) break;
-                }
-            }
-            if (k == e) break;
-            const uint32_t j = nbr[k++];
-            rc = narrow_hit(hot, (int)i, (int)j, d2, hmin2, envelope, per, half, out);
-            if (rc) break;
+        const clab_hot_body *hi = &hot[i];
+        for (; k < e && rc == CLAB_OK; k++) {
+            const uint32_t j = nbr[k];
+            CLAB_PREFETCH(&hot[nbr[k + CLAB_PREFETCH_AHEAD]]);
+            if (hi->R >= 0.0 && hot[j].R >= 0.0) rc = sphere_pair(hi, &hot[j], (int)i, (int)j, envelope, per, half, out);
+            else rc = clab_collide_pair(w, (int)i, (int)j, envelope, out);
         }
     }
-    if (rc == CLAB_OK && b0 < i1) rc = narrow_block(hot, L, b0, i1, envelope, hmin2, per, half, out);
+    if (rc == CLAB_OK && b0 < i1) rc = narrow_block(hot, L, b0, i1, row[b0], row[i1], envelope, hmin2, per, half, out);
     return rc;
 }
 
