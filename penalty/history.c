@@ -19,9 +19,6 @@ void clab_history_free(clab_history *h)
     free(h->delta_t);
     free(h->hit);
     free(h->used);
-    free(h->akey);
-    free(h->adelta_t);
-    free(h->at);
     free(h->tkey);
     free(h->tdelta_t);
     free(h->slot_key);
@@ -61,77 +58,6 @@ static inline unsigned high_bit(uint64_t x)
     while (!(x >> 63)) x <<= 1, b--;
     return b;
 #endif
-}
-
-/* the number of set bits of x */
-static inline unsigned pop_count(uint64_t x)
-{
-#if defined(__GNUC__)
-    return (unsigned)__builtin_popcountll(x);
-#else
-    unsigned n = 0;
-    for (; x; x &= x - 1) n++;
-    return n;
-#endif
-}
-
-/* the set bits of words [0, w) of the bit set b */
-static size_t bits_before(const uint64_t *b, size_t w)
-{
-    size_t r = 0;
-    for (size_t k = 0; k < w; k++) r += pop_count(b[k]);
-    return r;
-}
-
-/* A walk over the set bits of a bit set, up (bit_up_at, bit_up) or down (bit_down_at,
- * bit_down), from the bit of rank r (the (r+1)-th set bit from the lowest); the caller
- * takes no more bits than the set holds. */
-typedef struct bit_walk {
-    const uint64_t *b;
-    size_t w;      /* the word under way */
-    uint64_t left; /* its bits still to take */
-} bit_walk;
-
-/* the word of the bit of rank r, and that word with the r' lower set bits of it cleared */
-static void bit_find(const uint64_t *b, size_t r, size_t *w, uint64_t *x)
-{
-    size_t k = 0;
-    unsigned n;
-    while ((n = pop_count(b[k])) <= r) {
-        r -= n;
-        k++;
-    }
-    uint64_t y = b[k];
-    while (r--) y &= y - 1;
-    *w = k;
-    *x = y;
-}
-static void bit_up_at(bit_walk *it, const uint64_t *b, size_t r)
-{
-    it->b = b;
-    bit_find(b, r, &it->w, &it->left);
-}
-static inline size_t bit_up(bit_walk *it)
-{
-    while (!it->left) it->left = it->b[++it->w];
-    size_t f = 64 * it->w + low_bit(it->left);
-    it->left &= it->left - 1;
-    return f;
-}
-static void bit_down_at(bit_walk *it, const uint64_t *b, size_t r)
-{
-    uint64_t x;
-    it->b = b;
-    bit_find(b, r, &it->w, &x);
-    unsigned k = low_bit(x); /* the bit of rank r: it and the bits below it are left */
-    it->left = b[it->w] & (k == 63 ? ~UINT64_C(0) : (UINT64_C(1) << (k + 1)) - 1);
-}
-static inline size_t bit_down(bit_walk *it)
-{
-    while (!it->left) it->left = it->b[--it->w];
-    unsigned k = high_bit(it->left);
-    it->left &= ~(UINT64_C(1) << k);
-    return 64 * it->w + k;
 }
 
 /* a capacity of at least n, growing by half (1.5x) from cap */
@@ -236,249 +162,103 @@ int clab_history_begin(clab_history *h, size_t nmax, clab_error *err)
     return CLAB_OK;
 }
 
-/* contacts [i0, i1) against the sorted generation (i0 a multiple of 64; i1 too, or nc): bit i
- * of hit when contact i's key is some entry's, and bit j of used for that entry j (a merge
- * from a binary search for the first key). The hit words of the range are this call's alone;
- * a used word can be shared with the neighbouring ranges (a thread's entries are a run of
- * indices): OR-ed in atomically, once a word, into words zeroed before. */
-static void match_range(clab_history *h, const clab_contact *c, size_t i0, size_t i1)
+/* More than one thread: the generation copied aside (tkey, tdelta_t, the buffer of the keyed
+ * interface; grown only when a step has more entries than any before), each thread a share,
+ * then each thread merges its range of contacts from the copy into place, from a binary
+ * search for its first key: no position is read after it is written, one pass, no bit sets.
+ * Thread t's range: part[t] .. part[t + 1] when part holds nt shares (the records its narrow
+ * phase wrote, in its cache), else nc t / nt .. nc (t + 1) / nt. Entry i: contact i's key and
+ * last delta_t when found, else CLAB_HISTORY_EMPTY (its delta_t is not read). CLAB_ENOMEM
+ * when the copy has no room, nothing changed then. */
+static int align_copy(clab_history *h, const clab_contact *c, size_t nc, const size_t *part, int nparts, int nt)
 {
-    const uint64_t *key = h->key;
     const size_t nold = h->n;
-    uint64_t *hit = h->hit, *used = h->used;
-    if (i0 >= i1) return;
-    size_t lo = 0, hi = nold;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (key[mid] < c[i0].key) lo = mid + 1;
-        else hi = mid;
+    if (nold > h->tcap) {
+        size_t cap = grown(h->tcap, nold);
+        if (regrow((void **)&h->tkey, cap, sizeof(uint64_t)) || regrow((void **)&h->tdelta_t, cap, sizeof(clab_vec3)))
+            return CLAB_ENOMEM;
+        h->tcap = cap;
+        h->grows++;
     }
-    size_t j = lo, uw = SIZE_MAX;
-    uint64_t hbits = 0, ubits = 0;
-    for (size_t i = i0; i < i1; i++) {
-        uint64_t k = c[i].key;
-        while (j < nold && key[j] < k) j++;
-        if (j < nold && key[j] == k) {
-            hbits |= UINT64_C(1) << (i & 63);
-            if (j / 64 != uw) {
-                if (uw != SIZE_MAX) {
-#pragma omp atomic
-                    used[uw] |= ubits;
-                }
-                uw = j / 64;
-                ubits = 0;
+    if (!(part && nparts == nt && part[0] == 0 && part[nt] == nc)) part = NULL;
+    uint64_t *key = h->key, *tk = h->tkey;
+    clab_vec3 *dt = h->delta_t, *tdt = h->tdelta_t;
+#pragma omp parallel num_threads(nt)
+    {
+#ifdef _OPENMP
+        const size_t t = (size_t)omp_get_thread_num(), T = (size_t)omp_get_num_threads();
+#else
+        const size_t t = 0, T = 1;
+#endif
+        const size_t j0 = nold * t / T, j1 = nold * (t + 1) / T;
+        if (j1 > j0) {
+            memcpy(tk + j0, key + j0, (j1 - j0) * sizeof *tk);
+            memcpy(tdt + j0, dt + j0, (j1 - j0) * sizeof *tdt);
+        }
+#pragma omp barrier
+        const size_t i0 = part && T == (size_t)nt ? part[t] : nc * t / T;
+        const size_t i1 = part && T == (size_t)nt ? part[t + 1] : nc * (t + 1) / T;
+        size_t j = 0, hi = nold;
+        if (i0 < i1)
+            while (j < hi) { /* the first entry with a key >= contact i0's */
+                size_t mid = j + (hi - j) / 2;
+                if (tk[mid] < c[i0].key) j = mid + 1;
+                else hi = mid;
             }
-            ubits |= UINT64_C(1) << (j & 63);
-        }
-        if ((i & 63) == 63 || i + 1 == i1) {
-            hit[i / 64] = hbits;
-            hbits = 0;
-        }
-    }
-    if (uw != SIZE_MAX) {
-#pragma omp atomic
-        used[uw] |= ubits;
-    }
-}
-
-/* One thread's share of the parallel moves: the contacts [i0, i1) (i0 = 64 w0; i1 = 64 w1, or
- * nc for the last share), whose nh marked contacts (hit) take the entries of rank r0 ..
- * r0 + nh - 1 among the marked ones (used). */
-typedef struct move_share {
-    size_t i0, i1, w0, w1, r0, nh;
-} move_share;
-
-/* The sources the share reads outside its own positions: its first hits whose entries lie
- * below i0 (*nlo of them) and its last hits whose entries lie at or above i1 (*nhi), other
- * shares' positions. f is monotone, so they are a run at each end of the share, as long as
- * the entries shifted across its bounds. With copy: copied to the buffer from index off on
- * (akey, adelta_t; an index, not a pointer: the buffer is NULL while nothing was ever set
- * aside), the low ones in increasing order, then the high ones in decreasing order. */
-static void aside_share(clab_history *h, const move_share *g, size_t *nlo, size_t *nhi, int copy, size_t off)
-{
-    size_t lo = 0, hi = 0;
-    bit_walk uw;
-    if (g->nh) {
-        bit_up_at(&uw, h->used, g->r0);
-        for (; lo < g->nh; lo++) {
-            size_t f = bit_up(&uw);
-            if (f >= g->i0) break;
-            if (copy) {
-                h->akey[off + lo] = h->key[f];
-                h->adelta_t[off + lo] = h->delta_t[f];
-            }
-        }
-        bit_down_at(&uw, h->used, g->r0 + g->nh - 1);
-        for (; lo + hi < g->nh; hi++) {
-            size_t f = bit_down(&uw);
-            if (f < g->i1) break;
-            if (copy) {
-                h->akey[off + lo + hi] = h->key[f];
-                h->adelta_t[off + lo + hi] = h->delta_t[f];
-            }
-        }
-    }
-    *nlo = lo;
-    *nhi = hi;
-}
-
-/* The moves of one share onto its own positions, once every share has set aside what it reads
- * of the others (aside_share, from index off of the buffer on): the entries from inside the share move down in
- * increasing order, then up in decreasing order, where the entries set aside are put and the
- * contacts without an entry marked (the order of align_merge's two passes, within the share:
- * no position is written before it is read). */
-static void move_share_run(clab_history *h, const move_share *g, size_t nc, size_t nlo, size_t nhi, size_t off)
-{
-    uint64_t *key = h->key;
-    clab_vec3 *dt = h->delta_t;
-    const uint64_t *hit = h->hit;
-    bit_walk hw, uw;
-    if (g->nh > nlo + nhi) { /* down: the hits of rank nlo .. nh - nhi - 1 in the share */
-        bit_up_at(&hw, hit, g->r0 + nlo);
-        bit_up_at(&uw, h->used, g->r0 + nlo);
-        for (size_t k = nlo; k < g->nh - nhi; k++) {
-            size_t i = bit_up(&hw), f = bit_up(&uw);
-            if (f > i) {
-                key[i] = key[f];
-                dt[i] = dt[f];
-            }
-        }
-    }
-    /* up, the entries set aside and the marks, in decreasing order */
-    size_t k = g->nh; /* hits of the share not yet passed */
-    if (g->nh) bit_down_at(&uw, h->used, g->r0 + g->nh - 1);
-    for (size_t wi = g->w1; wi-- > g->w0;) {
-        const uint64_t bi = hit[wi];
-        for (size_t i = 64 * wi + 63 < nc ? 64 * wi + 63 : nc - 1;; i--) {
-            if (bi >> (i & 63) & 1u) {
-                size_t f = bit_down(&uw);
-                k--;
-                if (k < nlo) {
-                    key[i] = h->akey[off + k];
-                    dt[i] = h->adelta_t[off + k];
-                } else if (k >= g->nh - nhi) {
-                    key[i] = h->akey[off + nlo + (g->nh - 1 - k)];
-                    dt[i] = h->adelta_t[off + nlo + (g->nh - 1 - k)];
-                } else if (f < i) {
-                    key[i] = key[f];
-                    dt[i] = dt[f];
-                }
+        for (size_t i = i0; i < i1; i++) {
+            const uint64_t k = c[i].key;
+            while (j < nold && tk[j] < k) j++;
+            if (j < nold && tk[j] == k) {
+                key[i] = k;
+                dt[i] = tdt[j];
             } else {
                 key[i] = CLAB_HISTORY_EMPTY;
             }
-            if (i == 64 * wi) break;
         }
     }
-}
-
-/* room for n entries set aside; 0 on success */
-static int aside_reserve(clab_history *h, size_t n)
-{
-    if (n <= h->acap) return CLAB_OK;
-    size_t cap = grown(h->acap, n);
-    if (regrow((void **)&h->akey, cap, sizeof(uint64_t)) || regrow((void **)&h->adelta_t, cap, sizeof(clab_vec3)))
-        return CLAB_ENOMEM;
-    h->acap = cap;
     return CLAB_OK;
 }
 
 /* Re-index the sorted generation by the sorted contacts in place: contact i's history is
  * entry f(i), the i-th contact marked in hit taking the i-th entry marked in used (f increases
- * with i). The entries with f(i) > i move down in increasing i: position i is no later
- * contact's source, since f(i') > f(i) > i for i' > i. Those with f(i) < i move up in
- * decreasing i, by the same argument mirrored; and no position the first pass wrote is one of
- * their sources (f(i') = i with f(i) > i and f(i') < i' would need i' < i and f(i') > f(i), or
- * i' > i and f(i') < f(i): f is monotone). The second pass also marks the contacts without an
- * entry (key CLAB_HISTORY_EMPTY), after every move that reads their position. An entry moves
- * with its key, which is its contact's. On one thread the merge itself makes the first pass
- * (no walk over the bit sets). On more, each thread makes both passes on its own range of
- * contacts (move_share_run), after every thread has copied aside the few entries it reads
- * from the others' ranges (aside_share; a barrier between): the same moves, in parallel, with
- * a buffer the size of the shifts across the ranges' bounds, not of the contacts. */
-static void align_merge(clab_history *h, const clab_contact *c, size_t nc)
+ * with i). The entries with f(i) > i move down in increasing i, as the merge finds them (the
+ * positions it writes, i < f(i), lie behind its read position f(i), which only advances):
+ * position i is no later contact's source, since f(i') > f(i) > i for i' > i. Those with
+ * f(i) < i move up in decreasing i, by the same argument mirrored; and no position the first
+ * pass wrote is one of their sources (f(i') = i with f(i) > i and f(i') < i' would need i' < i
+ * and f(i') > f(i), or i' > i and f(i') < f(i): f is monotone). The second pass also marks the
+ * contacts without an entry (key CLAB_HISTORY_EMPTY), after every move that reads their
+ * position. An entry moves with its key, which is its contact's. On more than one thread
+ * (above HIST_PAR_MIN contacts): align_copy, unless its copy finds no room. */
+static void align_merge(clab_history *h, const clab_contact *c, size_t nc, const size_t *part, int nparts)
 {
     const size_t nw = words(nc), nu = words(h->n);
     uint64_t *hit = h->hit, *used = h->used, *key = h->key;
     clab_vec3 *dt = h->delta_t;
-    int nt = 1;
 #ifdef _OPENMP
-    if (nc > HIST_PAR_MIN) nt = omp_get_max_threads();
-#endif
-    if (nt > 1 && h->nat < (size_t)nt + 1) { /* the offsets of the threads' entries set aside */
-        if (regrow((void **)&h->at, (size_t)nt + 1, sizeof(size_t))) nt = 1;
-        else h->nat = (size_t)nt + 1;
-    }
-    if (nu) memset(used, 0, nu * sizeof *used);
-    int up = 0;
-    if (nt <= 1) {
-        /* one thread: the merge moves the entries down as it finds them (the positions it
-         * writes, i < f(i), lie behind its read position f(i), which only advances) */
-        const size_t nold = h->n;
-        if (nw) memset(hit, 0, nw * sizeof *hit);
-        for (size_t i = 0, j = 0; i < nc; i++) {
-            uint64_t k = c[i].key;
-            while (j < nold && key[j] < k) j++;
-            if (j < nold && key[j] == k) {
-                hit[i / 64] |= UINT64_C(1) << (i & 63);
-                used[j / 64] |= UINT64_C(1) << (j & 63);
-                if (j > i) {
-                    key[i] = k;
-                    dt[i] = dt[j];
-                } else if (j < i) {
-                    up = 1;
-                }
-            }
-        }
-    } else {
-        size_t *at = h->at;
-        int fail = 0;
-#pragma omp parallel num_threads(nt)
-        {
-#ifdef _OPENMP
-            size_t t = (size_t)omp_get_thread_num(), T = (size_t)omp_get_num_threads();
+    if (nc > HIST_PAR_MIN && omp_get_max_threads() > 1 &&
+        align_copy(h, c, nc, part, nparts, omp_get_max_threads()) == CLAB_OK)
+        return;
 #else
-            size_t t = 0, T = 1;
+    (void)part, (void)nparts;
 #endif
-            move_share g;
-            g.w0 = nw * t / T;
-            g.w1 = nw * (t + 1) / T;
-            g.i0 = 64 * g.w0;
-            g.i1 = 64 * g.w1 < nc ? 64 * g.w1 : nc;
-            match_range(h, c, g.i0, g.i1);
-#pragma omp barrier
-            g.r0 = bits_before(hit, g.w0);
-            g.nh = bits_before(hit + g.w0, g.w1 - g.w0);
-            size_t nlo, nhi;
-            aside_share(h, &g, &nlo, &nhi, 0, 0);
-            at[t + 1] = nlo + nhi;
-#pragma omp barrier
-#pragma omp single
-            {
-                at[0] = 0;
-                for (size_t u = 0; u < T; u++) at[u + 1] += at[u];
-                fail = aside_reserve(h, at[T]) != CLAB_OK;
+    if (nu) memset(used, 0, nu * sizeof *used);
+    if (nw) memset(hit, 0, nw * sizeof *hit);
+    int up = 0;
+    const size_t nold = h->n;
+    for (size_t i = 0, j = 0; i < nc; i++) {
+        uint64_t k = c[i].key;
+        while (j < nold && key[j] < k) j++;
+        if (j < nold && key[j] == k) {
+            hit[i / 64] |= UINT64_C(1) << (i & 63);
+            used[j / 64] |= UINT64_C(1) << (j & 63);
+            if (j > i) {
+                key[i] = k;
+                dt[i] = dt[j];
+            } else if (j < i) {
+                up = 1;
             }
-            if (!fail) aside_share(h, &g, &nlo, &nhi, 1, at[t]);
-#pragma omp barrier
-            if (!fail) move_share_run(h, &g, nc, nlo, nhi, at[t]);
         }
-        if (!fail) return;
-        /* no room to set entries aside: the moves on one thread. Down, in increasing order;
-         * the lowest marks first */
-        size_t wj = 0;
-        uint64_t bj = nu ? used[0] : 0;
-        for (size_t wi = 0; wi < nw; wi++)
-            for (uint64_t bi = hit[wi]; bi; bi &= bi - 1) {
-                while (!bj) bj = used[++wj];
-                size_t i = 64 * wi + low_bit(bi), f = 64 * wj + low_bit(bj);
-                bj &= bj - 1;
-                if (f > i) {
-                    key[i] = key[f];
-                    dt[i] = dt[f];
-                } else if (f < i) {
-                    up = 1;
-                }
-            }
     }
     if (!up) { /* nothing reads an entry any more: the contacts without one marked, in parallel */
 #pragma omp parallel for schedule(static) if (nc > HIST_PAR_MIN)
@@ -520,13 +300,14 @@ static int contacts_increasing(const clab_contact *c, size_t nc)
     return inc;
 }
 
-int clab_history_align(clab_history *h, const clab_contact *c, size_t nc, int increasing, clab_error *err)
+int clab_history_align(clab_history *h, const clab_contact *c, size_t nc, int increasing, const size_t *part,
+                       int nparts, clab_error *err)
 {
     if (nc > UINT32_MAX / 2)
         return clab_error_set(err, CLAB_ENOMEM, "penalty history: %zu contacts is more than the table holds", nc);
     if (reserve(h, nc)) return clab_error_set(err, CLAB_ENOMEM, "penalty history: out of memory for %zu contacts", nc);
     if (h->sorted && (increasing || contacts_increasing(c, nc))) {
-        align_merge(h, c, nc);
+        align_merge(h, c, nc, part, nparts);
     } else {
         /* out of key order: look each contact up in a copy of the generation */
         if (set_aside(h))

@@ -7,15 +7,15 @@
  * entry i with the new delta_t (clab_history_put_at), then keeps the touching ones in order
  * (clab_history_keep, in place) and closes the step (clab_history_end). The contacts of
  * clab_collide come sorted by key, so the generation is too: the alignment is a merge of two
- * sorted lists (in parallel: each thread merges its range of contacts from a binary search
- * into the entries, marking in two bit sets which contacts found an entry and which entries
- * were found: a quarter of a byte a contact; the i-th marked contact's entry is the i-th
- * marked entry, the map being monotone), then the entries move in place, in increasing order
- * those that move down (an entry's new index i below its old index j) and in decreasing order
- * those that move up (a monotone map never overwrites an entry still to be read); on more
- * than one thread each thread moves the entries of its own range of contacts so, once every
- * thread has copied aside the few entries it reads from the others' ranges (as many as the
- * entries shifted across its range's bounds; a buffer that grows to the most seen). After the
+ * sorted lists. On one thread it works in place, marking in two bit sets which contacts found
+ * an entry and which entries were found (a quarter of a byte a contact; the i-th marked
+ * contact's entry is the i-th marked entry, the map being monotone): the entries that move
+ * down (an entry's new index i below its old index j) move in increasing order as the merge
+ * finds them, those that move up in decreasing order after it (a monotone map never
+ * overwrites an entry still to be read). On more than one thread the generation is first
+ * copied aside, a share a thread, and each thread then merges its own range of contacts from
+ * the copy (the range its narrow phase wrote, when the caller passes the shares): one pass,
+ * nothing to order, for a copy of the generation's size (32 bytes an entry). After the
  * alignment entry i's key is contact i's when it has a history, CLAB_HISTORY_EMPTY when not:
  * the key is the mark, no index a contact is kept. Input out of key order is
  * looked up through a copy of the generation (binary search, or an open-addressing hash table
@@ -42,18 +42,11 @@ typedef struct clab_history {
     clab_vec3 *delta_t;  /* [cap] tangential displacement history [m] */
     uint64_t *hit;       /* [words(cap)] clab_history_align's scratch: bit i, contact i found an entry */
     uint64_t *used;      /* [words(cap)] bit j, entry j was found */
-    /* clab_history_align on more than one thread: the entries each thread reads from another's
-     * range, set aside before the moves [acap], and where each thread's start [nat] */
-    uint64_t *akey;
-    clab_vec3 *adelta_t;
-    size_t acap;
-    size_t *at;
-    size_t nat;
     size_t n;            /* entries in use */
     size_t cap;          /* entries allocated */
     int sorted;          /* the generation's keys increase strictly (merge or binary search, no table) */
     /* the last generation set aside while a new one is put (keyed interface, or contacts out
-     * of key order) [tcap] */
+     * of key order), or that clab_history_align on more than one thread merges from [tcap] */
     uint64_t *tkey;
     clab_vec3 *tdelta_t;
     size_t tn, tcap;
@@ -78,9 +71,12 @@ void clab_history_free(clab_history *h);
 /* Entry i becomes the history of contact c[i] (i < nc): clab_history_at(h, i) is last step's
  * delta_t of the contact with key c[i].key, or NULL when it is new (its key then reads
  * CLAB_HISTORY_EMPTY). increasing: 1 when the caller knows that the keys increase strictly
- * (clab_contacts.increasing), else they are checked here (a pass over the records).
+ * (clab_contacts.increasing), else they are checked here (a pass over the records). part:
+ * NULL, or [nparts + 1] the shares of the records (clab_contacts.part): on nparts threads,
+ * thread t aligns contacts part[t] .. part[t + 1] (the same entries whatever the shares).
  * CLAB_ENOMEM on failure, the generation left intact. */
-int clab_history_align(clab_history *h, const clab_contact *c, size_t nc, int increasing, clab_error *err);
+int clab_history_align(clab_history *h, const clab_contact *c, size_t nc, int increasing, const size_t *part,
+                       int nparts, clab_error *err);
 
 /* Room for n entries (a step with n contacts then allocates nothing), the storage past the
  * entries in use written once so that the step faults none of its pages in; the entries kept.

@@ -1095,7 +1095,7 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
     const double t0 = clab_clock();
     double t1 = t0; /* the end of the contact loop (the first thread's) */
     /* entry i of the history becomes contact i's (history.h: in place, one generation) */
-    if ((rc = clab_history_align(&p->hist, c->c, nc, c->increasing, err))) return rc;
+    if ((rc = clab_history_align(&p->hist, c->c, nc, c->increasing, c->part, c->nparts, err))) return rc;
     const clab_contact *cc = c->c;
     pen_body *pb = p->pb;
     /* gathered ahead of the step (penalty_gather), for these bodies at this step: not again */

@@ -5,9 +5,10 @@
  * the in-place alignment to a step's contacts (clab_history_align) gives every contact the
  * entry a plain reference list says it has, for keys in and out of order, contacts that stop
  * touching dropped with clab_history_drop_at, on one thread and (above the alignment's
- * parallel threshold, 4096 contacts) on two and three (each thread moves the entries of its
- * range of contacts, with those it reads from the others' ranges set aside first), and after
- * the bodies are renumbered (clab_history_permute). */
+ * parallel threshold, 4096 contacts) on two and three (the generation copied aside, each
+ * thread merging its range of contacts from the copy: even ranges, or the uneven shares of
+ * the records passed as clab_contacts.part would be), and after the bodies are renumbered
+ * (clab_history_permute). */
 #include <stdlib.h>
 #include <string.h>
 #ifdef _OPENMP
@@ -59,17 +60,21 @@ static int cmp_ref(const void *a, const void *b)
  * left alone (the alignment marked its entry empty). Returns how many contacts found the
  * history the reference (a plain list of the last step's kept entries, looked up by key) says
  * they have, with the same value. */
-static size_t step(clab_history *h, const uint64_t *k, size_t n, size_t drop, uint64_t *rk, clab_vec3 *rv, size_t *rn,
-                   clab_error *err)
+static size_t step_shares(clab_history *h, const uint64_t *k, size_t n, size_t drop, uint64_t *rk, clab_vec3 *rv,
+                          size_t *rn, int shares, clab_error *err)
 {
     clab_contact *c = contacts(k, n);
+    /* shares > 0: the records cut into that many shares of uneven sizes, part[t] = n t^2 /
+     * shares^2 (as clab_contacts.part would give them to the alignment's threads) */
+    size_t part[9];
+    for (int t = 0; shares > 0 && t <= shares && t < 9; t++) part[t] = n * (size_t)(t * t) / (size_t)(shares * shares);
     uint64_t *nk = malloc((n ? n : 1) * sizeof *nk);
     clab_vec3 *nv = malloc((n ? n : 1) * sizeof *nv);
     ref_entry *ref = malloc((*rn ? *rn : 1) * sizeof *ref);
     for (size_t q = 0; q < *rn; q++) ref[q] = (ref_entry){rk[q], rv[q]};
     qsort(ref, *rn, sizeof *ref, cmp_ref);
     size_t ok = 0, m = 0;
-    int aligned = clab_history_align(h, c, n, 0, err) == CLAB_OK; /* else: none found, nothing stored */
+    int aligned = clab_history_align(h, c, n, 0, shares > 0 ? part : NULL, shares, err) == CLAB_OK; /* else: none found */
     for (size_t i = 0; i < n && aligned; i++) {
         ref_entry want_key = {k[i], clab_v3(0.0, 0.0, 0.0)};
         const ref_entry *r = bsearch(&want_key, ref, *rn, sizeof *ref, cmp_ref);
@@ -99,6 +104,12 @@ static size_t step(clab_history *h, const uint64_t *k, size_t n, size_t drop, ui
     return ok;
 }
 
+static size_t step(clab_history *h, const uint64_t *k, size_t n, size_t drop, uint64_t *rk, clab_vec3 *rv, size_t *rn,
+                   clab_error *err)
+{
+    return step_shares(h, k, n, drop, rk, rv, rn, 0, err);
+}
+
 static int cmp_u64(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -106,9 +117,10 @@ static int cmp_u64(const void *a, const void *b)
 }
 
 /* The alignment of M contacts a step, 30 steps of shifted sparse windows (entries move down,
- * up and stay; some contacts stop touching), on `threads` threads; then the bodies renumbered (a fixed pseudo-random permutation) and one more step
+ * up and stay; some contacts stop touching), on `threads` threads (the records in `shares`
+ * uneven shares, step_shares; 0: none given); then the bodies renumbered (a fixed pseudo-random permutation) and one more step
  * with the renumbered keys. Exact: every contact must find the reference's value. */
-static void align_run(size_t M, int threads)
+static void align_run(size_t M, int threads, int shares)
 {
 #ifdef _OPENMP
     int was = omp_get_max_threads();
@@ -121,15 +133,15 @@ static void align_run(size_t M, int threads)
     clab_vec3 *rv = malloc(2 * M * sizeof *rv);
     size_t rn = 0, n, bad = 0, total = 0;
     gen_keys(k, &n, 0, 1, M);
-    bad += n - step(&h, k, n, 0, rk, rv, &rn, &err);
+    bad += n - step_shares(&h, k, n, 0, rk, rv, &rn, shares, &err);
     total += n;
     for (int s = 1; s <= 30; s++) {
         gen_keys(k, &n, (size_t)(s * 37) % (M / 4), (size_t)1 + (size_t)(s % 3), M - (size_t)(s * 53) % (M / 2));
-        bad += n - step(&h, k, n, (size_t)(s % 5), rk, rv, &rn, &err);
+        bad += n - step_shares(&h, k, n, (size_t)(s % 5), rk, rv, &rn, shares, &err);
         total += n;
     }
-    tap_ok(bad == 0, "align %zu contacts a step on %d thread(s): every contact of %zu has the reference's history", M,
-           threads, total);
+    tap_ok(bad == 0, "align %zu contacts a step on %d thread(s), %d shares: every contact of %zu has the reference's history",
+           M, threads, shares, total);
     /* renumber the bodies (every key's bodies below 4 M): inv[i] = (i * 7919 + 13) mod nb, a
      * permutation since 7919 is prime and does not divide nb */
     size_t nb = 4 * M;
@@ -291,9 +303,12 @@ int main(void)
 
     align_tests();
     /* small and above the parallel threshold, on one thread and two */
-    align_run(2000, 1);
-    align_run(20000, 1);
-    align_run(20000, 2);
-    align_run(20000, 3); /* a middle range: entries set aside from both neighbours */
+    align_run(2000, 1, 0);
+    align_run(20000, 1, 0);
+    align_run(20000, 2, 0);
+    align_run(20000, 3, 0);
+    align_run(20000, 2, 2); /* each thread the records of its uneven share (1/4, 3/4) */
+    align_run(20000, 3, 3); /* 1/9, 3/9, 5/9 */
+    align_run(20000, 2, 3); /* shares for another thread count: not taken */
     return tap_done();
 }
