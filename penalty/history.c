@@ -81,9 +81,18 @@ static int reserve(clab_history *h, size_t n)
     return CLAB_OK;
 }
 
-int clab_history_prepare(clab_history *h, size_t n)
+int clab_history_prepare(clab_history *h, size_t n, int threads)
 {
     if (reserve(h, n)) return CLAB_ENOMEM;
+    if (threads > 1 && n > HIST_PAR_MIN && n > h->tcap) { /* align_copy's copy, written once too */
+        size_t cap = grown(h->tcap, n);
+        if (regrow((void **)&h->tkey, cap, sizeof(uint64_t)) || regrow((void **)&h->tdelta_t, cap, sizeof(clab_vec3)))
+            return CLAB_ENOMEM;
+        h->tcap = cap;
+        h->grows++;
+        memset(h->tkey, 0, cap * sizeof *h->tkey);
+        memset(h->tdelta_t, 0, cap * sizeof *h->tdelta_t);
+    }
     /* past the entries in use: nothing kept there (align writes them before it reads them) */
     memset(h->key + h->n, 0, (h->cap - h->n) * sizeof *h->key);
     memset(h->delta_t + h->n, 0, (h->cap - h->n) * sizeof *h->delta_t);

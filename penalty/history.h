@@ -80,8 +80,8 @@ int clab_history_align(clab_history *h, const clab_contact *c, size_t nc, int in
 
 /* Room for n entries (a step with n contacts then allocates nothing), the storage past the
  * entries in use written once so that the step faults none of its pages in; the entries kept.
- * CLAB_OK or CLAB_ENOMEM. */
-int clab_history_prepare(clab_history *h, size_t n);
+ * threads > 1: the copy the alignment makes on threads too. CLAB_OK or CLAB_ENOMEM. */
+int clab_history_prepare(clab_history *h, size_t n, int threads);
 
 /* after clab_history_align: contact i's last delta_t, NULL when it has none */
 static inline const clab_vec3 *clab_history_at(const clab_history *h, size_t i)

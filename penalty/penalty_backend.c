@@ -1052,7 +1052,7 @@ static int penalty_prepare(void *self, const clab_world *w, const clab_contacts 
     const size_t nb = w->nbodies, nc = c->n;
     int split;
     const int nt = step_threads(c, nb, &split);
-    if (reserve_step(p, nb, nc, nt, split) || clab_history_prepare(&p->hist, nc))
+    if (reserve_step(p, nb, nc, nt, split) || clab_history_prepare(&p->hist, nc, nt))
         return clab_error_set(err, CLAB_ENOMEM, "penalty backend: out of memory for %zu bodies, %zu contacts", nb, nc);
     p->pre_n = 0;
     p->pre_step = -1;
