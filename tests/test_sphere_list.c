@@ -336,6 +336,15 @@ int main(void)
         int f;
         size_t na = kept(w, M, 0.0, 0, &a, &f);
         tap_ok(na > 2 && na < 16, "%s: %zu of the 18 pairs kept (some at the edge in, some out)", what, na);
+        /* the narrow phase at its own edge, S^2 (1 + 2e-10): across the face a pair takes
+         * image_far's shortcut (lib/collide.c) or the exact minimum image, the records as the
+         * all-pairs narrow phase makes them */
+        clab_collider *cd = clab_collider_create();
+        size_t nrec = 0;
+        const int same_records = collide_vs_all_pairs(cd, w, M, &nrec);
+        tap_ok(same_records && nrec > 0 && nrec < 18,
+               "%s: clab_collide = all-pairs narrow phase, the same bytes (%zu records of the 18 pairs)", what, nrec);
+        clab_collider_destroy(cd);
         free(a);
         clab_world_destroy(w);
     }
