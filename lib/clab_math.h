@@ -42,6 +42,16 @@ static inline double clab_gt_select(double a, double b, double x, double y)
 #endif
 }
 
+/* a < b ? a : b without a branch (SSE2 minsd): b when a is NaN */
+static inline double clab_lt_min(double a, double b)
+{
+#if defined(__SSE2__)
+    return _mm_cvtsd_f64(_mm_min_sd(_mm_set_sd(a), _mm_set_sd(b)));
+#else
+    return a < b ? a : b;
+#endif
+}
+
 /* Keep a function out of line: a hot loop in a function of its own gets the compiler's whole
  * inlining budget, not what is left in a large caller. */
 #if defined(__GNUC__)
@@ -59,6 +69,21 @@ static inline clab_vec3 clab_v3(double x, double y, double z) { clab_vec3 v = {x
 static inline clab_vec3 clab_v3_add(clab_vec3 a, clab_vec3 b) { return clab_v3(a.x + b.x, a.y + b.y, a.z + b.z); }
 static inline clab_vec3 clab_v3_sub(clab_vec3 a, clab_vec3 b) { return clab_v3(a.x - b.x, a.y - b.y, a.z - b.z); }
 static inline clab_vec3 clab_v3_scale(clab_vec3 a, double s) { return clab_v3(s * a.x, s * a.y, s * a.z); }
+
+/* a > b ? x : y for the three components of a vector, one compare for the three (as
+ * clab_gt_select, to the bit) */
+static inline clab_vec3 clab_v3_gt_select(double a, double b, clab_vec3 x, clab_vec3 y)
+{
+#if defined(__SSE2__)
+    const __m128d m = _mm_cmpgt_sd(_mm_set_sd(a), _mm_set_sd(b));
+    const __m128d sx = _mm_or_pd(_mm_and_pd(m, _mm_set_sd(x.x)), _mm_andnot_pd(m, _mm_set_sd(y.x)));
+    const __m128d sy = _mm_or_pd(_mm_and_pd(m, _mm_set_sd(x.y)), _mm_andnot_pd(m, _mm_set_sd(y.y)));
+    const __m128d sz = _mm_or_pd(_mm_and_pd(m, _mm_set_sd(x.z)), _mm_andnot_pd(m, _mm_set_sd(y.z)));
+    return clab_v3(_mm_cvtsd_f64(sx), _mm_cvtsd_f64(sy), _mm_cvtsd_f64(sz));
+#else
+    return a > b ? x : y;
+#endif
+}
 static inline clab_vec3 clab_v3_neg(clab_vec3 a) { return clab_v3(-a.x, -a.y, -a.z); }
 /* a + s b */
 static inline clab_vec3 clab_v3_madd(clab_vec3 a, double s, clab_vec3 b) { return clab_v3(a.x + s * b.x, a.y + s * b.y, a.z + s * b.z); }

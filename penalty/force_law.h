@@ -190,15 +190,14 @@ static CLAB_ALWAYS_INLINE void clab_penalty_contact_force(const clab_penalty_law
         double ftn = clab_v3_norm(ft);
         /* sliding (ftn > Fmax) or sticking is a coin toss in a granular flow (55 % of the
          * chute's contacts slide), so both sides are formed and chosen without a branch: ft
-         * times Fmax/ftn or times 1 (exactly ft), delta_t rewritten or kept; the same bits as
-         * the branch */
-        const double q = Fmax / clab_gt_select(ftn, 0.0, ftn, 1.0); /* (not chosen unless ftn > 0) */
-        ft = clab_v3_scale(ft, clab_gt_select(ftn, Fmax, clab_gt_select(ftn, 0.0, q, 1.0), 1.0));
+         * times min(Fmax/ftn, 1) (Fmax/ftn < 1 exactly when ftn > Fmax; 0/0, x/0 and NaN give
+         * 1: ft itself), delta_t rewritten or kept (one compare for its three components);
+         * the same bits as the branch */
+        const double q = Fmax / ftn;
+        ft = clab_v3_scale(ft, clab_lt_min(q, 1.0));
         const clab_vec3 dslide = k.kt > 0.0 ? clab_v3_scale(clab_v3_add(ft, clab_v3_scale(vt, k.ct)), -1.0 / k.kt)
                                             : clab_v3(0.0, 0.0, 0.0);
-        *delta_t = clab_v3(clab_gt_select(ftn, Fmax, dslide.x, delta_t->x),
-                           clab_gt_select(ftn, Fmax, dslide.y, delta_t->y),
-                           clab_gt_select(ftn, Fmax, dslide.z, delta_t->z));
+        *delta_t = clab_v3_gt_select(ftn, Fmax, dslide, *delta_t);
         *Ft = ft;
     } else {
         /* k_t |delta_t| > mu F_n: scale delta_t to the cone, sliding force = spring alone;
