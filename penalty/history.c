@@ -17,8 +17,6 @@ void clab_history_free(clab_history *h)
 {
     free(h->key);
     free(h->delta_t);
-    free(h->hit);
-    free(h->used);
     free(h->tkey);
     free(h->tdelta_t);
     free(h->slot_key);
@@ -35,31 +33,6 @@ static int regrow(void **p, size_t n, size_t sz)
     return CLAB_OK;
 }
 
-/* 64-bit words for n bits */
-static size_t words(size_t n) { return (n + 63) / 64; }
-
-/* the index of the lowest (highest) set bit of x != 0 */
-static inline unsigned low_bit(uint64_t x)
-{
-#if defined(__GNUC__)
-    return (unsigned)__builtin_ctzll(x);
-#else
-    unsigned b = 0;
-    while (!(x & 1u)) x >>= 1, b++;
-    return b;
-#endif
-}
-static inline unsigned high_bit(uint64_t x)
-{
-#if defined(__GNUC__)
-    return 63u - (unsigned)__builtin_clzll(x);
-#else
-    unsigned b = 63;
-    while (!(x >> 63)) x <<= 1, b--;
-    return b;
-#endif
-}
-
 /* a capacity of at least n, growing by half (1.5x) from cap */
 static size_t grown(size_t cap, size_t n)
 {
@@ -73,8 +46,7 @@ static int reserve(clab_history *h, size_t n)
 {
     if (n <= h->cap) return CLAB_OK;
     size_t cap = grown(h->cap, n);
-    if (regrow((void **)&h->key, cap, sizeof(uint64_t)) || regrow((void **)&h->delta_t, cap, sizeof(clab_vec3)) ||
-        regrow((void **)&h->hit, words(cap), sizeof(uint64_t)) || regrow((void **)&h->used, words(cap), sizeof(uint64_t)))
+    if (regrow((void **)&h->key, cap, sizeof(uint64_t)) || regrow((void **)&h->delta_t, cap, sizeof(clab_vec3)))
         return CLAB_ENOMEM;
     h->cap = cap;
     h->grows++;
@@ -96,8 +68,6 @@ int clab_history_prepare(clab_history *h, size_t n, int threads)
     /* past the entries in use: nothing kept there (align writes them before it reads them) */
     memset(h->key + h->n, 0, (h->cap - h->n) * sizeof *h->key);
     memset(h->delta_t + h->n, 0, (h->cap - h->n) * sizeof *h->delta_t);
-    memset(h->hit, 0, words(h->cap) * sizeof *h->hit); /* align's scratch */
-    memset(h->used, 0, words(h->cap) * sizeof *h->used);
     return CLAB_OK;
 }
 
@@ -105,8 +75,8 @@ int clab_history_prepare(clab_history *h, size_t n, int threads)
 static int increasing(const uint64_t *k, size_t n)
 {
     int inc = 1;
-#pragma omp parallel for schedule(static) reduction(&& : inc) if (n > HIST_PAR_MIN)
-    for (size_t i = 1; i < n; i++) inc = inc && k[i - 1] < k[i];
+#pragma omp parallel for schedule(static) reduction(& : inc) if (n > HIST_PAR_MIN)
+    for (size_t i = 1; i < n; i++) inc &= k[i - 1] < k[i]; /* (no branch: & not &&) */
     return inc;
 }
 
@@ -228,84 +198,92 @@ static int align_copy(clab_history *h, const clab_contact *c, size_t nc, const s
     return CLAB_OK;
 }
 
-/* Re-index the sorted generation by the sorted contacts in place: contact i's history is
- * entry f(i), the i-th contact marked in hit taking the i-th entry marked in used (f increases
- * with i). The entries with f(i) > i move down in increasing i, as the merge finds them (the
- * positions it writes, i < f(i), lie behind its read position f(i), which only advances):
- * position i is no later contact's source, since f(i') > f(i) > i for i' > i. Those with
- * f(i) < i move up in decreasing i, by the same argument mirrored; and no position the first
- * pass wrote is one of their sources (f(i') = i with f(i) > i and f(i') < i' would need i' < i
- * and f(i') > f(i), or i' > i and f(i') < f(i): f is monotone). The second pass also marks the
- * contacts without an entry (key CLAB_HISTORY_EMPTY), after every move that reads their
- * position. An entry moves with its key, which is its contact's. On more than one thread
- * (above HIST_PAR_MIN contacts): align_copy, unless its copy finds no room. */
-static void align_merge(clab_history *h, const clab_contact *c, size_t nc, const size_t *part, int nparts)
+/* The most old entries align_forward holds aside at once (its merge over the keys alone) */
+static size_t aside_need(const uint64_t *key, size_t nold, const clab_contact *c, size_t nc)
 {
-    const size_t nw = words(nc), nu = words(h->n);
-    uint64_t *hit = h->hit, *used = h->used, *key = h->key;
-    clab_vec3 *dt = h->delta_t;
+    size_t need = 0;
+    for (size_t i = 0, j = 0; i < nc && i < nold; i++) {
+        const uint64_t k = c[i].key;
+        while (j < nold && key[j] < k) j++;
+        j += j < nold && key[j] == k;
+        if (i >= j && i + 1 - j > need) need = i + 1 - j; /* entries j .. i aside */
+    }
+    return need;
+}
+
+/* One thread: re-index the sorted generation by the sorted contacts in place, in one forward
+ * merge. Contact i's entry is old entry f(i), f increasing, read by a cursor j over the old
+ * entries. Writing position i overwrites old entry i; when the merge has not read it yet
+ * (i >= j: an entry moving up, after contacts gained before it), it is set aside first, in a
+ * ring (the buffer tkey, tdelta_t, as many entries as aside_need finds), from which the cursor
+ * reads the entries below i, in order: the ring holds old entries j .. i - 1. No position is
+ * read after it is written. Entry i then holds contact i's key and last delta_t, or
+ * CLAB_HISTORY_EMPTY (its delta_t is not read). CLAB_ENOMEM when the ring has no room, before
+ * anything is written. On more than one thread (above HIST_PAR_MIN contacts): align_copy,
+ * unless its copy finds no room. */
+static int align_merge(clab_history *h, const clab_contact *c, size_t nc, const size_t *part, int nparts)
+{
 #ifdef _OPENMP
     if (nc > HIST_PAR_MIN && omp_get_max_threads() > 1 &&
         align_copy(h, c, nc, part, nparts, omp_get_max_threads()) == CLAB_OK)
-        return;
+        return CLAB_OK;
 #else
     (void)part, (void)nparts;
 #endif
-    if (nu) memset(used, 0, nu * sizeof *used);
-    if (nw) memset(hit, 0, nw * sizeof *hit);
-    int up = 0;
     const size_t nold = h->n;
-    for (size_t i = 0, j = 0; i < nc; i++) {
-        uint64_t k = c[i].key;
-        while (j < nold && key[j] < k) j++;
-        if (j < nold && key[j] == k) {
-            hit[i / 64] |= UINT64_C(1) << (i & 63);
-            used[j / 64] |= UINT64_C(1) << (j & 63);
-            if (j > i) {
-                key[i] = k;
-                dt[i] = dt[j];
-            } else if (j < i) {
-                up = 1;
-            }
-        }
+    uint64_t *key = h->key;
+    clab_vec3 *dt = h->delta_t;
+    size_t ring = 1; /* a power of two, at least aside_need */
+    for (const size_t need = aside_need(key, nold, c, nc); ring < need;) ring *= 2;
+    if (ring > h->tcap) {
+        if (regrow((void **)&h->tkey, ring, sizeof(uint64_t)) || regrow((void **)&h->tdelta_t, ring, sizeof(clab_vec3)))
+            return CLAB_ENOMEM;
+        h->tcap = ring;
+        h->grows++;
     }
-    if (!up) { /* nothing reads an entry any more: the contacts without one marked, in parallel */
-#pragma omp parallel for schedule(static) if (nc > HIST_PAR_MIN)
-        for (size_t wi = 0; wi < nw; wi++)
-            for (uint64_t miss = ~hit[wi] & (wi + 1 < nw || nc % 64 == 0 ? ~UINT64_C(0) : (UINT64_C(1) << (nc % 64)) - 1);
-                 miss; miss &= miss - 1)
-                key[64 * wi + low_bit(miss)] = CLAB_HISTORY_EMPTY;
-        return;
-    }
-    /* up and the marks of the contacts without an entry, in decreasing order */
-    size_t wj = nu - 1;
-    uint64_t bj = used[wj];
-    for (size_t wi = nw; wi-- > 0;) {
-        uint64_t bi = hit[wi];
-        for (size_t i = 64 * wi + 63 < nc ? 64 * wi + 63 : nc - 1;; i--) {
-            if (bi >> (i & 63) & 1u) {
-                while (!bj) bj = used[--wj];
-                unsigned b = high_bit(bj);
-                size_t f = 64 * wj + b;
-                bj &= ~(UINT64_C(1) << b);
-                if (f < i) {
-                    key[i] = key[f];
-                    dt[i] = dt[f];
+    uint64_t *ak = h->tkey;
+    clab_vec3 *ad = h->tdelta_t;
+    const size_t mask = ring - 1;
+    size_t j = 0, q0 = 0, q1 = 0; /* old entries j .. i - 1 at ring positions q0 .. q1 - 1 */
+    for (size_t i = 0; i < nc; i++) {
+        const uint64_t k = c[i].key;
+        int found = 0;
+        clab_vec3 d = {0.0, 0.0, 0.0};
+        for (; j < nold; j++) {
+            const int aside = j < i;
+            const uint64_t kj = aside ? ak[q0 & mask] : key[j];
+            if (kj >= k) {
+                if (kj == k) {
+                    found = 1;
+                    d = aside ? ad[q0 & mask] : dt[j];
+                    q0 += (size_t)aside;
+                    j++;
                 }
-            } else {
-                key[i] = CLAB_HISTORY_EMPTY;
+                break;
             }
-            if (i == 64 * wi) break;
+            q0 += (size_t)aside;
+        }
+        if (i < nold && i >= j) { /* old entry i, still to be read */
+            ak[q1 & mask] = key[i];
+            ad[q1 & mask] = dt[i];
+            q1++;
+        }
+        if (found) {
+            key[i] = k;
+            dt[i] = d;
+        } else {
+            key[i] = CLAB_HISTORY_EMPTY;
         }
     }
+    return CLAB_OK;
 }
 
 /* the contacts' keys increase strictly */
 static int contacts_increasing(const clab_contact *c, size_t nc)
 {
     int inc = 1;
-#pragma omp parallel for schedule(static) reduction(&& : inc) if (nc > HIST_PAR_MIN)
-    for (size_t i = 1; i < nc; i++) inc = inc && c[i - 1].key < c[i].key;
+#pragma omp parallel for schedule(static) reduction(& : inc) if (nc > HIST_PAR_MIN)
+    for (size_t i = 1; i < nc; i++) inc &= c[i - 1].key < c[i].key;
     return inc;
 }
 
@@ -316,7 +294,8 @@ int clab_history_align(clab_history *h, const clab_contact *c, size_t nc, int in
         return clab_error_set(err, CLAB_ENOMEM, "penalty history: %zu contacts is more than the table holds", nc);
     if (reserve(h, nc)) return clab_error_set(err, CLAB_ENOMEM, "penalty history: out of memory for %zu contacts", nc);
     if (h->sorted && (increasing || contacts_increasing(c, nc))) {
-        align_merge(h, c, nc, part, nparts);
+        if (align_merge(h, c, nc, part, nparts))
+            return clab_error_set(err, CLAB_ENOMEM, "penalty history: out of memory for %zu contacts", nc);
     } else {
         /* out of key order: look each contact up in a copy of the generation */
         if (set_aside(h))
@@ -340,8 +319,8 @@ void clab_history_keep(clab_history *h, size_t n)
 {
     /* all kept (every contact touching: the penalty backend's zero envelope): nothing moves */
     int all = 1;
-#pragma omp parallel for schedule(static) reduction(&& : all) if (n > HIST_PAR_MIN)
-    for (size_t i = 0; i < n; i++) all = all && stays(h, i);
+#pragma omp parallel for schedule(static) reduction(& : all) if (n > HIST_PAR_MIN)
+    for (size_t i = 0; i < n; i++) all &= stays(h, i);
     if (all) {
         h->n = n;
         return;

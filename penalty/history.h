@@ -40,8 +40,6 @@ typedef struct clab_history {
     /* the generation */
     uint64_t *key;       /* [cap] contact keys */
     clab_vec3 *delta_t;  /* [cap] tangential displacement history [m] */
-    uint64_t *hit;       /* [words(cap)] clab_history_align's scratch: bit i, contact i found an entry */
-    uint64_t *used;      /* [words(cap)] bit j, entry j was found */
     size_t n;            /* entries in use */
     size_t cap;          /* entries allocated */
     int sorted;          /* the generation's keys increase strictly (merge or binary search, no table) */
