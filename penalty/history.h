@@ -7,12 +7,11 @@
  * entry i with the new delta_t (clab_history_put_at), then keeps the touching ones in order
  * (clab_history_keep, in place) and closes the step (clab_history_end). The contacts of
  * clab_collide come sorted by key, so the generation is too: the alignment is a merge of two
- * sorted lists. On one thread it works in place, marking in two bit sets which contacts found
- * an entry and which entries were found (a quarter of a byte a contact; the i-th marked
- * contact's entry is the i-th marked entry, the map being monotone): the entries that move
- * down (an entry's new index i below its old index j) move in increasing order as the merge
- * finds them, those that move up in decreasing order after it (a monotone map never
- * overwrites an entry still to be read). On more than one thread the generation is first
+ * sorted lists. On one thread it works in place, in one forward merge: an entry whose new
+ * index is above its old one (contacts gained before it) is set aside in a ring just before
+ * its position is overwritten, and read from there when the merge reaches it (the ring holds
+ * as many entries as the largest such shift, found first by a merge over the keys alone; a
+ * monotone map never needs more). On more than one thread the generation is first
  * copied aside, a share a thread, and each thread then merges its own range of contacts from
  * the copy (the range its narrow phase wrote, when the caller passes the shares): one pass,
  * nothing to order, for a copy of the generation's size (32 bytes an entry). After the
@@ -44,7 +43,8 @@ typedef struct clab_history {
     size_t cap;          /* entries allocated */
     int sorted;          /* the generation's keys increase strictly (merge or binary search, no table) */
     /* the last generation set aside while a new one is put (keyed interface, or contacts out
-     * of key order), or that clab_history_align on more than one thread merges from [tcap] */
+     * of key order), or that clab_history_align on more than one thread merges from, or its
+     * ring of the entries set aside on one thread [tcap] */
     uint64_t *tkey;
     clab_vec3 *tdelta_t;
     size_t tn, tcap;
