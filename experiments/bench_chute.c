@@ -591,6 +591,8 @@ int bench_chute(const bench_ctx *c)
         int have_ke_cl = 0;
         lammps_out lo_ke;
         int have_ke_lmp = 0;
+        double best0 = 0.0, lbest0 = INFINITY; /* the first thread count's fastest runs */
+        int nth0 = 0;
         for (int ti = 0; ti < c->nthreads && !status; ti++) {
             int nth = bench_set_threads(c->threads[ti]);
             /* contactlab and LAMMPS alternately, run r of each side by side (a slow spell of a
@@ -651,6 +653,18 @@ int bench_chute(const bench_ctx *c)
                      periodic ? "yes" : "no", repeats, best_cpu, wp ? wp : "unset");
             bench_row row = {name, nth, moving, contacts, steps, best, bench_peak_rss_bytes(), note};
             bench_summary_append(c, &row);
+            /* the scaling: this thread count's rate against the first's (fastest runs each) */
+            if (ti == 0) {
+                best0 = best;
+                lbest0 = lmp_here && use_lammps ? lbest : INFINITY;
+                nth0 = nth;
+            } else {
+                printf("  scaling, %ld steps: %d thread(s) %.3gx the rate of %d (fastest runs)", steps, nth, best0 / best,
+                       nth0);
+                if (lmp_here && use_lammps && isfinite(lbest0) && isfinite(lbest))
+                    printf("; LAMMPS on %d process(es) %.3gx its rate on %d", c->threads[ti], lbest0 / lbest, nth0);
+                printf("\n");
+            }
             if (!lmp_here) continue;
             if (!use_lammps) break;
             snprintf(name, sizeof name, "chute-%ld-lammps", steps);
