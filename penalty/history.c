@@ -36,7 +36,7 @@ static int regrow(void **p, size_t n, size_t sz)
 /* a capacity of at least n, growing by half (1.5x) from cap */
 static size_t grown(size_t cap, size_t n)
 {
-    size_t c = cap ? cap : 64;
+    size_t c = cap > 64 ? cap : 64; /* (not below 64: c / 2 = 0 would never grow; the ring's cap may be 1) */
     while (c < n) c += c / 2;
     return c;
 }

@@ -212,6 +212,22 @@ static void align_tests(void)
     for (int s = 0; s < 20; s++) ok = step(&h, k, n, 0, rk, rv, &rn, &err);
     tap_ok(ok == n && h.grows == grows, "align: 20 steady steps allocate nothing (grows %zu -> %zu)", grows, h.grows);
     clab_history_free(&h);
+
+    /* one new contact before three old ones: the one-thread alignment sets one entry aside (its
+     * ring holds 1); the keyed interface then grows the same buffer for 3000 entries (it once
+     * could not grow from a capacity of 1: found by the fuzzer through a checkpoint's load) */
+    clab_history_init(&h);
+    rn = 0;
+    gen_keys(k, &n, 10, 1, 3);
+    step(&h, k, n, 0, rk, rv, &rn, &err);
+    gen_keys(k, &n, 9, 1, 4);
+    ok = step(&h, k, n, 0, rk, rv, &rn, &err);
+    int begun = clab_history_begin(&h, 3000, &err) == CLAB_OK;
+    for (int i = 0; begun && i < 3000; i++) clab_history_put(&h, clab_contact_key(i, i + 1, 0), clab_v3(i, 0.0, 0.0));
+    if (begun) clab_history_end(&h);
+    tap_ok(ok == n && begun && clab_history_size(&h) == 3000,
+           "a ring of one entry, then a generation of 3000 put through the keyed interface (%zu of %zu found)", ok, n);
+    clab_history_free(&h);
     free(rk);
     free(rv);
     free(k);
