@@ -233,8 +233,9 @@ static int align_merge(clab_history *h, const clab_contact *c, size_t nc, const 
     const size_t nold = h->n;
     uint64_t *key = h->key;
     clab_vec3 *dt = h->delta_t;
-    size_t ring = 1; /* a power of two, at least aside_need */
-    for (const size_t need = aside_need(key, nold, c, nc); ring < need;) ring *= 2;
+    const size_t need = aside_need(key, nold, c, nc);
+    size_t ring = 1; /* a power of two, at least need */
+    while (ring < need) ring *= 2;
     if (ring > h->tcap) {
         if (regrow((void **)&h->tkey, ring, sizeof(uint64_t)) || regrow((void **)&h->tdelta_t, ring, sizeof(clab_vec3)))
             return CLAB_ENOMEM;
