@@ -182,7 +182,7 @@ static inline int image_far(double dx, double dy, double dz, const double Lp[3],
     double s = 0.0;
     for (int k = 0; k < 3; k++) {
         if (!(a[k] <= Lp[k])) return 0; /* (NaN too) */
-        const double m = fmin(a[k], Lp[k] - a[k]) - del[k];
+        const double m = clab_lt_min(a[k], Lp[k] - a[k]) - del[k]; /* (minsd; fmin is a libm call) */
         if (m > 0.0) s += m * m;
     }
     return s > far2;
