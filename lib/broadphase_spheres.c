@@ -110,24 +110,6 @@ static inline int bounds_meet(const double *li, const double *hi, const double *
     return 1;
 }
 
-/* the minimum image of d is surely farther than S (a pair across a periodic face that is not
- * one): clab_world_min_image's d - L nearbyint(d/L) with nearbyint as (x + 1.5 2^52) - 1.5 2^52
- * (the same in the default rounding, no libm call), and a margin of 1e-9 on the comparison;
- * 0 sends the pair to the exact test */
-static inline int image_far(const clab_periodic *per, const double *half, clab_vec3 d, double S)
-{
-    double v[3] = {d.x, d.y, d.z}, d2 = 0.0;
-    for (int k = 0; k < 3; k++) {
-        if (fabs(v[k]) > half[k]) {
-            double L = per->hi[k] - per->lo[k], x = v[k] / L;
-            if (!(fabs(x) < 1e15)) return 0;
-            v[k] -= L * ((x + 6755399441055744.0) - 6755399441055744.0);
-        }
-        d2 += v[k] * v[k];
-    }
-    return d2 > S * S * (1.0 + 1e-9);
-}
-
 /* the plane list slot of half-space body i */
 static inline int plane_of(const sl_plane *pl, int i)
 {
@@ -299,7 +281,7 @@ static inline int sl_pair_kept(const sphere_slot *B, double xi, double yi, doubl
     if (d2 > far2 || d2 > S * S * (1.0 + 2e-10)) {
         if (!(d2 > hmin2)) return 0;
         if (!((fabs(d.x) > half[0]) | (fabs(d.y) > half[1]) | (fabs(d.z) > half[2]))) return 0;
-        if (image_far(per, half, d, S)) return 0;
+        if (clab_image_far(per, half, d, S)) return 0;
         d = clab_world_min_image(per, d);
         if (clab_v3_dot(d, d) > S * S * (1.0 + 2e-10)) return 0;
     }

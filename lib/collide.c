@@ -1,5 +1,4 @@
 /* collide.c: the narrow-phase dispatch table and the collision driver */
-#include <float.h>
 #include <stdlib.h>
 #ifdef _OPENMP
 #include <omp.h>
@@ -170,24 +169,6 @@ static inline int narrow_hit(const clab_hot_body *hot, int i, int j, double d2, 
 /* pairs of a block of sphere rows at most (narrow_block's buffers, on the stack) */
 #define NARROW_BLOCK 512
 
-/* Whether the pair d = r_j - r_i (as stored) lies farther than sqrt(far2) under every periodic
- * image, as sphere_pair's minimum image would find it: on a periodic axis (period Lp[k], else
- * INFINITY) the image's |d_k| is at least min(|d_k|, Lp - |d_k|) while both centers lie in
- * the box (|d_k| <= Lp; else no verdict), less del[k], which bounds the rounding of both
- * computations (their few operations on coordinates of the box). 1: sphere_pair would drop
- * the pair; 0: it decides */
-static inline int image_far(double dx, double dy, double dz, const double Lp[3], const double del[3], double far2)
-{
-    const double a[3] = {fabs(dx), fabs(dy), fabs(dz)};
-    double s = 0.0;
-    for (int k = 0; k < 3; k++) {
-        if (!(a[k] <= Lp[k])) return 0; /* (NaN too) */
-        const double m = clab_lt_min(a[k], Lp[k] - a[k]) - del[k]; /* (minsd; fmin is a libm call) */
-        if (m > 0.0) s += m * m;
-    }
-    return s > far2;
-}
-
 /* The distance test of narrow_rows for the pairs [kb, ke) of the sphere rows [i0, i1) (gen 0,
  * envelope >= 0; pair kb in row i0, at most NARROW_BLOCK pairs: whole rows, or a piece of a
  * longer row), in two passes so that neither the end of a row nor a pair's verdict is a branch
@@ -226,13 +207,8 @@ static int narrow_block(const clab_hot_body *hot, const clab_pair_list *L, size_
         m += (size_t)!((d2 > far2) & (d2 < hmin2));
     }
     /* 3. the pairs that went on, in order: the second test (with R_j); a pair across a
-     *    periodic face (d2 >= hmin2) dropped when it is far under every image (image_far: most
-     *    of them), else the record or the exact path */
-    double Lp[3], del[3];
-    for (int a = 0; a < 3; a++) {
-        Lp[a] = per->on[a] ? per->hi[a] - per->lo[a] : INFINITY;
-        del[a] = per->on[a] ? 16.0 * DBL_EPSILON * (fabs(per->lo[a]) + fabs(per->hi[a])) : 0.0;
-    }
+     *    periodic face (d2 >= hmin2) dropped when it is far beyond the row bound under every
+     *    image (clab_image_far: most of them), else the record or the exact path */
     for (size_t q = 0; q < m; q++) {
         const size_t k = cand[q];
         const uint32_t i = ri[k], j = nbr[k];
@@ -243,7 +219,7 @@ static int narrow_block(const clab_hot_body *hot, const clab_pair_list *L, size_
         if (!(d2 > far2)) {
             const double S = Rie + hj->R;
             if (d2 < hmin2 && d2 > S * S * c2) continue;
-        } else if (image_far(dx, dy, dz, Lp, del, far2)) {
+        } else if (clab_image_far(per, half, clab_v3(dx, dy, dz), Sb)) {
             continue;
         }
         int rc = narrow_hit(hot, (int)i, (int)j, d2, hmin2, envelope, per, half, out);

@@ -278,4 +278,23 @@ static inline unsigned clab_bb_edge_feature(unsigned edge_a, unsigned edge_b)
     return ((unsigned)CLAB_BB_EDGE << 10) | (edge_a << 4) | edge_b;
 }
 
+/* The minimum image of d is surely farther than S (a pair across a periodic face that is not
+ * one: the sphere list's and the narrow phase's shortcut): clab_world_min_image's
+ * d - L nearbyint(d/L), half[k] = L_k/2 (infinite off the periodic axes), with nearbyint as
+ * (x + 1.5 2^52) - 1.5 2^52 (the same in the default rounding, no libm call), and a margin of
+ * 1e-9 on the comparison; 0 sends the pair to the exact test */
+static inline int clab_image_far(const clab_periodic *per, const double *half, clab_vec3 d, double S)
+{
+    double v[3] = {d.x, d.y, d.z}, d2 = 0.0;
+    for (int k = 0; k < 3; k++) {
+        if (fabs(v[k]) > half[k]) {
+            double L = per->hi[k] - per->lo[k], x = v[k] / L;
+            if (!(fabs(x) < 1e15)) return 0;
+            v[k] -= L * ((x + 6755399441055744.0) - 6755399441055744.0);
+        }
+        d2 += v[k] * v[k];
+    }
+    return d2 > S * S * (1.0 + 1e-9);
+}
+
 #endif

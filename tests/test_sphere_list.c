@@ -337,7 +337,7 @@ int main(void)
         size_t na = kept(w, M, 0.0, 0, &a, &f);
         tap_ok(na > 2 && na < 16, "%s: %zu of the 18 pairs kept (some at the edge in, some out)", what, na);
         /* the narrow phase at its own edge, S^2 (1 + 2e-10): across the face a pair takes
-         * image_far's shortcut (lib/collide.c) or the exact minimum image, the records as the
+         * clab_image_far's shortcut (collide_internal.h) or the exact minimum image, the records as the
          * all-pairs narrow phase makes them */
         clab_collider *cd = clab_collider_create();
         size_t nrec = 0;
