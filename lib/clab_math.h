@@ -32,11 +32,17 @@
 /* a > b ? x : y without a branch (an SSE2 compare and masks where there is SSE2): for a choice
  * the branch predictor cannot learn, both sides already formed. The value of the conditional
  * expression, to the bit (a NaN compares false: y). */
+#if defined(__SSE2__)
+/* x where the mask m is set, else y (the low lanes) */
+static inline double clab_mask_select(__m128d m, double x, double y)
+{
+    return _mm_cvtsd_f64(_mm_or_pd(_mm_and_pd(m, _mm_set_sd(x)), _mm_andnot_pd(m, _mm_set_sd(y))));
+}
+#endif
 static inline double clab_gt_select(double a, double b, double x, double y)
 {
 #if defined(__SSE2__)
-    const __m128d m = _mm_cmpgt_sd(_mm_set_sd(a), _mm_set_sd(b));
-    return _mm_cvtsd_f64(_mm_or_pd(_mm_and_pd(m, _mm_set_sd(x)), _mm_andnot_pd(m, _mm_set_sd(y))));
+    return clab_mask_select(_mm_cmpgt_sd(_mm_set_sd(a), _mm_set_sd(b)), x, y);
 #else
     return a > b ? x : y;
 #endif
@@ -76,10 +82,7 @@ static inline clab_vec3 clab_v3_gt_select(double a, double b, clab_vec3 x, clab_
 {
 #if defined(__SSE2__)
     const __m128d m = _mm_cmpgt_sd(_mm_set_sd(a), _mm_set_sd(b));
-    const __m128d sx = _mm_or_pd(_mm_and_pd(m, _mm_set_sd(x.x)), _mm_andnot_pd(m, _mm_set_sd(y.x)));
-    const __m128d sy = _mm_or_pd(_mm_and_pd(m, _mm_set_sd(x.y)), _mm_andnot_pd(m, _mm_set_sd(y.y)));
-    const __m128d sz = _mm_or_pd(_mm_and_pd(m, _mm_set_sd(x.z)), _mm_andnot_pd(m, _mm_set_sd(y.z)));
-    return clab_v3(_mm_cvtsd_f64(sx), _mm_cvtsd_f64(sy), _mm_cvtsd_f64(sz));
+    return clab_v3(clab_mask_select(m, x.x, y.x), clab_mask_select(m, x.y, y.y), clab_mask_select(m, x.z, y.z));
 #else
     return a > b ? x : y;
 #endif

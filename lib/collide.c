@@ -156,16 +156,6 @@ static int sphere_pair(const clab_hot_body *hi, const clab_hot_body *hj, int i, 
     return sphere_record(i, j, hi->R, hj->R, hi->r, rbv, d2, env, out);
 }
 
-/* the pair of row i at the scan's stop (the distance d2 it found): a record, or the exact
- * path for a pair that may straddle a periodic face */
-static inline int narrow_hit(const clab_hot_body *hot, int i, int j, double d2, double hmin2, double envelope,
-                             const clab_periodic *per, const double half[3], clab_contacts *out)
-{
-    const clab_hot_body *hi = &hot[i], *hj = &hot[j];
-    if (d2 < hmin2) return sphere_record(i, j, hi->R, hj->R, hi->r, hj->r, d2, envelope, out);
-    return sphere_pair(hi, hj, i, j, envelope, per, half, out);
-}
-
 /* pairs of a block of sphere rows at most (narrow_block's buffers, on the stack) */
 #define NARROW_BLOCK 512
 
@@ -222,7 +212,9 @@ static int narrow_block(const clab_hot_body *hot, const clab_pair_list *L, size_
         } else if (clab_image_far(per, half, clab_v3(dx, dy, dz), Sb)) {
             continue;
         }
-        int rc = narrow_hit(hot, (int)i, (int)j, d2, hmin2, envelope, per, half, out);
+        /* a record, or the exact path for a pair that may straddle a periodic face */
+        const int rc = d2 < hmin2 ? sphere_record((int)i, (int)j, hi->R, hj->R, hi->r, hj->r, d2, envelope, out)
+                                  : sphere_pair(hi, hj, (int)i, (int)j, envelope, per, half, out);
         if (rc) return rc;
     }
     return CLAB_OK;
