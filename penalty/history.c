@@ -53,17 +53,26 @@ static int reserve(clab_history *h, size_t n)
     return CLAB_OK;
 }
 
+/* room for n entries aside (tkey, tdelta_t: the keyed interface's copy of the generation, the
+ * alignment's copy on threads or its ring on one; contents kept); 0 on success */
+static int aside_room(clab_history *h, size_t n)
+{
+    if (n <= h->tcap) return CLAB_OK;
+    size_t cap = grown(h->tcap, n);
+    if (regrow((void **)&h->tkey, cap, sizeof(uint64_t)) || regrow((void **)&h->tdelta_t, cap, sizeof(clab_vec3)))
+        return CLAB_ENOMEM;
+    h->tcap = cap;
+    h->grows++;
+    return CLAB_OK;
+}
+
 int clab_history_prepare(clab_history *h, size_t n, int threads)
 {
     if (reserve(h, n)) return CLAB_ENOMEM;
     if (threads > 1 && n > HIST_PAR_MIN && n > h->tcap) { /* align_copy's copy, written once too */
-        size_t cap = grown(h->tcap, n);
-        if (regrow((void **)&h->tkey, cap, sizeof(uint64_t)) || regrow((void **)&h->tdelta_t, cap, sizeof(clab_vec3)))
-            return CLAB_ENOMEM;
-        h->tcap = cap;
-        h->grows++;
-        memset(h->tkey, 0, cap * sizeof *h->tkey);
-        memset(h->tdelta_t, 0, cap * sizeof *h->tdelta_t);
+        if (aside_room(h, n)) return CLAB_ENOMEM;
+        memset(h->tkey, 0, h->tcap * sizeof *h->tkey);
+        memset(h->tdelta_t, 0, h->tcap * sizeof *h->tdelta_t);
     }
     /* past the entries in use: nothing kept there (align writes them before it reads them) */
     memset(h->key + h->n, 0, (h->cap - h->n) * sizeof *h->key);
@@ -114,12 +123,7 @@ static int table(clab_history *h, const uint64_t *k, size_t n)
 static int set_aside(clab_history *h)
 {
     size_t n = h->n;
-    if (n > h->tcap) {
-        size_t cap = grown(h->tcap, n);
-        if (regrow((void **)&h->tkey, cap, sizeof(uint64_t)) || regrow((void **)&h->tdelta_t, cap, sizeof(clab_vec3)))
-            return CLAB_ENOMEM;
-        h->tcap = cap;
-    }
+    if (aside_room(h, n)) return CLAB_ENOMEM;
     if (n) {
         memcpy(h->tkey, h->key, n * sizeof(uint64_t));
         memcpy(h->tdelta_t, h->delta_t, n * sizeof(clab_vec3));
@@ -152,13 +156,7 @@ int clab_history_begin(clab_history *h, size_t nmax, clab_error *err)
 static int align_copy(clab_history *h, const clab_contact *c, size_t nc, const size_t *part, int nparts, int nt)
 {
     const size_t nold = h->n;
-    if (nold > h->tcap) {
-        size_t cap = grown(h->tcap, nold);
-        if (regrow((void **)&h->tkey, cap, sizeof(uint64_t)) || regrow((void **)&h->tdelta_t, cap, sizeof(clab_vec3)))
-            return CLAB_ENOMEM;
-        h->tcap = cap;
-        h->grows++;
-    }
+    if (aside_room(h, nold)) return CLAB_ENOMEM;
     if (!(part && nparts == nt && part[0] == 0 && part[nt] == nc)) part = NULL;
     uint64_t *key = h->key, *tk = h->tkey;
     clab_vec3 *dt = h->delta_t, *tdt = h->tdelta_t;
@@ -236,12 +234,7 @@ static int align_merge(clab_history *h, const clab_contact *c, size_t nc, const 
     const size_t need = aside_need(key, nold, c, nc);
     size_t ring = 1; /* a power of two, at least need */
     while (ring < need) ring *= 2;
-    if (ring > h->tcap) {
-        if (regrow((void **)&h->tkey, ring, sizeof(uint64_t)) || regrow((void **)&h->tdelta_t, ring, sizeof(clab_vec3)))
-            return CLAB_ENOMEM;
-        h->tcap = ring;
-        h->grows++;
-    }
+    if (aside_room(h, ring)) return CLAB_ENOMEM;
     uint64_t *ak = h->tkey;
     clab_vec3 *ad = h->tdelta_t;
     const size_t mask = ring - 1;
