@@ -41,30 +41,24 @@ static size_t grown(size_t cap, size_t n)
     return c;
 }
 
-/* the generation's storage for at least n entries (contents kept) */
-static int reserve(clab_history *h, size_t n)
+/* room for n entries in a pair of arrays of keys and delta_t of capacity *cap (contents kept,
+ * grows counted); 0 on success */
+static int entries_room(uint64_t **key, clab_vec3 **dt, size_t *cap, size_t *grows, size_t n)
 {
-    if (n <= h->cap) return CLAB_OK;
-    size_t cap = grown(h->cap, n);
-    if (regrow((void **)&h->key, cap, sizeof(uint64_t)) || regrow((void **)&h->delta_t, cap, sizeof(clab_vec3)))
-        return CLAB_ENOMEM;
-    h->cap = cap;
-    h->grows++;
+    if (n <= *cap) return CLAB_OK;
+    size_t c = grown(*cap, n);
+    if (regrow((void **)key, c, sizeof(uint64_t)) || regrow((void **)dt, c, sizeof(clab_vec3))) return CLAB_ENOMEM;
+    *cap = c;
+    (*grows)++;
     return CLAB_OK;
 }
 
+/* the generation's storage for at least n entries */
+static int reserve(clab_history *h, size_t n) { return entries_room(&h->key, &h->delta_t, &h->cap, &h->grows, n); }
+
 /* room for n entries aside (tkey, tdelta_t: the keyed interface's copy of the generation, the
- * alignment's copy on threads or its ring on one; contents kept); 0 on success */
-static int aside_room(clab_history *h, size_t n)
-{
-    if (n <= h->tcap) return CLAB_OK;
-    size_t cap = grown(h->tcap, n);
-    if (regrow((void **)&h->tkey, cap, sizeof(uint64_t)) || regrow((void **)&h->tdelta_t, cap, sizeof(clab_vec3)))
-        return CLAB_ENOMEM;
-    h->tcap = cap;
-    h->grows++;
-    return CLAB_OK;
-}
+ * alignment's copy on threads or its ring on one) */
+static int aside_room(clab_history *h, size_t n) { return entries_room(&h->tkey, &h->tdelta_t, &h->tcap, &h->grows, n); }
 
 int clab_history_prepare(clab_history *h, size_t n, int threads)
 {
