@@ -171,6 +171,7 @@ static CLAB_ALWAYS_INLINE void update_chunk(const clab_ccp *P, const int sph, co
         const double *cn = &P->cone[4 * i];
         double w[3], o[3], g[3], y[3], Ny[3];
         if (sph) { /* w = n x u once for the rows and the impulse */
+            clab_ccp_sph_prefetch(P, u, i, hi);
             clab_ccp_sph_w(&P->sph[i], w);
             clab_ccp_sph_rows(&P->sph[i], w, u, o);
         } else {

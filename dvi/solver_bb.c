@@ -108,6 +108,7 @@ static double gather(const clab_ccp *P, const double *u, const double *s, double
         double sNs = 0.0;
         for (size_t i = lo; i < hi; i++) {
             double o[3];
+            if (sph) clab_ccp_sph_prefetch(P, u, i, hi);
             clab_ccp_rows(P, sph, i, u, o);
             CLAB_UNROLL3
             for (int q = 0; q < 3; q++) {

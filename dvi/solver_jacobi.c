@@ -38,6 +38,7 @@ static double sweep(const clab_ccp *P, double omega, const double *p0, const dou
             const double *cn = &P->cone[4 * i], *xi = &x[3 * i], *pi = &P->p[3 * i];
             double g[3], w[3]; /* w: the record's third direction, formed once for rows and force */
             if (sph) {
+                clab_ccp_sph_prefetch(P, u, i, hi);
                 clab_ccp_sph_w(&P->sph[i], w);
                 clab_ccp_sph_rows(&P->sph[i], w, u, g);
             } else {

@@ -7,7 +7,9 @@
  * problem they are necessary and sufficient), to 1e-10 of the data's scale. */
 #include <gsl/gsl_rng.h>
 #include <math.h>
+#include <string.h>
 
+#include "ccp_fast.h"
 #include "cone.h"
 #include "tap.h"
 
@@ -66,6 +68,33 @@ static void cone_qp_checks(gsl_rng *rng)
     tap_ok(worst_K <= 1e-12, "one-contact CCP: x in K (worst distance %.3g of the scale)", worst_K);
     tap_ok(worst_dual <= 1e-10, "one-contact CCP: A x + r in K* (worst distance %.3g of |r|)", worst_dual);
     tap_ok(worst_comp <= 1e-10, "one-contact CCP: x . (A x + r) = 0 (worst %.3g)", worst_comp);
+}
+
+/* The solvers' inline projection (clab_ccp_cone_project, ccp_fast.h) decides most points
+ * inside K from |x_T|^2 < (1 - 1e-12)(mu x_n)^2, before the square root: it must return the
+ * same bits as clab_cone_project on every point, also on those within rounding of the surface
+ * |x_T| = mu x_n (relative offsets 1e-17 to 1e-10 either side), at every scale. Measured: with
+ * the bound (1 + 1e-15)(mu x_n)^2, 4 % of these points come out different. */
+static void solver_projection_checks(gsl_rng *r)
+{
+    const double mus[] = {0.0, 0.1, 0.3, 0.5, 1.0, 2.0};
+    long differ = 0, n = 0, inside = 0;
+    for (int m = 0; m < 6; m++)
+        for (int k = 0; k < 100000; k++) {
+            const double mu = mus[m], th = 2.0 * M_PI * gsl_rng_uniform(r);
+            const double xn = (k % 7 == 0 ? -1.0 : 1.0) * exp(40.0 * gsl_rng_uniform(r) - 20.0);
+            const double d = (gsl_rng_uniform(r) - 0.5) * pow(10.0, -10.0 - 7.0 * gsl_rng_uniform(r));
+            const double s = k % 5 == 0 ? 2.0 * gsl_rng_uniform(r) * fabs(xn) : mu * fabs(xn) * (1.0 + d);
+            double a[3] = {xn, s * cos(th), s * sin(th)}, b[3] = {a[0], a[1], a[2]};
+            clab_cone_project(mu, a);
+            clab_ccp_cone_project(mu, b);
+            n++;
+            differ += memcmp(a, b, sizeof a) != 0;
+            inside += a[0] == xn && a[1] == s * cos(th) && a[2] == s * sin(th);
+        }
+    tap_ok(differ == 0 && inside > n / 4 && inside < 3 * n / 4,
+           "the solvers' projection = clab_cone_project to the bit on %ld points at and near the surface "
+           "(%ld differ; %ld inside)", n, differ, inside);
 }
 
 int main(void)
@@ -155,6 +184,7 @@ int main(void)
         clab_cone_project_dual(0.5, p);
         tap_close(clab_cone_dist_dual(0.5, p), 0.0, 1e-15, "Proj_K*(x) lies in K*");
     }
+    solver_projection_checks(r);
     cone_qp_checks(r);
     gsl_rng_free(r);
     return tap_done();
