@@ -36,8 +36,10 @@
  * them as loops, with the rows' values in memory; the arithmetic is the same either way */
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 8
 #define CLAB_UNROLL3 _Pragma("GCC unroll 3")
+#define CLAB_UNROLL2 _Pragma("GCC unroll 2")
 #else
 #define CLAB_UNROLL3
+#define CLAB_UNROLL2
 #endif
 
 /* a function inlined wherever it is called (for loops specialized by constant arguments) */
@@ -233,6 +235,45 @@ static inline void clab_ccp_cone_project(double mu, double x[3])
     x[1] *= mu * a / s;
     x[2] *= mu * a / s;
 }
+
+/* Two blocks at a time (lanes 0 and 1 of SSE2's 128-bit registers, as GCC's vector
+ * extension): each lane does the operations of the one-block code in the same order, so the
+ * same values to the bit; what differs is that one instruction serves both blocks. */
+#if defined(__GNUC__) && defined(__SSE2__)
+#define CLAB_CCP_V2 1
+typedef double clab_v2d __attribute__((vector_size(16)));
+typedef long long clab_v2l __attribute__((vector_size(16)));
+
+/* the three rows of two consecutive blocks, a[0..2] and a[3..5], as lanes: r[q] = (a[q], a[q + 3]) */
+static inline void clab_v2_load3(const double *a, clab_v2d r[3])
+{
+    CLAB_UNROLL3
+    for (int q = 0; q < 3; q++) r[q] = (clab_v2d){a[q], a[q + 3]};
+}
+static inline void clab_v2_store3(double *a, const clab_v2d r[3])
+{
+    CLAB_UNROLL3
+    for (int q = 0; q < 3; q++) a[q] = r[q][0], a[q + 3] = r[q][1];
+}
+
+/* clab_ccp_cone_project of both lanes (friction coefficients mu0, mu1): the test before the
+ * square root for both at once; a lane it does not decide inside K goes through the one-block
+ * projection */
+static inline void clab_ccp_cone_project2(double mu0, double mu1, clab_v2d x[3])
+{
+    const clab_v2d mu = {mu0, mu1}, zero = {0.0, 0.0}, c = {1.0 - 1e-12, 1.0 - 1e-12};
+    const clab_v2d q = x[1] * x[1] + x[2] * x[2], m = mu * x[0];
+    const clab_v2l in = (x[0] >= zero) & (q < c * (m * m));
+    if (in[0] && in[1]) return;
+    CLAB_UNROLL2
+    for (int l = 0; l < 2; l++) {
+        if (in[l]) continue;
+        double b[3] = {x[0][l], x[1][l], x[2][l]};
+        clab_ccp_cone_project(l ? mu1 : mu0, b);
+        x[0][l] = b[0], x[1][l] = b[1], x[2][l] = b[2];
+    }
+}
+#endif
 
 /* squared residual of one contact block (residual.c): |x - Proj_K(x - t g)|^2 / t^2, with
  * cn the contact's P->cone entry (mu, t, lambda_max, 1/t) */

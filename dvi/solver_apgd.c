@@ -208,6 +208,95 @@ static CLAB_ALWAYS_INLINE void update_chunk(const clab_ccp *P, const int sph, co
     acc[0] = e2max, acc[1] = gdx, acc[2] = ee, acc[3] = ece;
 }
 
+#ifdef CLAB_CCP_V2
+/* update_chunk for a chunk of spheres' compact records, rigid, relaxed friction (the common
+ * case), two contacts a pass (lanes, ccp_fast.h): the same operations in the same order for
+ * each, and the chunk's sums added contact by contact in order as there, so the same bits;
+ * an odd last contact goes through update_chunk */
+static void update_chunk_sph2(const clab_ccp *P, const double *u, double beta, double t, const double *xn,
+                              const double *x, double *Nxn, const double *Nx, double *next, double *F, size_t lo,
+                              size_t hi, double acc[4])
+{
+    const clab_v2d vb = {beta, beta}, vt = {t, t}, zero = {0.0, 0.0};
+    double e2max = 0.0, gdx = 0.0, ee = 0.0, ece = 0.0;
+    size_t i = lo;
+    for (; i + 1 < hi; i += 2) {
+        const size_t k = 3 * i;
+        const clab_ccp_sph *s0 = &P->sph[i], *s1 = &P->sph[i + 1];
+        const double *cn0 = &P->cone[4 * i], *cn1 = cn0 + 4;
+        clab_ccp_sph_prefetch(P, u, i, hi);
+        clab_ccp_sph_prefetch(P, u, i + 1, hi);
+        /* the rows D_i^T u (clab_ccp_sph_w, clab_ccp_sph_rows) */
+        const double *ua0 = u + 6 * (size_t)s0->a, *ub0 = u + 6 * (size_t)s0->b;
+        const double *ua1 = u + 6 * (size_t)s1->a, *ub1 = u + 6 * (size_t)s1->b;
+        const clab_v2d ra = {s0->ra, s1->ra}, rb = {s0->rb, s1->rb};
+        clab_v2d n[3], tu[3], w[3], d[3], c[3], o[3];
+        CLAB_UNROLL3
+        for (int q = 0; q < 3; q++) {
+            n[q] = (clab_v2d){s0->n[q], s1->n[q]};
+            tu[q] = (clab_v2d){s0->u[q], s1->u[q]};
+            d[q] = (clab_v2d){ub0[q], ub1[q]} - (clab_v2d){ua0[q], ua1[q]};
+            c[q] = rb * (clab_v2d){ub0[3 + q], ub1[3 + q]} - ra * (clab_v2d){ua0[3 + q], ua1[3 + q]};
+        }
+        w[0] = n[1] * tu[2] - n[2] * tu[1];
+        w[1] = n[2] * tu[0] - n[0] * tu[2];
+        w[2] = n[0] * tu[1] - n[1] * tu[0];
+        o[0] = n[0] * d[0] + n[1] * d[1] + n[2] * d[2];
+        o[1] = (tu[0] * d[0] + tu[1] * d[1] + tu[2] * d[2]) + (w[0] * c[0] + w[1] * c[1] + w[2] * c[2]);
+        o[2] = (w[0] * d[0] + w[1] * d[1] + w[2] * d[2]) - (tu[0] * c[0] + tu[1] * c[1] + tu[2] * c[2]);
+        /* N xn, y, N y, the gradients at xn and y, the step from y */
+        clab_v2d X[3], Xp[3], NX[3], p[3], Nk[3], y[3], g[3], gy[3], nx[3], r[3];
+        clab_v2_load3(&xn[k], X);
+        clab_v2_load3(&x[k], Xp);
+        clab_v2_load3(&Nx[k], NX);
+        clab_v2_load3(&P->p[k], p);
+        CLAB_UNROLL3
+        for (int q = 0; q < 3; q++) {
+            Nk[q] = o[q] + zero; /* + 0.0 as update_chunk's rigid term: -0 becomes +0 there too */
+            y[q] = X[q] + vb * (X[q] - Xp[q]);
+            const clab_v2d Ny = Nk[q] + vb * (Nk[q] - NX[q]);
+            g[q] = Nk[q] + p[q];
+            gy[q] = Ny + p[q];
+            nx[q] = y[q] - vt * gy[q];
+        }
+        clab_v2_store3(&Nxn[k], Nk);
+        /* the residual of xn (clab_ccp_cone_res2), its maximum taken contact by contact */
+        const clab_v2d tc = {cn0[1], cn1[1]}, it = {cn0[3], cn1[3]};
+        CLAB_UNROLL3
+        for (int q = 0; q < 3; q++) r[q] = X[q] - tc * g[q];
+        clab_ccp_cone_project2(cn0[0], cn1[0], r);
+        clab_v2d e[3];
+        CLAB_UNROLL3
+        for (int q = 0; q < 3; q++) e[q] = (X[q] - r[q]) * it;
+        const clab_v2d e2 = e[0] * e[0] + e[1] * e[1] + e[2] * e[2], gg = g[0] * g[0] + g[1] * g[1] + g[2] * g[2];
+        e2max = clab_ccp_max_nan(e2max, cn0[1] > 0.0 ? e2[0] : gg[0]);
+        e2max = clab_ccp_max_nan(e2max, cn1[1] > 0.0 ? e2[1] : gg[1]);
+        /* the next iterate, its impulses (clab_ccp_sph_force), the sums in contact order */
+        clab_ccp_cone_project2(cn0[0], cn1[0], nx);
+        clab_v2d Fv[3], gd[3], ev[3];
+        CLAB_UNROLL3
+        for (int q = 0; q < 3; q++) {
+            Fv[q] = n[q] * nx[0] + tu[q] * nx[1] + w[q] * nx[2];
+            gd[q] = gy[q] * (nx[q] - X[q]);
+            ev[q] = nx[q] - y[q];
+            ev[q] = ev[q] * ev[q];
+        }
+        clab_v2_store3(&F[k], Fv);
+        clab_v2_store3(&next[k], nx);
+        CLAB_UNROLL2
+        for (int l = 0; l < 2; l++)
+            CLAB_UNROLL3
+            for (int q = 0; q < 3; q++) gdx += gd[q][l], ee += ev[q][l];
+    }
+    if (i < hi) { /* the odd one */
+        double a[4];
+        update_chunk(P, 1, 0, NULL, u, beta, t, xn, x, Nxn, Nx, next, F, i, hi, a);
+        e2max = clab_ccp_max_nan(e2max, a[0]), gdx += a[1], ee += a[2];
+    }
+    acc[0] = e2max, acc[1] = gdx, acc[2] = ee, acc[3] = ece;
+}
+#endif
+
 /* Nxn = P^T u + compliance xn (u = M^-1 P xn; the contacts from their compact records) and,
  * with y = xn + beta (xn - x), Ny = Nxn + beta (Nxn - Nx): the residual of xn (returned) with
  * d = Nxn + p, the next step from y with t into next, with its impulses F and the sums cs of
@@ -226,7 +315,11 @@ static double update(const clab_ccp *P, const double *p0, const double *u, doubl
         clab_ccp_chunk(c, nk, &lo, &hi);
         double *acc = &part[4 * c];
         if (P->sph_chunk[c] && !comp && !p0) /* spheres, rigid, relaxed friction */
+#ifdef CLAB_CCP_V2
+            update_chunk_sph2(P, u, beta, t, xn, x, Nxn, Nx, next, F, lo, hi, acc);
+#else
             update_chunk(P, 1, 0, NULL, u, beta, t, xn, x, Nxn, Nx, next, F, lo, hi, acc);
+#endif
         else if (P->sph_chunk[c])
             update_chunk(P, 1, comp, p0, u, beta, t, xn, x, Nxn, Nx, next, F, lo, hi, acc);
         else
