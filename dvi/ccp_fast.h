@@ -18,6 +18,7 @@
 #include <math.h>
 
 #include "ccp.h"
+#include "clab_v2.h"
 
 #define CLAB_CCP_CHUNK 512     /* contacts per chunk of the parallel loops and reductions */
 #define CLAB_CCP_PAR_CHUNKS 8  /* loops of fewer chunks run on one thread (fork costs more) */
@@ -236,13 +237,10 @@ static inline void clab_ccp_cone_project(double mu, double x[3])
     x[2] *= mu * a / s;
 }
 
-/* Two blocks at a time (lanes 0 and 1 of SSE2's 128-bit registers, as GCC's vector
- * extension): each lane does the operations of the one-block code in the same order, so the
- * same values to the bit; what differs is that one instruction serves both blocks. */
-#if defined(__GNUC__) && defined(__SSE2__)
-#define CLAB_CCP_V2 1
-typedef double clab_v2d __attribute__((vector_size(16)));
-typedef long long clab_v2l __attribute__((vector_size(16)));
+/* Two blocks at a time (lanes, clab_v2.h): each lane does the operations of the one-block
+ * code in the same order, so the same values to the bit; what differs is that one
+ * instruction serves both blocks. */
+#ifdef CLAB_V2
 
 /* the three rows of two consecutive blocks, a[0..2] and a[3..5], as lanes: r[q] = (a[q], a[q + 3]) */
 static inline void clab_v2_load3(const double *a, clab_v2d r[3])

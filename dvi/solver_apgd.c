@@ -208,7 +208,7 @@ static CLAB_ALWAYS_INLINE void update_chunk(const clab_ccp *P, const int sph, co
     acc[0] = e2max, acc[1] = gdx, acc[2] = ee, acc[3] = ece;
 }
 
-#ifdef CLAB_CCP_V2
+#ifdef CLAB_V2
 /* update_chunk for a chunk of spheres' compact records, rigid, relaxed friction (the common
  * case), two contacts a pass (lanes, ccp_fast.h): the same operations in the same order for
  * each, and the chunk's sums added contact by contact in order as there, so the same bits;
@@ -315,7 +315,7 @@ static double update(const clab_ccp *P, const double *p0, const double *u, doubl
         clab_ccp_chunk(c, nk, &lo, &hi);
         double *acc = &part[4 * c];
         if (P->sph_chunk[c] && !comp && !p0) /* spheres, rigid, relaxed friction */
-#ifdef CLAB_CCP_V2
+#ifdef CLAB_V2
             update_chunk_sph2(P, u, beta, t, xn, x, Nxn, Nx, next, F, lo, hi, acc);
 #else
             update_chunk(P, 1, 0, NULL, u, beta, t, xn, x, Nxn, Nx, next, F, lo, hi, acc);

@@ -25,6 +25,7 @@
 #include "clab_backends.h"
 #include "clab_clock.h"
 #include "clab_collide.h"
+#include "clab_v2.h"
 #include "force_law.h"
 #include "history.h"
 #include "integrator.h"
@@ -501,6 +502,103 @@ static CLAB_ALWAYS_INLINE clab_vec3 contact_force(penalty *p, const clab_world *
     store_v3(&p->Fc[i], Fb, stream);
     return Fb;
 }
+
+#ifdef CLAB_V2
+/* contact_force of contacts i and i + 1 at once, both touching and between spheres, when the
+ * step has one material pair pp, no rolling couples, no clamp, the cap total or lammps, and
+ * Hertz or Hooke with an explicit k_n (pair_lanes): lane l the operations of contact_force
+ * for contact i + l in the same order, its branches as lane selects of both sides (each side
+ * formed as there), so the same bits; the history's entries, Fc, and the forces on b into F */
+static CLAB_ALWAYS_INLINE void contact_force2(penalty *p, const clab_contact *c0, const clab_contact *c1, size_t i,
+                                              const clab_penalty_pair *pp, double h, int surface, clab_vec3 F[2])
+{
+    const pen_body *A0 = &p->pb[c0->a], *B0 = &p->pb[c0->b], *A1 = &p->pb[c1->a], *B1 = &p->pb[c1->b];
+    const clab_penalty_law *law = &p->law;
+    const clab_v2d zero = clab_v2_set1(0.0), inf = clab_v2_set1(INFINITY);
+    const clab_v2d phi = {c0->phi, c1->phi}, delta_n = -phi;
+    const clab_v2v3 n = clab_v2v3_pair(c0->n, c1->n);
+    /* clab_penalty_meff: a fixed a gives m_b, else a fixed b m_a */
+    const clab_v2d ma = {A0->m, A1->m}, mb = {B0->m, B1->m};
+    const clab_v2d m_eff = clab_v2_select(ma == inf, mb, clab_v2_select(mb == inf, ma, ma * mb / (ma + mb)));
+    /* the lever arms of spheres, and the relative velocity of the contact point */
+    const clab_v2d Ra = {A0->R, A1->R}, Rb = {B0->R, B1->R};
+    const clab_v2v3 la = clab_v2v3_scale(n, surface ? Ra : Ra + 0.5 * phi);
+    const clab_v2v3 lb = clab_v2v3_scale(n, -(surface ? Rb : Rb + 0.5 * phi));
+    const clab_v2v3 v = clab_v2v3_sub(
+        clab_v2v3_add(clab_v2v3_pair(B0->rdot, B1->rdot), clab_v2v3_cross(clab_v2v3_pair(B0->omega, B1->omega), lb)),
+        clab_v2v3_add(clab_v2v3_pair(A0->rdot, A1->rdot), clab_v2v3_cross(clab_v2v3_pair(A0->omega, A1->omega), la)));
+    const clab_v2d vn = clab_v2v3_dot(v, n);
+    const clab_v2v3 vt = clab_v2v3_madd(v, -vn, n);
+    /* the history onto the tangent plane (a new contact's lane holds +0, which both turns give
+     * back as the +0 contact_force starts from), plus the slip */
+    const clab_vec3 *o0 = clab_history_at(&p->hist, i), *o1 = clab_history_at(&p->hist, i + 1);
+    const clab_vec3 z3 = clab_v3(0.0, 0.0, 0.0);
+    clab_v2v3 delta_t = clab_v2v3_pair(o0 ? *o0 : z3, o1 ? *o1 : z3);
+    if (p->history_project) { /* clab_penalty_project_history */
+        delta_t = clab_v2v3_madd(delta_t, -clab_v2v3_dot(delta_t, n), n);
+    } else { /* clab_penalty_rotate_history */
+        const clab_v2d len2 = clab_v2v3_norm2(delta_t);
+        const clab_v2v3 pt = clab_v2v3_madd(delta_t, -clab_v2v3_dot(delta_t, n), n);
+        const clab_v2d p2 = clab_v2v3_norm2(pt);
+        const clab_v2v3 turned = clab_v2v3_select(p2 > zero, clab_v2v3_scale(pt, clab_v2_sqrt(len2 / p2)),
+                                                  (clab_v2v3){zero, zero, zero});
+        delta_t = clab_v2v3_select(len2 == zero, delta_t, turned);
+    }
+    if (!(p->history_zero && !p->started)) delta_t = clab_v2v3_madd(delta_t, clab_v2_set1(h), vt);
+    /* clab_penalty_coefficients */
+    clab_v2d kn, kt, cn, ct;
+    if (law->model == CLAB_PENALTY_HOOKE) { /* k_n explicit (pair_lanes) */
+        kn = clab_v2_set1(pp->kn);
+        kt = clab_v2_set1(pp->kt > 0.0 ? pp->kt : 2.0 / 7.0 * pp->kn);
+        cn = pp->gn >= 0.0 ? pp->gn * m_eff : -2.0 * pp->beta * clab_v2_sqrt(kn * m_eff);
+        ct = pp->gt >= 0.0 ? pp->gt * m_eff : -2.0 * pp->beta * clab_v2_sqrt(kt * m_eff);
+    } else {
+        const clab_v2d ra = Ra, rb = Rb, lo = clab_v2_select(ra < rb, ra, rb), hi = clab_v2_select(ra < rb, rb, ra);
+        const clab_v2d R_eff = clab_v2_select(hi > clab_v2_set1(DBL_MAX), lo, ra * rb / (ra + rb)); /* clab_penalty_reff */
+        const clab_v2d srd = clab_v2_sqrt(R_eff * delta_n);
+        kn = pp->kn > 0.0 ? pp->kn * clab_v2_sqrt(delta_n) : 4.0 / 3.0 * pp->Estar * srd;
+        kt = pp->kt > 0.0 ? pp->kt * clab_v2_sqrt(delta_n) : 8.0 * pp->Gstar * srd;
+        const double c = -2.0 * sqrt(5.0 / 6.0) * pp->beta;
+        const clab_v2d cnd = c * clab_v2_sqrt(1.5 * kn * m_eff);
+        cn = pp->gn >= 0.0 ? pp->gn * m_eff * clab_v2_sqrt(delta_n / R_eff) : cnd;
+        ct = pp->gt >= 0.0      ? pp->gt * m_eff * clab_v2_sqrt(delta_n / R_eff)
+             : pp->st_sn >= 0.0 ? cnd * pp->st_sn
+                                : c * clab_v2_sqrt(kt * m_eff);
+    }
+    /* clab_penalty_contact_force, cap total or lammps, no clamp */
+    const clab_v2d fn = kn * delta_n - cn * vn;
+    const clab_v2d Fmax =
+        pp->mu * clab_v2_select(fn > zero, fn, law->cap == CLAB_PENALTY_CAP_LAMMPS ? -fn : zero);
+    clab_v2v3 ft = clab_v2v3_add(clab_v2v3_scale(delta_t, -kt), clab_v2v3_scale(vt, -ct));
+    const clab_v2d ftn = clab_v2v3_norm(ft);
+    ft = clab_v2v3_scale(ft, clab_v2_min(Fmax / ftn, clab_v2_set1(1.0)));
+    const clab_v2v3 dslide = clab_v2v3_select(kt > zero, clab_v2v3_scale(clab_v2v3_add(ft, clab_v2v3_scale(vt, ct)), -1.0 / kt),
+                                              (clab_v2v3){zero, zero, zero});
+    delta_t = clab_v2v3_select(ftn > Fmax, dslide, delta_t);
+    clab_history_put_at(&p->hist, i, c0->key, clab_v2v3_lane(delta_t, 0));
+    clab_history_put_at(&p->hist, i + 1, c1->key, clab_v2v3_lane(delta_t, 1));
+    /* F on b */
+    const clab_v2v3 Fb = clab_v2v3_madd(ft, fn, n);
+    F[0] = clab_v2v3_lane(Fb, 0), F[1] = clab_v2v3_lane(Fb, 1);
+    store_v3(&p->Fc[i], F[0], 1);
+    store_v3(&p->Fc[i + 1], F[1], 1);
+}
+
+/* the step's contacts can go two at a time (contact_force2): one material pair, no rolling
+ * couples, no clamp, the cap total or lammps, Hertz or Hooke with an explicit k_n */
+static int pair_lanes(const penalty *p, const clab_penalty_pair *pair1, int rolling)
+{
+    return pair1 && !rolling && !p->law.clamp && p->law.cap != CLAB_PENALTY_CAP_SPRING &&
+           (p->law.model == CLAB_PENALTY_HERTZ || pair1->kn > 0.0);
+}
+
+/* contacts i and i + 1 both touching, between spheres */
+static inline int spheres_touching2(const pen_body *pb, const clab_contact *c0, const clab_contact *c1)
+{
+    return -c0->phi > 0.0 && -c1->phi > 0.0 && pen_sphere(&pb[c0->a]) && pen_sphere(&pb[c0->b]) &&
+           pen_sphere(&pb[c1->a]) && pen_sphere(&pb[c1->b]);
+}
+#endif
 
 /* The contacts by body b, one segment of blist a thread of the contact loop: thread u (of T)
  * took contacts [base[u], base[u + 1]), base[u] = nc u / T, and its contacts with b = i are
@@ -1000,6 +1098,9 @@ static CLAB_ALWAYS_INLINE int contact_loop(penalty *p, const clab_world *w, cons
     const clab_contact *cc = c->c;
     const clab_vec3 zero = clab_v3(0.0, 0.0, 0.0);
     int by_a = 1, wrong = 0;
+#ifdef CLAB_V2
+    const int lanes = pair_lanes(p, pair1, rolling);
+#endif
     for (size_t i = k0; i < k1; i++) {
         const clab_contact *ci = &cc[i];
         if (i + PEN_AHEAD < k1) { /* body b of a later contact: random reads, started early */
@@ -1008,6 +1109,27 @@ static CLAB_ALWAYS_INLINE int contact_loop(penalty *p, const clab_world *w, cons
             CLAB_PREFETCH(&acc[bk]);
         }
         if (!split && i > 0 && body_a(cc, i - 1) > body_a(cc, i)) by_a = 0;
+#ifdef CLAB_V2
+        if (lanes && i + 1 < k1 && spheres_touching2(pb, ci, ci + 1)) { /* contacts i and i + 1 at once */
+            if (i + 1 + PEN_AHEAD < k1) {
+                const size_t bk = (size_t)cc[i + 1 + PEN_AHEAD].b;
+                CLAB_PREFETCH(&pb[bk]);
+                CLAB_PREFETCH(&acc[bk]);
+            }
+            if (!split && body_a(cc, i) > body_a(cc, i + 1)) by_a = 0;
+            clab_vec3 F2[2];
+            contact_force2(p, ci, ci + 1, i, pair1, h, surface, F2);
+            for (int l = 0; l < 2; l++) {
+                if (split)
+                    wrong |= split_scatter(acc, side, low, (uint32_t)B0, (uint32_t)B1, pb, w, ci + l, i + (size_t)l,
+                                           c->lv, F2[l], zero, surface, 0);
+                else
+                    contact_scatter(acc, pb, w, ci + l, c->lv, F2[l], zero, surface, 0);
+            }
+            i++;
+            continue;
+        }
+#endif
         clab_vec3 F = zero;
         if (!(-ci->phi > 0.0)) { /* inside the envelope but not touching: no force, history dropped */
             clab_history_drop_at(&p->hist, i);
