@@ -788,23 +788,31 @@ static CLAB_ALWAYS_INLINE void contact_scatter(pen_acc *acc, const pen_body *pb,
  * contact order as on one thread: the same bits. Returns 1 when low is wrong for this contact
  * (low[b] > a: b's owner may have taken b for untouched by lower threads), 0 else; a term not
  * kept for want of memory sets side->nomem */
+static CLAB_ALWAYS_INLINE void split_term(pen_acc *acc, pen_side *side, const uint32_t *low, uint32_t B0,
+                                          uint32_t B1, const pen_term *e, size_t k2, int rolling)
+{
+    const uint32_t j = e->j;
+    if (j >= B0 && j < B1 && low[j] >= B0) {
+        term_add(&acc[j], e, rolling);
+    } else if (side->n < side->cap || !grow(&side->e, &side->cap, side->n + 1, sizeof(pen_kept))) {
+        side->e[side->n++] = (pen_kept){j, (uint32_t)k2};
+    } else {
+        side->nomem = 1;
+    }
+}
 static CLAB_ALWAYS_INLINE int split_scatter(pen_acc *acc, pen_side *side, const uint32_t *low, uint32_t B0,
                                             uint32_t B1, const pen_body *pb, const clab_world *w,
                                             const clab_contact *ck, size_t k, const clab_lever *lv, clab_vec3 F,
                                             clab_vec3 M, int surface, int rolling)
 {
-    pen_term t[2];
-    contact_terms(pb, w, ck, lv, F, M, surface, rolling, &t[0], &t[1]); /* t[1]: side b */
-    for (int q = 0; q < 2; q++) {
-        const uint32_t j = t[q].j;
-        if (j >= B0 && j < B1 && low[j] >= B0) {
-            term_add(&acc[j], &t[q], rolling);
-        } else if (side->n < side->cap || !grow(&side->e, &side->cap, side->n + 1, sizeof(pen_kept))) {
-            side->e[side->n++] = (pen_kept){j, (uint32_t)(2 * k + (size_t)q)};
-        } else {
-            side->nomem = 1;
-        }
-    }
+    /* the two terms as separate locals, not an array walked by a loop: the compiler keeps
+     * them in registers (as an array in memory, a 16-byte load of a term's couple right after
+     * its two 8-byte stores stalled on the failed store forwarding, a sixth of the two-thread
+     * contact loop) */
+    pen_term ta, tb;
+    contact_terms(pb, w, ck, lv, F, M, surface, rolling, &ta, &tb);
+    split_term(acc, side, low, B0, B1, &ta, 2 * k, rolling);
+    split_term(acc, side, low, B0, B1, &tb, 2 * k + 1, rolling);
     return low[ck->b] > (uint32_t)ck->a;
 }
 
