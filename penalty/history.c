@@ -57,13 +57,13 @@ static int entries_room(uint64_t **key, clab_vec3 **dt, size_t *cap, size_t *gro
 static int reserve(clab_history *h, size_t n) { return entries_room(&h->key, &h->delta_t, &h->cap, &h->grows, n); }
 
 /* room for n entries aside (tkey, tdelta_t: the keyed interface's copy of the generation, the
- * alignment's copy on threads or its ring on one) */
+ * pair the alignment merges into on threads or its ring on one) */
 static int aside_room(clab_history *h, size_t n) { return entries_room(&h->tkey, &h->tdelta_t, &h->tcap, &h->grows, n); }
 
 int clab_history_prepare(clab_history *h, size_t n, int threads)
 {
     if (reserve(h, n)) return CLAB_ENOMEM;
-    if (threads > 1 && n > HIST_PAR_MIN && n > h->tcap) { /* align_copy's copy, written once too */
+    if (threads > 1 && n > HIST_PAR_MIN && n > h->tcap) { /* align_swap's other pair, written once too */
         if (aside_room(h, n)) return CLAB_ENOMEM;
         memset(h->tkey, 0, h->tcap * sizeof *h->tkey);
         memset(h->tdelta_t, 0, h->tcap * sizeof *h->tdelta_t);
@@ -139,21 +139,26 @@ int clab_history_begin(clab_history *h, size_t nmax, clab_error *err)
     return CLAB_OK;
 }
 
-/* More than one thread: the generation copied aside (tkey, tdelta_t, the buffer of the keyed
- * interface; grown only when a step has more entries than any before), each thread a share,
- * then each thread merges its range of contacts from the copy into place, from a binary
- * search for its first key: no position is read after it is written, one pass, no bit sets.
- * Thread t's range: part[t] .. part[t + 1] when part holds nt shares (the records its narrow
- * phase wrote, in its cache), else nc t / nt .. nc (t + 1) / nt. Entry i: contact i's key and
- * last delta_t when found, else CLAB_HISTORY_EMPTY (its delta_t is not read). CLAB_ENOMEM
- * when the copy has no room, nothing changed then. */
-static int align_copy(clab_history *h, const clab_contact *c, size_t nc, const size_t *part, int nparts, int nt)
+/* More than one thread: each thread merges the range of contacts its narrow phase wrote from
+ * the generation into the other pair of arrays (tkey, tdelta_t, the buffer of the keyed
+ * interface; grown only when a step has more entries than any before), from a binary search
+ * for its first key, and the two pairs then change roles: nothing is read after it is
+ * written, one pass, nothing copied. (It used to copy the generation aside first, a share a
+ * thread, and merge back in place: on the 32,000-sphere pile on two threads that copy cost as
+ * much as the merge, and the alignment ran no faster than on one thread.) Thread t's range:
+ * part[t] .. part[t + 1] when part holds nt shares (the records its narrow phase wrote, in its
+ * cache), else nc t / nt .. nc (t + 1) / nt. Entry i: contact i's key and last delta_t when
+ * found, else CLAB_HISTORY_EMPTY (its delta_t is not read). CLAB_ENOMEM when the other pair
+ * has no room, nothing changed then. */
+static int align_swap(clab_history *h, const clab_contact *c, size_t nc, const size_t *part, int nparts, int nt)
 {
     const size_t nold = h->n;
-    if (aside_room(h, nold)) return CLAB_ENOMEM;
+    if (aside_room(h, nc)) return CLAB_ENOMEM;
     if (!(part && nparts == nt && part[0] == 0 && part[nt] == nc)) part = NULL;
-    uint64_t *key = h->key, *tk = h->tkey;
-    clab_vec3 *dt = h->delta_t, *tdt = h->tdelta_t;
+    const uint64_t *key = h->key;
+    const clab_vec3 *dt = h->delta_t;
+    uint64_t *nk = h->tkey;
+    clab_vec3 *ndt = h->tdelta_t;
 #pragma omp parallel num_threads(nt)
     {
 #ifdef _OPENMP
@@ -161,32 +166,31 @@ static int align_copy(clab_history *h, const clab_contact *c, size_t nc, const s
 #else
         const size_t t = 0, T = 1;
 #endif
-        const size_t j0 = nold * t / T, j1 = nold * (t + 1) / T;
-        if (j1 > j0) {
-            memcpy(tk + j0, key + j0, (j1 - j0) * sizeof *tk);
-            memcpy(tdt + j0, dt + j0, (j1 - j0) * sizeof *tdt);
-        }
-#pragma omp barrier
         const size_t i0 = part && T == (size_t)nt ? part[t] : nc * t / T;
         const size_t i1 = part && T == (size_t)nt ? part[t + 1] : nc * (t + 1) / T;
         size_t j = 0, hi = nold;
         if (i0 < i1)
             while (j < hi) { /* the first entry with a key >= contact i0's */
                 size_t mid = j + (hi - j) / 2;
-                if (tk[mid] < c[i0].key) j = mid + 1;
+                if (key[mid] < c[i0].key) j = mid + 1;
                 else hi = mid;
             }
         for (size_t i = i0; i < i1; i++) {
             const uint64_t k = c[i].key;
-            while (j < nold && tk[j] < k) j++;
-            if (j < nold && tk[j] == k) {
-                key[i] = k;
-                dt[i] = tdt[j];
+            while (j < nold && key[j] < k) j++;
+            if (j < nold && key[j] == k) {
+                nk[i] = k;
+                ndt[i] = dt[j];
             } else {
-                key[i] = CLAB_HISTORY_EMPTY;
+                nk[i] = CLAB_HISTORY_EMPTY;
             }
         }
     }
+    uint64_t *tk = h->key;
+    clab_vec3 *tdt = h->delta_t;
+    const size_t tcap = h->cap;
+    h->key = h->tkey, h->delta_t = h->tdelta_t, h->cap = h->tcap;
+    h->tkey = tk, h->tdelta_t = tdt, h->tcap = tcap;
     return CLAB_OK;
 }
 
@@ -211,13 +215,13 @@ static size_t aside_need(const uint64_t *key, size_t nold, const clab_contact *c
  * reads the entries below i, in order: the ring holds old entries j .. i - 1. No position is
  * read after it is written. Entry i then holds contact i's key and last delta_t, or
  * CLAB_HISTORY_EMPTY (its delta_t is not read). CLAB_ENOMEM when the ring has no room, before
- * anything is written. On more than one thread (above HIST_PAR_MIN contacts): align_copy,
- * unless its copy finds no room. */
+ * anything is written. On more than one thread (above HIST_PAR_MIN contacts): align_swap,
+ * unless its pair finds no room. */
 static int align_merge(clab_history *h, const clab_contact *c, size_t nc, const size_t *part, int nparts)
 {
 #ifdef _OPENMP
     if (nc > HIST_PAR_MIN && omp_get_max_threads() > 1 &&
-        align_copy(h, c, nc, part, nparts, omp_get_max_threads()) == CLAB_OK)
+        align_swap(h, c, nc, part, nparts, omp_get_max_threads()) == CLAB_OK)
         return CLAB_OK;
 #else
     (void)part, (void)nparts;

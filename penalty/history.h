@@ -11,10 +11,11 @@
  * index is above its old one (contacts gained before it) is set aside in a ring just before
  * its position is overwritten, and read from there when the merge reaches it (the ring holds
  * as many entries as the largest such shift, found first by a merge over the keys alone; a
- * monotone map never needs more). On more than one thread the generation is first
- * copied aside, a share a thread, and each thread then merges its own range of contacts from
- * the copy (the range its narrow phase wrote, when the caller passes the shares): one pass,
- * nothing to order, for a copy of the generation's size (32 bytes an entry). After the
+ * monotone map never needs more). On more than one thread each thread merges its own range
+ * of contacts (the range its narrow phase wrote, when the caller passes the shares) from the
+ * generation into a second pair of arrays, which then becomes the generation: one pass,
+ * nothing to order, nothing copied, for a second pair of the generation's size (32 bytes an
+ * entry). After the
  * alignment entry i's key is contact i's when it has a history, CLAB_HISTORY_EMPTY when not:
  * the key is the mark, no index a contact is kept. Input out of key order is
  * looked up through a copy of the generation (binary search, or an open-addressing hash table
@@ -78,7 +79,7 @@ int clab_history_align(clab_history *h, const clab_contact *c, size_t nc, int in
 
 /* Room for n entries (a step with n contacts then allocates nothing), the storage past the
  * entries in use written once so that the step faults none of its pages in; the entries kept.
- * threads > 1: the copy the alignment makes on threads too. CLAB_OK or CLAB_ENOMEM. */
+ * threads > 1: the second pair the alignment merges into on threads too. CLAB_OK or CLAB_ENOMEM. */
 int clab_history_prepare(clab_history *h, size_t n, int threads);
 
 /* after clab_history_align: contact i's last delta_t, NULL when it has none */
