@@ -329,6 +329,18 @@ void clab_history_keep(clab_history *h, size_t n)
     h->n = m;
 }
 
+void clab_history_close(clab_history *h, size_t n, int all_put, int increasing)
+{
+    if (all_put) h->n = n;
+    else clab_history_keep(h, n);
+    if (!increasing) {
+        clab_history_end(h);
+        return;
+    }
+    h->pending = 0;
+    h->sorted = 1;
+}
+
 void clab_history_end(clab_history *h)
 {
     h->pending = 0;

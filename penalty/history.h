@@ -104,6 +104,13 @@ static inline void clab_history_drop_at(clab_history *h, size_t i) { h->key[i] =
  * a contact); a new one not put has no entry. */
 void clab_history_keep(clab_history *h, size_t n);
 
+/* clab_history_keep(h, n) then clab_history_end(h), without the passes over the keys whose
+ * answer the caller already has: all_put, every entry i < n was put (none dropped: all stay
+ * where they are); increasing, the contacts' keys increase strictly (clab_contacts.increasing:
+ * the entries that stay, a subsequence of them, are sorted). A hint given as 0 leaves its pass
+ * to run. */
+void clab_history_close(clab_history *h, size_t n, int all_put, int increasing);
+
 /* ---- the keyed interface ---- */
 
 /* Start the next generation, for at most nmax contacts; clab_history_find looks up the last

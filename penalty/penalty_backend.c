@@ -1101,7 +1101,7 @@ static size_t split_cut(const clab_contacts *c, size_t nb, int t, int T)
 static CLAB_ALWAYS_INLINE int contact_loop(penalty *p, const clab_world *w, const clab_contacts *c, const pen_body *pb,
                                            pen_acc *acc, pen_side *side, const uint32_t *low, size_t B0, size_t B1,
                                            size_t k0, size_t k1, const clab_penalty_pair *pair1, double h,
-                                           const int split, const int surface, const int rolling)
+                                           int *dropped, const int split, const int surface, const int rolling)
 {
     const clab_contact *cc = c->c;
     const clab_vec3 zero = clab_v3(0.0, 0.0, 0.0);
@@ -1143,6 +1143,7 @@ static CLAB_ALWAYS_INLINE int contact_loop(penalty *p, const clab_world *w, cons
             clab_history_drop_at(&p->hist, i);
             p->Fc[i] = zero;
             if (rolling) p->Mr[i] = zero;
+            *dropped = 1;
         } else {
             F = contact_force(p, w, ci, c->lv, i, clab_history_at(&p->hist, i), pair1, h, 1, surface, rolling);
         }
@@ -1251,7 +1252,7 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
         whi[k] = per->on[k] ? per->hi[k] : INFINITY;
     }
     const int orientation_off = p->orientation_off;
-    int by_a = 1, mixed = pre ? p->pre_mixed : 0, nomem = 0, bad = 0;
+    int by_a = 1, mixed = pre ? p->pre_mixed : 0, nomem = 0, bad = 0, dropped = 0;
     const uint32_t *low = c->low;
     int one_list = 0; /* the lists by b made on one thread after a scatter (one segment) */
 #pragma omp parallel num_threads(nt) if (nt > 1) reduction(| : bad)
@@ -1294,11 +1295,12 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
         /* 2. every contact, independently (its history is entry i, aligned above): its force;
          *    on the way, whether the contacts run by body a, and the count by b or (one
          *    thread, or split) the sums a body */
-        int mine_by_a = 1;
+        int mine_by_a = 1, mine_dropped = 0;
         if (acc) {
             /* split: contacts [k0, k1), by a (increasing), else all. The common cases (one
              * material pair, no rolling couples) with their flags constant */
-#define PEN_LOOP(SPLIT, S, R) contact_loop(p, w, c, pb, acc, side, low, B0, B1, k0, k1, pair1, h, SPLIT, S, R)
+#define PEN_LOOP(SPLIT, S, R) \
+    contact_loop(p, w, c, pb, acc, side, low, B0, B1, k0, k1, pair1, h, &mine_dropped, SPLIT, S, R)
             if (side) {
                 if (pair1 && !rolling) mine_by_a = surface ? PEN_LOOP(1, 1, 0) : PEN_LOOP(1, 0, 0);
                 else mine_by_a = PEN_LOOP(1, surface, rolling);
@@ -1325,12 +1327,17 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
                     clab_history_drop_at(&p->hist, i);
                     p->Fc[i] = zero;
                     if (rolling) p->Mr[i] = zero;
+                    mine_dropped = 1;
                     continue;
                 }
                 contact_force(p, w, ci, c->lv, i, clab_history_at(&p->hist, i), pair1, h, 0, surface, rolling);
             }
             /* 3. this thread's contacts sorted by b, its own segment of the lists */
             place_by_b(cc, k0, k1, nb, row, p->blist);
+        }
+        if (mine_dropped) {
+#pragma omp atomic write
+            dropped = 1;
         }
         if (!mine_by_a) {
 #pragma omp atomic write
@@ -1397,8 +1404,10 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
          * but the region's end */
 #pragma omp single nowait
         {
-            clab_history_keep(&p->hist, nc); /* the ones put stay (contact_force), the dropped go */
-            clab_history_end(&p->hist);
+            /* the ones put stay (contact_force), the dropped go; the scans for whether any was
+             * dropped and whether the keys increase are not needed when the loop and the
+             * collider already tell */
+            clab_history_close(&p->hist, nc, !dropped, c->increasing);
             p->nforces = nc;
         }
     }

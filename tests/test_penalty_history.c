@@ -91,8 +91,18 @@ static size_t step_shares(clab_history *h, const uint64_t *k, size_t n, size_t d
         }
     }
     if (aligned) {
-        clab_history_keep(h, n);
-        clab_history_end(h);
+        /* every other step closes through clab_history_close with the hints it can give (none
+         * dropped: drop == 0; the keys increasing), the others through keep and end: the
+         * checks of the next step's lookups then cover both */
+        static int hinted = 0;
+        if ((hinted ^= 1)) {
+            int inc = 1;
+            for (size_t i = 1; i < n; i++) inc &= k[i - 1] < k[i];
+            clab_history_close(h, n, drop == 0, inc);
+        } else {
+            clab_history_keep(h, n);
+            clab_history_end(h);
+        }
         memcpy(rk, nk, m * sizeof *nk);
         memcpy(rv, nv, m * sizeof *nv);
         *rn = m;
