@@ -271,6 +271,62 @@ static inline void clab_ccp_cone_project2(double mu0, double mu1, clab_v2d x[3])
         x[0][l] = b[0], x[1][l] = b[1], x[2][l] = b[2];
     }
 }
+
+/* contacts i (lane 0) and i + 1 (lane 1) from their compact records: the frame n, u, w = n x u
+ * (clab_ccp_sph_w) and the rows o = D^T u (clab_ccp_sph_rows); u_b fetched ahead up to hi */
+typedef struct clab_ccp_sph2 {
+    clab_v2d n[3], u[3], w[3];
+} clab_ccp_sph2;
+static CLAB_ALWAYS_INLINE void clab_ccp_sph_rows2(const clab_ccp *P, const double *u, size_t i, size_t hi,
+                                                  clab_ccp_sph2 *f, clab_v2d o[3])
+{
+    const clab_ccp_sph *s0 = &P->sph[i], *s1 = &P->sph[i + 1];
+    clab_ccp_sph_prefetch(P, u, i, hi);
+    clab_ccp_sph_prefetch(P, u, i + 1, hi);
+    const double *ua0 = u + 6 * (size_t)s0->a, *ub0 = u + 6 * (size_t)s0->b;
+    const double *ua1 = u + 6 * (size_t)s1->a, *ub1 = u + 6 * (size_t)s1->b;
+    const clab_v2d ra = {s0->ra, s1->ra}, rb = {s0->rb, s1->rb};
+    clab_v2d *n = f->n, *t = f->u, *w = f->w, d[3], c[3];
+    CLAB_UNROLL3
+    for (int q = 0; q < 3; q++) {
+        n[q] = (clab_v2d){s0->n[q], s1->n[q]};
+        t[q] = (clab_v2d){s0->u[q], s1->u[q]};
+        d[q] = (clab_v2d){ub0[q], ub1[q]} - (clab_v2d){ua0[q], ua1[q]};
+        c[q] = rb * (clab_v2d){ub0[3 + q], ub1[3 + q]} - ra * (clab_v2d){ua0[3 + q], ua1[3 + q]};
+    }
+    w[0] = n[1] * t[2] - n[2] * t[1];
+    w[1] = n[2] * t[0] - n[0] * t[2];
+    w[2] = n[0] * t[1] - n[1] * t[0];
+    o[0] = n[0] * d[0] + n[1] * d[1] + n[2] * d[2];
+    o[1] = (t[0] * d[0] + t[1] * d[1] + t[2] * d[2]) + (w[0] * c[0] + w[1] * c[1] + w[2] * c[2]);
+    o[2] = (w[0] * d[0] + w[1] * d[1] + w[2] * d[2]) - (t[0] * c[0] + t[1] * c[1] + t[2] * c[2]);
+}
+
+/* the impulses of both lanes' x (clab_ccp_sph_force) into F[3 i .. 3 i + 5] */
+static CLAB_ALWAYS_INLINE void clab_ccp_sph_force2(const clab_ccp_sph2 *f, const clab_v2d x[3], double *F)
+{
+    clab_v2d Fv[3];
+    CLAB_UNROLL3
+    for (int q = 0; q < 3; q++) Fv[q] = f->n[q] * x[0] + f->u[q] * x[1] + f->w[q] * x[2];
+    clab_v2_store3(F, Fv);
+}
+
+/* clab_ccp_cone_res2 of both lanes (cone entries cn0, cn1), taken into the running maximum
+ * *e2max contact by contact (clab_ccp_max_nan, as the one-block loops) */
+static CLAB_ALWAYS_INLINE void clab_ccp_cone_res2_2(const double *cn0, const double *cn1, const clab_v2d x[3],
+                                                    const clab_v2d g[3], double *e2max)
+{
+    const clab_v2d tc = {cn0[1], cn1[1]}, it = {cn0[3], cn1[3]};
+    clab_v2d r[3], e[3];
+    CLAB_UNROLL3
+    for (int q = 0; q < 3; q++) r[q] = x[q] - tc * g[q];
+    clab_ccp_cone_project2(cn0[0], cn1[0], r);
+    CLAB_UNROLL3
+    for (int q = 0; q < 3; q++) e[q] = (x[q] - r[q]) * it;
+    const clab_v2d e2 = e[0] * e[0] + e[1] * e[1] + e[2] * e[2], gg = g[0] * g[0] + g[1] * g[1] + g[2] * g[2];
+    *e2max = clab_ccp_max_nan(*e2max, cn0[1] > 0.0 ? e2[0] : gg[0]);
+    *e2max = clab_ccp_max_nan(*e2max, cn1[1] > 0.0 ? e2[1] : gg[1]);
+}
 #endif
 
 /* squared residual of one contact block (residual.c): |x - Proj_K(x - t g)|^2 / t^2, with

@@ -222,30 +222,12 @@ static void update_chunk_sph2(const clab_ccp *P, const double *u, double beta, d
     size_t i = lo;
     for (; i + 1 < hi; i += 2) {
         const size_t k = 3 * i;
-        const clab_ccp_sph *s0 = &P->sph[i], *s1 = &P->sph[i + 1];
         const double *cn0 = &P->cone[4 * i], *cn1 = cn0 + 4;
-        clab_ccp_sph_prefetch(P, u, i, hi);
-        clab_ccp_sph_prefetch(P, u, i + 1, hi);
-        /* the rows D_i^T u (clab_ccp_sph_w, clab_ccp_sph_rows) */
-        const double *ua0 = u + 6 * (size_t)s0->a, *ub0 = u + 6 * (size_t)s0->b;
-        const double *ua1 = u + 6 * (size_t)s1->a, *ub1 = u + 6 * (size_t)s1->b;
-        const clab_v2d ra = {s0->ra, s1->ra}, rb = {s0->rb, s1->rb};
-        clab_v2d n[3], tu[3], w[3], d[3], c[3], o[3];
-        CLAB_UNROLL3
-        for (int q = 0; q < 3; q++) {
-            n[q] = (clab_v2d){s0->n[q], s1->n[q]};
-            tu[q] = (clab_v2d){s0->u[q], s1->u[q]};
-            d[q] = (clab_v2d){ub0[q], ub1[q]} - (clab_v2d){ua0[q], ua1[q]};
-            c[q] = rb * (clab_v2d){ub0[3 + q], ub1[3 + q]} - ra * (clab_v2d){ua0[3 + q], ua1[3 + q]};
-        }
-        w[0] = n[1] * tu[2] - n[2] * tu[1];
-        w[1] = n[2] * tu[0] - n[0] * tu[2];
-        w[2] = n[0] * tu[1] - n[1] * tu[0];
-        o[0] = n[0] * d[0] + n[1] * d[1] + n[2] * d[2];
-        o[1] = (tu[0] * d[0] + tu[1] * d[1] + tu[2] * d[2]) + (w[0] * c[0] + w[1] * c[1] + w[2] * c[2]);
-        o[2] = (w[0] * d[0] + w[1] * d[1] + w[2] * d[2]) - (tu[0] * c[0] + tu[1] * c[1] + tu[2] * c[2]);
+        clab_ccp_sph2 f;
+        clab_v2d o[3];
+        clab_ccp_sph_rows2(P, u, i, hi, &f, o);
         /* N xn, y, N y, the gradients at xn and y, the step from y */
-        clab_v2d X[3], Xp[3], NX[3], p[3], Nk[3], y[3], g[3], gy[3], nx[3], r[3];
+        clab_v2d X[3], Xp[3], NX[3], p[3], Nk[3], y[3], g[3], gy[3], nx[3];
         clab_v2_load3(&xn[k], X);
         clab_v2_load3(&x[k], Xp);
         clab_v2_load3(&Nx[k], NX);
@@ -260,29 +242,18 @@ static void update_chunk_sph2(const clab_ccp *P, const double *u, double beta, d
             nx[q] = y[q] - vt * gy[q];
         }
         clab_v2_store3(&Nxn[k], Nk);
-        /* the residual of xn (clab_ccp_cone_res2), its maximum taken contact by contact */
-        const clab_v2d tc = {cn0[1], cn1[1]}, it = {cn0[3], cn1[3]};
-        CLAB_UNROLL3
-        for (int q = 0; q < 3; q++) r[q] = X[q] - tc * g[q];
-        clab_ccp_cone_project2(cn0[0], cn1[0], r);
-        clab_v2d e[3];
-        CLAB_UNROLL3
-        for (int q = 0; q < 3; q++) e[q] = (X[q] - r[q]) * it;
-        const clab_v2d e2 = e[0] * e[0] + e[1] * e[1] + e[2] * e[2], gg = g[0] * g[0] + g[1] * g[1] + g[2] * g[2];
-        e2max = clab_ccp_max_nan(e2max, cn0[1] > 0.0 ? e2[0] : gg[0]);
-        e2max = clab_ccp_max_nan(e2max, cn1[1] > 0.0 ? e2[1] : gg[1]);
-        /* the next iterate, its impulses (clab_ccp_sph_force), the sums in contact order */
+        clab_ccp_cone_res2_2(cn0, cn1, X, g, &e2max); /* the residual of xn */
+        /* the next iterate, its impulses, the sums in contact order */
         clab_ccp_cone_project2(cn0[0], cn1[0], nx);
-        clab_v2d Fv[3], gd[3], ev[3];
+        clab_ccp_sph_force2(&f, nx, &F[k]);
+        clab_v2_store3(&next[k], nx);
+        clab_v2d gd[3], ev[3];
         CLAB_UNROLL3
         for (int q = 0; q < 3; q++) {
-            Fv[q] = n[q] * nx[0] + tu[q] * nx[1] + w[q] * nx[2];
             gd[q] = gy[q] * (nx[q] - X[q]);
             ev[q] = nx[q] - y[q];
             ev[q] = ev[q] * ev[q];
         }
-        clab_v2_store3(&F[k], Fv);
-        clab_v2_store3(&next[k], nx);
         CLAB_UNROLL2
         for (int l = 0; l < 2; l++)
             CLAB_UNROLL3

@@ -35,6 +35,28 @@ static double sweep(const clab_ccp *P, double omega, const double *p0, const dou
         const int sph = P->sph_chunk[c];
         double e2max = 0.0;
         for (size_t i = lo; i < hi; i++) {
+#ifdef CLAB_V2
+            if (sph && !comp && !p0 && i + 1 < hi) { /* spheres, rigid, relaxed: contacts i, i + 1 at once */
+                const size_t k = 3 * i;
+                const double *cn0 = &P->cone[4 * i], *cn1 = cn0 + 4;
+                clab_ccp_sph2 f;
+                clab_v2d g[3], X[3], p[3], y[3];
+                clab_ccp_sph_rows2(P, u, i, hi, &f, g);
+                clab_v2_load3(&x[k], X);
+                clab_v2_load3(&P->p[k], p);
+                CLAB_UNROLL3
+                for (int q = 0; q < 3; q++) g[q] += p[q];
+                clab_ccp_cone_res2_2(cn0, cn1, X, g, &e2max);
+                const clab_v2d eta = clab_v2_set1(omega) / (clab_v2d){cn0[2], cn1[2]};
+                CLAB_UNROLL3
+                for (int q = 0; q < 3; q++) y[q] = X[q] - eta * g[q];
+                clab_ccp_cone_project2(cn0[0], cn1[0], y);
+                clab_v2_store3(&xn[k], y);
+                clab_ccp_sph_force2(&f, y, &F[k]);
+                i++;
+                continue;
+            }
+#endif
             const double *cn = &P->cone[4 * i], *xi = &x[3 * i], *pi = &P->p[3 * i];
             double g[3], w[3]; /* w: the record's third direction, formed once for rows and force */
             if (sph) {

@@ -20,5 +20,6 @@ tests_test_dvi_regularized_LDADD = $(CLAB_LDADD)
 clab_tests += tests/test_ccp_threads
 tests_test_ccp_threads_LDADD = $(CLAB_LDADD)
 ## the fused APGD against a plain transcription of the algorithm (the same iterates to rounding)
-clab_tests += tests/test_apgd_reference
+clab_tests += tests/test_apgd_reference tests/test_jacobi_reference
+tests_test_jacobi_reference_LDADD = $(CLAB_LDADD)
 tests_test_apgd_reference_LDADD = $(CLAB_LDADD)

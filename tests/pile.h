@@ -11,6 +11,7 @@
 
 #include "clab_collide.h"
 #include "clab_world.h"
+#include "ccp.h"
 
 static double pile_unif(gsl_rng *r, double a, double b) { return a + (b - a) * gsl_rng_uniform(r); }
 
@@ -70,6 +71,40 @@ static inline void pile_add_joints(clab_world *w, int sa, int sb, int da, int db
                      clab_v3_norm(clab_v3_sub(w->bodies[db].r, w->bodies[da].r))};
     if (clab_world_add_joint(w, &js, &err) < 0 || clab_world_add_joint(w, &jd, &err) < 0)
         fprintf(stderr, "pile_add_joints: %s\n", err.msg);
+}
+
+/* A pile's CCP for the solver tests: the world w (owned from here on) collided with envelope
+ * 0.02, its bodies kicked by their applied forces over h (the step's velocity update before
+ * the impulses), and the CCP built; pile_ccp_free releases all of it. */
+typedef struct pile_ccp {
+    clab_world *w;
+    clab_collider *cd;
+    clab_contacts c;
+    clab_ccp P;
+} pile_ccp;
+
+static void pile_ccp_make(pile_ccp *pc, clab_world *w, double h)
+{
+    clab_error err;
+    pc->w = w;
+    pc->cd = clab_collider_create();
+    clab_contacts_init(&pc->c);
+    clab_ccp_init(&pc->P);
+    if (clab_collide(pc->cd, w, 0.02, &pc->c, &err)) fprintf(stderr, "pile_ccp_make: %s\n", err.msg);
+    for (size_t k = 0; k < w->nbodies; k++) {
+        clab_vec3 F, tau;
+        clab_world_applied(w, k, &F, &tau);
+        clab_body_kick(&w->bodies[k], F, tau, h);
+    }
+    if (clab_ccp_build(&pc->P, w, &pc->c, h, 1.0, &err)) fprintf(stderr, "pile_ccp_make: build: %s\n", err.msg);
+}
+
+static void pile_ccp_free(pile_ccp *pc)
+{
+    clab_ccp_free(&pc->P);
+    clab_contacts_free(&pc->c);
+    clab_collider_destroy(pc->cd);
+    clab_world_destroy(pc->w);
 }
 
 #endif

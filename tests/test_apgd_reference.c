@@ -38,15 +38,6 @@
 #define ITER 40       /* iterations of a run with compliance (it is at 1e-11 m/s by then) */
 #define ITER_RIGID 150 /* of a rigid run, long enough that the spheres' run restarts */
 
-static void kick(clab_world *w, double h)
-{
-    for (size_t k = 0; k < w->nbodies; k++) {
-        clab_vec3 F, tau;
-        clab_world_applied(w, k, &F, &tau);
-        clab_body_kick(&w->bodies[k], F, tau, h);
-    }
-}
-
 /* x = Proj_C(y - t (Ny + p)) */
 static void proj_step(const clab_ccp *P, double t, const double *y, const double *Ny, double *x)
 {
@@ -126,41 +117,35 @@ int main(void)
         const int boxes = inst == 1 || inst == 3, joints = inst == 2, comp = inst == 3 || inst == 4;
         clab_world *w = pile_world(r, inst == 5 ? 700 : 40, boxes);
         if (joints) pile_add_joints(w, 1, 29, 2, 30); /* bodies of different layers, not touching */
-        clab_collider *cd = clab_collider_create();
-        clab_contacts c;
-        clab_contacts_init(&c);
-        clab_collide(cd, w, 0.02, &c, &err);
-        const double h = 1e-3;
-        kick(w, h);
-        clab_ccp P;
-        clab_ccp_init(&P);
-        if (clab_ccp_build(&P, w, &c, h, 1.0, &err)) tap_diag("build: %s", err.msg);
+        pile_ccp pc;
+        pile_ccp_make(&pc, w, 1e-3);
+        clab_ccp *P = &pc.P;
         if (comp) {
             double lmax = 0.0; /* compliance of the order of N's diagonal blocks: the test's (x - y).C(x - y) counts */
-            for (size_t i = 0; i < P.ncontacts; i++) lmax = fmax(lmax, P.cone[4 * i + 2]);
-            for (size_t k = 0; k < P.n; k++) P.compliance[k] = lmax * (0.2 + gsl_rng_uniform(r));
-            clab_ccp_update_blocks(&P);
+            for (size_t i = 0; i < P->ncontacts; i++) lmax = fmax(lmax, P->cone[4 * i + 2]);
+            for (size_t k = 0; k < P->n; k++) P->compliance[k] = lmax * (0.2 + gsl_rng_uniform(r));
+            clab_ccp_update_blocks(P);
         }
         size_t sph = 0;
-        for (size_t ch = 0; ch < clab_ccp_nchunks(P.ncontacts); ch++) sph += P.sph_chunk[ch];
-        const size_t n = P.n;
+        for (size_t ch = 0; ch < clab_ccp_nchunks(P->ncontacts); ch++) sph += P->sph_chunk[ch];
+        const size_t n = P->n;
         const long iters = comp ? ITER : ITER_RIGID;
         double *nu = calloc(n + 1, sizeof *nu), *ref = calloc(n + 1, sizeof *ref), *hist = malloc(iters * sizeof *hist);
-        long rs = 0, bt = reference_apgd(&P, ref, iters, hist, &rs);
+        long rs = 0, bt = reference_apgd(P, ref, iters, hist, &rs);
         if (!comp && !boxes) restarts += rs;
         backtracks += bt;
         clab_ccp_options o = clab_ccp_default_options(&clab_ccp_solver_apgd);
         o.tol = 0.0;
         o.max_iter = iters;
         clab_ccp_result res;
-        clab_ccp_solver_apgd.solve(&P, &o, nu, &W, &res, &err);
+        clab_ccp_solver_apgd.solve(P, &o, nu, &W, &res, &err);
         double dx = 0.0, xmax = 0.0, dh = 0.0;
         for (size_t k = 0; k < n; k++) dx = fmax(dx, fabs(nu[k] - ref[k])), xmax = fmax(xmax, fabs(ref[k]));
         for (long it = 0; it < iters && it < (long)res.nhistory; it++)
             dh = fmax(dh, fabs(res.history[it] - hist[it]) / (hist[it] + 0.1 * hist[0]));
         tap_diag("%s: %zu contacts (%zu of %zu chunks with compact records), %zu joint rows, %zu bodies, %ld "
-                 "backtracking steps, %ld restarts, residual %.3g -> %.3g m/s", names[inst], P.ncontacts, sph,
-                 clab_ccp_nchunks(P.ncontacts), P.njoint_rows, P.nbodies, bt, rs, hist[0], hist[iters - 1]);
+                 "backtracking steps, %ld restarts, residual %.3g -> %.3g m/s", names[inst], P->ncontacts, sph,
+                 clab_ccp_nchunks(P->ncontacts), P->njoint_rows, P->nbodies, bt, rs, hist[0], hist[iters - 1]);
         tap_ok((long)res.nhistory == iters && dx <= 1e-9 * xmax, "%s: iterate after %ld iterations = the plain APGD's "
                "(max difference %.3g of max |nu| %.3g)", names[inst], iters, dx, xmax);
         tap_ok((long)res.nhistory == iters && dh <= 1e-7, "%s: residual history = the plain APGD's (max difference "
@@ -168,10 +153,7 @@ int main(void)
         tap_ok(res.body_passes == iters + 2 + bt, "%s: %ld body passes = %ld iterations + the reference's %ld "
                "backtracking steps + 2 of the set-up", names[inst], res.body_passes, iters, bt);
         free(nu), free(ref), free(hist);
-        clab_ccp_free(&P);
-        clab_contacts_free(&c);
-        clab_collider_destroy(cd);
-        clab_world_destroy(w);
+        pile_ccp_free(&pc);
     }
     tap_ok(backtracks > 0, "the runs include backtracking steps (%ld)", backtracks);
     tap_ok(restarts > 0, "the rigid sphere runs include restarts (%ld), so their restart sums are compared too", restarts);
