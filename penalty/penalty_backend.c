@@ -816,6 +816,10 @@ static CLAB_ALWAYS_INLINE int split_scatter(pen_acc *acc, pen_side *side, const 
     return low[ck->b] > (uint32_t)ck->a;
 }
 
+/* the loops that read bodies or contacts in random order ask for them (CLAB_PREFETCH,
+ * clab_math.h) this many items ahead */
+#define PEN_AHEAD 8
+
 /* after the split scatter: the terms the threads kept for bodies [B0, B1), added thread by
  * thread, each thread's in contact order, each formed again from its contact's kept force Fc
  * and couple Mr (side_term reads only the body of its side, which is this thread's) */
@@ -827,6 +831,15 @@ static void split_add(pen_acc *acc, const pen_side *side, int T, uint32_t B0, ui
     for (int u = 0; u < T; u++)
         for (size_t q = 0; q < side[u].n; q++) {
             const pen_kept *e = &side[u].e[q];
+            if (q + PEN_AHEAD < side[u].n) { /* a later term's body and contact: random reads, started early */
+                const pen_kept *f = &side[u].e[q + PEN_AHEAD];
+                if (f->j >= B0 && f->j < B1) {
+                    CLAB_PREFETCH(&pb[f->j]);
+                    CLAB_PREFETCH(&acc[f->j]);
+                    CLAB_PREFETCH(&cc[f->k2 / 2]);
+                    CLAB_PREFETCH(&Fc[f->k2 / 2]);
+                }
+            }
             if (e->j < B0 || e->j >= B1) continue;
             const size_t k = e->k2 / 2;
             pen_term t;
@@ -848,9 +861,6 @@ static CLAB_ALWAYS_INLINE void body_integrate(clab_world *w, size_t i, unsigned 
     clab_penalty_integrate_body_turn(w, i, F, tau, h, scheme, first, still == PEN_TURNS);
 }
 
-/* the loops that read bodies or contacts in random order ask for them (CLAB_PREFETCH,
- * clab_math.h) this many items ahead */
-#define PEN_AHEAD 8
 
 /* PEN_TURNS, or for a sphere of isotropic inertia (whose motion does not depend on e) under
  * sphere_orientation=off PEN_STILL (e is not advanced) or PEN_STILL_IDENTITY (and A(e) = 1) */
