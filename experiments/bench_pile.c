@@ -10,7 +10,11 @@
  * CLAB_PILE_ORDER=morton (neighbours near in memory, as in a code that re-sorts its bodies
  * by cell). Gravity compresses the pile during 300 settling steps (velocities zeroed every
  * QUENCH steps; 25 steps only for the 1,000,000-sphere pile). Then, for each thread count,
- * the best of 3 runs of K steps is timed (wall clock and CPU time). Every run starts from the
+ * the best of 3 runs of K steps is timed (wall clock and CPU time), the thread counts taking
+ * turns (1, 2, 1, 2, ...: a slow spell of the shared host falls on both), each run after one
+ * untimed step (its threads' caches then hold their shares, as in a run that stays on its
+ * thread count; without it the turns timed two threads starting from one thread's cache:
+ * 1.50-1.61x instead of 1.82-1.93x at 8,000 and 32,000). Every run starts from the
  * settled state (kept in memory as a checkpoint image and restored before each run), so every
  * thread count steps the same pile through the same contacts: the runs used to go on from one
  * another, and the later ones (two threads) had up to 15 % more contacts to compute (8,000:
@@ -254,17 +258,29 @@ static int run_size(const bench_ctx *c, int nx, int settle, int steps, const cha
            "particle)\n",
            n, s->h, settle, tset, clab_world_kinetic_energy(w), s->contacts.n, (double)s->contacts.n / (double)n);
     pt->n = n;
-    for (int t = 0; t < c->nthreads; t++) {
-        int th = bench_set_threads(c->threads[t]);
-        clab_broadphase_stats st0, st1;
-        clab_broadphase_stats_get(s->collider, &st0);
-        double best = INFINITY, best_cpu = INFINITY, peak = NAN;
-        for (int rep = 0; rep < REPEATS; rep++) {
+    /* the runs: the thread counts take turns (a slow spell of the shared host then falls on
+     * all of them, not on one count's block of runs), each run from the settled state */
+    double best[BENCH_MAX_THREADS], best_cpu[BENCH_MAX_THREADS], peak0 = NAN;
+    size_t rebuilds[BENCH_MAX_THREADS] = {0}, calls[BENCH_MAX_THREADS] = {0};
+    int th[BENCH_MAX_THREADS];
+    for (int t = 0; t < c->nthreads; t++) best[t] = best_cpu[t] = INFINITY;
+    for (int rep = 0; rep < REPEATS; rep++)
+        for (int t = 0; t < c->nthreads; t++) {
+            th[t] = bench_set_threads(c->threads[t]);
             /* the first run starts where the settling ended; every other one from the image */
             if ((t > 0 || rep > 0) && clab_checkpoint_decode(s, img.data, img.len, "the settled pile", NULL, &err)) {
                 fprintf(stderr, "bench pile: %s\n", err.msg);
                 goto fail;
             }
+            /* one step untimed, so that each thread's caches hold its share of the data, as
+             * in a run that stays on this thread count (the turns would otherwise time the
+             * first steps of two threads with everything in the cache of one) */
+            if (clab_sim_step(s, &err)) {
+                fprintf(stderr, "bench pile: %s\n", err.msg);
+                goto fail;
+            }
+            clab_broadphase_stats st0, st1;
+            clab_broadphase_stats_get(s->collider, &st0);
             double a = bench_now(), ac = cpu_now();
             for (int k = 0; k < steps; k++)
                 if (clab_sim_step(s, &err)) {
@@ -273,38 +289,43 @@ static int run_size(const bench_ctx *c, int nx, int settle, int steps, const cha
                 } else if (s->contacts.n > ncmax) {
                     ncmax = s->contacts.n;
                 }
-            best = fmin(best, bench_now() - a);
-            best_cpu = fmin(best_cpu, cpu_now() - ac);
+            best[t] = fmin(best[t], bench_now() - a);
+            best_cpu[t] = fmin(best_cpu[t], cpu_now() - ac);
+            clab_broadphase_stats_get(s->collider, &st1);
+            rebuilds[t] += st1.rebuilds - st0.rebuilds;
+            calls[t] += st1.calls - st0.calls;
+            ke_end[t] = clab_world_kinetic_energy(w);
             /* the memory of a run: the first thread count's first run, before any restore
              * (restoring sets the history's generation aside, which one thread does not) */
-            if (t == 0 && rep == 0) peak = bench_peak_rss_bytes() - rss0 - (double)img.len;
+            if (t == 0 && rep == 0) peak0 = bench_peak_rss_bytes() - rss0 - (double)img.len;
         }
-        clab_broadphase_stats_get(s->collider, &st1);
-        ke_end[t] = clab_world_kinetic_energy(w);
-        if (t > 0) peak = bench_peak_rss_bytes() - rss0 - (double)img.len; /* so far, restores included */
+    const double peak_all = bench_peak_rss_bytes() - rss0 - (double)img.len; /* restores included */
+    for (int t = 0; t < c->nthreads; t++) {
+        const double peak = t ? peak_all : peak0;
         size_t nc = s->contacts.n;
         char note[256], load[64];
         load_note(load, sizeof load);
         snprintf(note, sizeof note,
                  "best of %d; CPU %.1f ns/particle-step (all threads); %.2f contacts/particle (%.2f at the most); %.0f "
                  "B/body and %.0f B/contact at the most (peak RSS rise%s); %zu rebuilds in %zu steps; %s",
-                 REPEATS, 1e9 * best_cpu / ((double)n * steps), (double)nc / (double)n, (double)ncmax / (double)n,
-                 peak / (double)n, ncmax ? peak / (double)ncmax : 0.0, t ? ", with the restores" : "",
-                 st1.rebuilds - st0.rebuilds, st1.calls - st0.calls, load);
+                 REPEATS, 1e9 * best_cpu[t] / ((double)n * steps), (double)nc / (double)n, (double)ncmax / (double)n,
+                 peak / (double)n, ncmax ? peak / (double)ncmax : 0.0, t ? ", with the restores" : "", rebuilds[t],
+                 calls[t], load);
         char name[64];
         snprintf(name, sizeof name, "%s-%ld", tag, n);
-        bench_row row = {name, th, n, (long)nc, steps, best, bench_peak_rss_bytes(), note};
+        bench_row row = {name, th[t], n, (long)nc, steps, best[t], bench_peak_rss_bytes(), note};
         bench_summary_append(c, &row);
         printf("    %s\n", note);
-        pt->s_per_step[t] = best / steps;
-        pt->cpu_per_step[t] = best_cpu / steps;
+        pt->s_per_step[t] = best[t] / steps;
+        pt->cpu_per_step[t] = best_cpu[t] / steps;
     }
     if (c->nthreads > 1) {
         int same = 1;
         for (int t = 1; t < c->nthreads; t++) same = same && ke_end[t] == ke_end[0];
-        printf("    every run %d steps from the settled state (%.0f B a body kept for it, not counted above); the "
-               "end states' kinetic energy %s on every thread count (%.17g J)\n",
-               steps, (double)img.len / (double)n, same ? "the same to the bit" : "DIFFERS", ke_end[0]);
+        printf("    every run from the settled state (%.0f B a body kept for it, not counted above), one step untimed "
+               "then %d timed, the thread counts taking turns; the end states' kinetic energy %s on every thread "
+               "count (%.17g J)\n",
+               (double)img.len / (double)n, steps, same ? "the same to the bit" : "DIFFERS", ke_end[0]);
     }
     clab_checkpoint_image_free(&img);
     clab_sim_destroy(s);
