@@ -24,14 +24,13 @@
 #define CLAB_CCP_PAR_CHUNKS 8  /* loops of fewer chunks run on one thread (fork costs more) */
 #define CLAB_CCP_PAR_BODIES 4096 /* likewise bodies for the body pass */
 
-/* blocks ahead whose scattered operands are fetched early (clab_ccp_sph_prefetch, and the
- * impulses F in clab_ccp_body_sums) */
+/* blocks ahead whose scattered operands are fetched early (CLAB_PREFETCH of clab_math.h:
+ * clab_ccp_sph_prefetch, and the impulses F in clab_ccp_body_sums) */
 #define CLAB_CCP_PREFETCH 16
-#if defined(__GNUC__)
-#define CLAB_PREFETCH(p) __builtin_prefetch(p)
-#else
-#define CLAB_PREFETCH(p) ((void)(p))
-#endif
+
+/* the solvers' cone projection decides a block inside K before the square root when |x_T|^2 <
+ * CLAB_CCP_INSIDE (mu x_n)^2 (clab_ccp_cone_project) */
+#define CLAB_CCP_INSIDE (1.0 - 1e-12)
 
 /* complete unrolling of the loops over a block's three rows (q = 0, 1, 2): GCC at -O2 keeps
  * them as loops, with the rows' values in memory; the arithmetic is the same either way */
@@ -41,13 +40,6 @@
 #else
 #define CLAB_UNROLL3
 #define CLAB_UNROLL2
-#endif
-
-/* a function inlined wherever it is called (for loops specialized by constant arguments) */
-#if defined(__GNUC__)
-#define CLAB_ALWAYS_INLINE inline __attribute__((always_inline))
-#else
-#define CLAB_ALWAYS_INLINE inline
 #endif
 
 static inline size_t clab_ccp_nchunks(size_t ncontacts) { return (ncontacts + CLAB_CCP_CHUNK - 1) / CLAB_CCP_CHUNK; }
@@ -154,12 +146,10 @@ static inline void clab_ccp_sph_w(const clab_ccp_sph *s, double w[3])
     w[2] = n[0] * t[1] - n[1] * t[0];
 }
 
-/* contacts ahead of the one being formed whose body b's u (and impulses F, in the body pass)
- * are fetched early: the loops stream the records, but b jumps about the bodies, and the
+/* fetch u_b (6 doubles, which may straddle two cache lines) of contact i + CLAB_CCP_PREFETCH
+ * when it is below hi: the loops stream the records, but b jumps about the bodies, and the
  * load of u_b otherwise stalls the loop (pile 32,000, APGD: 39.5 -> 38.1 ns a contact and
  * iteration) */
-/* fetch u_b (6 doubles, which may straddle two cache lines) of contact i + CLAB_CCP_PREFETCH
- * when it is below hi */
 static inline void clab_ccp_sph_prefetch(const clab_ccp *P, const double *u, size_t i, size_t hi)
 {
     if (i + CLAB_CCP_PREFETCH < hi) {
@@ -224,7 +214,7 @@ static inline void clab_ccp_force(const clab_ccp *P, int sph, size_t i, const do
 static inline void clab_ccp_cone_project(double mu, double x[3])
 {
     const double xn = x[0], q = x[1] * x[1] + x[2] * x[2], m = mu * xn;
-    if (xn >= 0.0 && q < (1.0 - 1e-12) * (m * m)) return;
+    if (xn >= 0.0 && q < CLAB_CCP_INSIDE * (m * m)) return;
     double s = sqrt(q);
     if (xn >= 0.0 && s <= m) return;
     if (mu * s <= -xn) {
@@ -259,7 +249,7 @@ static inline void clab_v2_store3(double *a, const clab_v2d r[3])
  * projection */
 static inline void clab_ccp_cone_project2(double mu0, double mu1, clab_v2d x[3])
 {
-    const clab_v2d mu = {mu0, mu1}, zero = {0.0, 0.0}, c = {1.0 - 1e-12, 1.0 - 1e-12};
+    const clab_v2d mu = {mu0, mu1}, zero = {0.0, 0.0}, c = clab_v2_set1(CLAB_CCP_INSIDE);
     const clab_v2d q = x[1] * x[1] + x[2] * x[2], m = mu * x[0];
     const clab_v2l in = (x[0] >= zero) & (q < c * (m * m));
     if (in[0] && in[1]) return;

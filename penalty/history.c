@@ -194,7 +194,7 @@ static int align_swap(clab_history *h, const clab_contact *c, size_t nc, const s
     return CLAB_OK;
 }
 
-/* The most old entries align_forward holds aside at once (its merge over the keys alone) */
+/* The most old entries align_merge holds aside at once (its merge over the keys alone) */
 static size_t aside_need(const uint64_t *key, size_t nold, const clab_contact *c, size_t nc)
 {
     size_t need = 0;

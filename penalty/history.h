@@ -44,8 +44,9 @@ typedef struct clab_history {
     size_t cap;          /* entries allocated */
     int sorted;          /* the generation's keys increase strictly (merge or binary search, no table) */
     /* the last generation set aside while a new one is put (keyed interface, or contacts out
-     * of key order), or that clab_history_align on more than one thread merges from, or its
-     * ring of the entries set aside on one thread [tcap] */
+     * of key order), or the second pair clab_history_align merges into on more than one thread
+     * (the two pairs then change roles), or its ring of the entries set aside on one thread
+     * [tcap] */
     uint64_t *tkey;
     clab_vec3 *tdelta_t;
     size_t tn, tcap;

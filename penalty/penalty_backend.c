@@ -780,14 +780,8 @@ static CLAB_ALWAYS_INLINE void contact_scatter(pen_acc *acc, const pen_body *pb,
     term_add(&acc[ta.j], &ta, rolling);
 }
 
-/* The split scatter of thread t, which takes the contacts of bodies a in [B0, B1) (the
- * contacts sorted by a): a term of a body j in [B0, B1) that no contact of a lower thread
- * touches (low[j] >= B0, clab_contacts.low) is added to its sums at once, as one thread adds
- * them; every other term is kept (side, in contact order) for the owner of j, which adds them
- * after the contact loop, thread by thread (split_add). Body j's sums are then formed in
- * contact order as on one thread: the same bits. Returns 1 when low is wrong for this contact
- * (low[b] > a: b's owner may have taken b for untouched by lower threads), 0 else; a term not
- * kept for want of memory sets side->nomem */
+/* one term of the split scatter (below): added to body j's sums at once, or kept (side, as
+ * the contact and its side k2) for j's owner */
 static CLAB_ALWAYS_INLINE void split_term(pen_acc *acc, pen_side *side, const uint32_t *low, uint32_t B0,
                                           uint32_t B1, const pen_term *e, size_t k2, int rolling)
 {
@@ -800,6 +794,15 @@ static CLAB_ALWAYS_INLINE void split_term(pen_acc *acc, pen_side *side, const ui
         side->nomem = 1;
     }
 }
+
+/* The split scatter of thread t, which takes the contacts of bodies a in [B0, B1) (the
+ * contacts sorted by a): a term of a body j in [B0, B1) that no contact of a lower thread
+ * touches (low[j] >= B0, clab_contacts.low) is added to its sums at once, as one thread adds
+ * them; every other term is kept (side, in contact order) for the owner of j, which adds them
+ * after the contact loop, thread by thread (split_add). Body j's sums are then formed in
+ * contact order as on one thread: the same bits. Returns 1 when low is wrong for this contact
+ * (low[b] > a: b's owner may have taken b for untouched by lower threads), 0 else; a term not
+ * kept for want of memory sets side->nomem */
 static CLAB_ALWAYS_INLINE int split_scatter(pen_acc *acc, pen_side *side, const uint32_t *low, uint32_t B0,
                                             uint32_t B1, const pen_body *pb, const clab_world *w,
                                             const clab_contact *ck, size_t k, const clab_lever *lv, clab_vec3 F,
@@ -860,7 +863,6 @@ static CLAB_ALWAYS_INLINE void body_integrate(clab_world *w, size_t i, unsigned 
     if (turn_tau && w->bodies[i].shape.type == CLAB_SHAPE_SPHERE) tau = clab_q_rotate_inv(w->bodies[i].e, tau);
     clab_penalty_integrate_body_turn(w, i, F, tau, h, scheme, first, still == PEN_TURNS);
 }
-
 
 /* PEN_TURNS, or for a sphere of isotropic inertia (whose motion does not depend on e) under
  * sphere_orientation=off PEN_STILL (e is not advanced) or PEN_STILL_IDENTITY (and A(e) = 1) */
@@ -1102,6 +1104,17 @@ static size_t split_cut(const clab_contacts *c, size_t nb, int t, int T)
 /* below this many items a loop runs on one thread (waking threads costs more) */
 #define PAR_MIN 4096
 
+/* body b of contact j < k1, a random read of the contact loop, started early (one cache line
+ * of pb, one of the sums) */
+static inline void prefetch_b(const clab_contact *cc, const pen_body *pb, const pen_acc *acc, size_t j, size_t k1)
+{
+    if (j < k1) {
+        const size_t bk = (size_t)cc[j].b;
+        CLAB_PREFETCH(&pb[bk]);
+        CLAB_PREFETCH(&acc[bk]);
+    }
+}
+
 /* The contact loop of one thread over contacts [k0, k1) (step 2 of penalty_advance): each
  * contact's force (contact_force), added to its bodies' sums on one thread (split = 0:
  * contact_scatter, every contact) or split among threads (split = 1: split_scatter, thread t's
@@ -1121,19 +1134,11 @@ static CLAB_ALWAYS_INLINE int contact_loop(penalty *p, const clab_world *w, cons
 #endif
     for (size_t i = k0; i < k1; i++) {
         const clab_contact *ci = &cc[i];
-        if (i + PEN_AHEAD < k1) { /* body b of a later contact: random reads, started early */
-            const size_t bk = (size_t)cc[i + PEN_AHEAD].b;
-            CLAB_PREFETCH(&pb[bk]); /* one cache line */
-            CLAB_PREFETCH(&acc[bk]);
-        }
+        prefetch_b(cc, pb, acc, i + PEN_AHEAD, k1);
         if (!split && i > 0 && body_a(cc, i - 1) > body_a(cc, i)) by_a = 0;
 #ifdef CLAB_V2
         if (lanes && i + 1 < k1 && spheres_touching2(pb, ci, ci + 1)) { /* contacts i and i + 1 at once */
-            if (i + 1 + PEN_AHEAD < k1) {
-                const size_t bk = (size_t)cc[i + 1 + PEN_AHEAD].b;
-                CLAB_PREFETCH(&pb[bk]);
-                CLAB_PREFETCH(&acc[bk]);
-            }
+            prefetch_b(cc, pb, acc, i + 1 + PEN_AHEAD, k1);
             if (!split && body_a(cc, i) > body_a(cc, i + 1)) by_a = 0;
             clab_vec3 F2[2];
             contact_force2(p, ci, ci + 1, i, pair1, h, surface, F2);

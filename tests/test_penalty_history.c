@@ -5,10 +5,10 @@
  * the in-place alignment to a step's contacts (clab_history_align) gives every contact the
  * entry a plain reference list says it has, for keys in and out of order, contacts that stop
  * touching dropped with clab_history_drop_at, on one thread and (above the alignment's
- * parallel threshold, 4096 contacts) on two and three (the generation copied aside, each
- * thread merging its range of contacts from the copy: even ranges, or the uneven shares of
- * the records passed as clab_contacts.part would be), and after the bodies are renumbered
- * (clab_history_permute). */
+ * parallel threshold, 4096 contacts) on two and three (each thread merging its range of
+ * contacts into the second pair of arrays: even ranges, or the uneven shares of the records
+ * passed as clab_contacts.part would be), and after the bodies are renumbered
+ * (clab_history_permute); and clab_history_close with its hints against keep and end. */
 #include <stdlib.h>
 #include <string.h>
 #ifdef _OPENMP
