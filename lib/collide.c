@@ -310,12 +310,13 @@ static double rows_cost(const clab_collider *cd, const clab_pair_list *L, size_t
 }
 
 /* the first row of thread t's share of the rows when T threads cut the list at about
- * cost(n) t / T (the first row whose cost from row 0 reaches that; t = T: every row). The cut
+ * cost(n) f_t, f_t the balance of the last calls' times (cd->narrow_bal, clab_balance.h; t / T
+ * at first): the first row whose cost from row 0 reaches that; t = T: every row. The cut
  * changes only which thread takes a row, never the output (thread order) */
 static size_t row_cut(const clab_collider *cd, const clab_pair_list *L, int t, int T)
 {
     if (t >= T) return L->n;
-    const double target = rows_cost(cd, L, L->n) * (double)t / (double)T;
+    const double target = rows_cost(cd, L, L->n) * clab_balance_at(&cd->narrow_bal, t, T);
     size_t lo = 0, hi = L->n;
     while (lo < hi) { /* the first i with cost(i) >= target (cost is monotone) */
         size_t mid = lo + (hi - lo) / 2;
@@ -366,6 +367,33 @@ static const uint32_t *pair_low(clab_collider *cd, const clab_pair_list *L)
     cd->low_build = cd->builds;
     return low;
 }
+
+#ifdef _OPENMP
+/* thread t's share of the join of the narrow phase on T threads: of the records of threads
+ * 1 .. T-1 (cd->tbuf, in thread order; out holds thread 0's and has room for all), the
+ * t-th of T equal parts, copied behind thread 0's, each record's lever index moved by the
+ * levers of the threads before its own */
+static void copy_share(const clab_collider *cd, clab_contacts *out, int t, int T)
+{
+    size_t m = 0;
+    for (int k = 1; k < T; k++) m += cd->tbuf[k].n;
+    const size_t q0 = m * (size_t)t / (size_t)T, q1 = m * (size_t)(t + 1) / (size_t)T;
+    size_t base = 0, dst = out->n;   /* buffer k's first record among the m, and in out */
+    uint32_t shift = (uint32_t)out->nlv; /* buffer k's first lever in out */
+    for (int k = 1; k < T && base < q1; k++) {
+        const clab_contacts *src = &cd->tbuf[k];
+        const size_t a = q0 > base ? q0 - base : 0, b = q1 - base < src->n ? q1 - base : src->n;
+        for (size_t q = a; q < b; q++) {
+            clab_contact c = src->c[q];
+            if (c.lever != CLAB_LEVER_NONE) c.lever += shift;
+            out->c[dst + q] = c;
+        }
+        base += src->n;
+        dst += src->n;
+        shift += (uint32_t)src->nlv;
+    }
+}
+#endif
 
 /* below this many pairs (bodies) the narrow phase (the gather) runs on one thread */
 #define PAR_MIN 4096
@@ -435,10 +463,13 @@ int clab_collide_with(clab_collider *cd, const clab_world *w, double envelope, c
             size_t i0 = row_cut(cd, &list, t, T), i1 = row_cut(cd, &list, t + 1, T);
             clab_contacts *dst = t == 0 ? out : &cd->tbuf[t];
             clab_contacts_clear(dst);
+            const double s0 = clab_clock();
             int myrc = narrow_rows(w, hot, &list, i0, i1, envelope, dst);
+            clab_balance_note(&cd->narrow_bal, t, clab_balance_at(&cd->narrow_bal, t, T), clab_clock() - s0);
 #pragma omp barrier
 #pragma omp single
             {
+                clab_balance_update(&cd->narrow_bal, T); /* the next call's cut */
                 total = out->n;
                 totlv = out->nlv;
                 for (int k = 1; k < T; k++) {
@@ -448,9 +479,11 @@ int clab_collide_with(clab_collider *cd, const clab_world *w, double envelope, c
                 nomem = totlv >= CLAB_LEVER_NONE || clab_contacts_reserve(out, total, totlv) != CLAB_OK;
             }
             if (myrc || nomem) failed = 1;
-            /* every thread but 0 copies its own buffer behind the records of the threads
-             * before it, and its levers behind theirs (a record's index into them moved by as
-             * many): the records stay in the cache of the thread that made them (part) */
+            /* the records of threads 1 .. T-1 go behind thread 0's in thread order, a record's
+             * index into the levers moved by the levers of the threads before its own; every
+             * thread copies an equal share of them (thread 0 would wait otherwise: its own
+             * records are in place already), each its own levers (few: sides other than
+             * spheres) */
             size_t off = out->n, offlv = out->nlv;
             for (int k = 1; k < t; k++) {
                 off += cd->tbuf[k].n;
@@ -458,15 +491,10 @@ int clab_collide_with(clab_collider *cd, const clab_world *w, double envelope, c
             }
             cd->part[t] = t == 0 ? 0 : off;
             if (t == T - 1) cd->part[T] = off + cd->tbuf[t].n; /* (t >= 1: T > 1 here) */
-            if (!nomem && t > 0) {
-                const clab_contacts *src = &cd->tbuf[t];
-                const uint32_t shift = (uint32_t)offlv;
-                for (size_t q = 0; q < src->n; q++) {
-                    clab_contact c = src->c[q];
-                    if (c.lever != CLAB_LEVER_NONE) c.lever += shift;
-                    out->c[off + q] = c;
-                }
-                for (size_t q = 0; q < src->nlv; q++) out->lv[offlv + q] = src->lv[q];
+            if (!nomem) {
+                copy_share(cd, out, t, T);
+                if (t > 0)
+                    for (size_t q = 0; q < cd->tbuf[t].nlv; q++) out->lv[offlv + q] = cd->tbuf[t].lv[q];
             }
             if (t == 0) nparts = T;
         }

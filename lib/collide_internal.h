@@ -4,6 +4,7 @@
 
 #include <stdint.h>
 
+#include "clab_balance.h"
 #include "clab_collide.h"
 
 /* loops over pairs ask for body b (CLAB_PREFETCH, clab_math.h) this many pairs ahead */
@@ -140,6 +141,7 @@ struct clab_collider {
     /* the last call's records of the bodies [0, n b / CLAB_CUT_BLOCKS), b = 0 .. CLAB_CUT_BLOCKS,
      * for n = cut_n bodies (0: none known): where the threads' rows are cut (collide.c) */
     size_t cut_rec[CLAB_CUT_BLOCKS + 1];
+    clab_balance narrow_bal; /* the narrow phase's cut of the rows, in cost (row_cut) */
     size_t cut_n;
 };
 

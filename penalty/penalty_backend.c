@@ -23,6 +23,7 @@
 #endif
 
 #include "clab_backends.h"
+#include "clab_balance.h"
 #include "clab_clock.h"
 #include "clab_collide.h"
 #include "clab_v2.h"
@@ -133,6 +134,9 @@ typedef struct penalty {
     size_t pre_n, pre_nb;
     long pre_step;
     int pre_m0, pre_mixed;
+    /* the split's cuts, by the threads' times (clab_balance.h): of the contacts (where the
+     * contact loop's ranges of bodies a start, split_cut) and of the bodies (the body loop) */
+    clab_balance bal_contacts, bal_bodies;
     /* bookkeeping */
     double t_contacts, t_bodies; /* wall time of the steps' passes (clab_solver_stats) [s] */
     int started;        /* verlet: a step has been taken (its closing half-kick is pending) */
@@ -1087,16 +1091,19 @@ static size_t body_cut(const body_loop *L, size_t nb, int t, int T)
 }
 
 /* The split scatter's cut: the first body of thread t's contacts (sorted by a), the body of
- * record k_t (its contacts all go to thread t); t = T: nb. k_t is where the collider's thread t
- * started its records when it ran on T threads (c->part: they are in that thread's cache, and
- * the collider cut its rows for about as much work each), else nc t / T. Every thread finds
- * every cut itself */
-static size_t split_cut(const clab_contacts *c, size_t nb, int t, int T)
+ * record k_t (its contacts all go to thread t); t = T: nb. k_t is nc f_t, f_t the balance of
+ * the last steps' times of the contact loop (bal, clab_balance.h); until there is one, where
+ * the collider's thread t started its records when it ran on T threads (c->part: they are in
+ * that thread's cache, and the collider cut its rows for about as much work each), else
+ * nc t / T. Every thread finds every cut itself */
+static size_t split_cut(const clab_contacts *c, const clab_balance *bal, size_t nb, int t, int T)
 {
     const size_t nc = c->n;
     if (t >= T) return nb;
     if (t <= 0) return 0;
-    const size_t k = c->part && c->nparts == T ? c->part[t] : nc * (size_t)t / (size_t)T;
+    size_t k = nc * (size_t)t / (size_t)T;
+    if (bal->T == T) k = (size_t)(clab_balance_at(bal, t, T) * (double)nc);
+    else if (c->part && c->nparts == T) k = c->part[t];
     if (k >= nc) return nc == 0 ? nb * (size_t)t / (size_t)T : nb;
     return (size_t)c->c[k].a;
 }
@@ -1270,6 +1277,7 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
     int by_a = 1, mixed = pre ? p->pre_mixed : 0, nomem = 0, bad = 0, dropped = 0;
     const uint32_t *low = c->low;
     int one_list = 0; /* the lists by b made on one thread after a scatter (one segment) */
+    int balance_T = 0; /* the body loop's split on this many threads was timed (bal_bodies) */
 #pragma omp parallel num_threads(nt) if (nt > 1) reduction(| : bad)
     {
         int t = 0, T = 1;
@@ -1278,8 +1286,8 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
         T = omp_get_num_threads();
 #endif
         /* split: the bodies [B0, B1) and their contacts as a, [k0, k1) */
-        const size_t B0 = acc && T > 1 ? split_cut(c, nb, t, T) : 0;
-        const size_t B1 = acc && T > 1 ? split_cut(c, nb, t + 1, T) : nb;
+        const size_t B0 = acc && T > 1 ? split_cut(c, &p->bal_contacts, nb, t, T) : 0;
+        const size_t B1 = acc && T > 1 ? split_cut(c, &p->bal_contacts, nb, t + 1, T) : nb;
         const size_t k0 = acc && T > 1 ? clab_contacts_first_a(cc, nc, B0) : nc * (size_t)t / (size_t)T;
         const size_t k1 = acc && T > 1 ? clab_contacts_first_a(cc, nc, B1) : nc * (size_t)(t + 1) / (size_t)T;
         pen_side *side = acc && T > 1 ? &p->side[t] : NULL;
@@ -1311,6 +1319,7 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
          *    on the way, whether the contacts run by body a, and the count by b or (one
          *    thread, or split) the sums a body */
         int mine_by_a = 1, mine_dropped = 0;
+        const double s0 = side ? clab_clock() : 0.0; /* the split's times (bal_contacts, bal_bodies) */
         if (acc) {
             /* split: contacts [k0, k1), by a (increasing), else all. The common cases (one
              * material pair, no rolling couples) with their flags constant */
@@ -1324,6 +1333,7 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
                 else mine_by_a = PEN_LOOP(0, surface, rolling);
             }
 #undef PEN_LOOP
+            if (side) clab_balance_note(&p->bal_contacts, t, nc ? (double)k0 / (double)nc : 0.0, clab_clock() - s0);
             if (side && side->nomem) { /* (mine_by_a = 0 when low is wrong: the lists below, as
                                         * for contacts out of order) */
 #pragma omp atomic write
@@ -1360,7 +1370,10 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
         }
 #pragma omp barrier
 #pragma omp master
-        t1 = clab_clock();
+        {
+            t1 = clab_clock();
+            if (side) clab_balance_update(&p->bal_contacts, T); /* the next step's cut (read after this region) */
+        }
 
         /* contacts not in order of a (not the narrow phase's output) get their lists by a
          * from a counting sort here, on one thread (by_a was set before the barrier: every
@@ -1405,13 +1418,20 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
             body_loop ctx = {w, pb, p->still, cc, c->lv, Fc, Mr, lb, alist, astart, acc, nc, per, wlo, whi, h, v2lim,
                              scheme, surface, rolling, first, wrap, screen};
             size_t i0, i1;
-            if (acc && T > 1) { /* the bodies of the skin test's thread t (their cache) */
-                clab_thread_bodies(nb, t, T, &i0, &i1);
+            const int split_bodies = acc && T > 1; /* (acc is set before the barrier above) */
+            const double s1 = split_bodies ? clab_clock() : 0.0;
+            if (split_bodies) { /* blocks of the skin test's (clab_thread_bodies: in their thread's
+                         * cache, most of them), as many as the times balance (bal_bodies) */
+                clab_balance_range(&p->bal_bodies, nb, CLAB_BODY_BLOCK, t, T, &i0, &i1);
                 split_add(acc, p->side, T, (uint32_t)i0, (uint32_t)i1, pb, w, cc, c->lv, Fc, Mr, surface, rolling);
             } else {
                 i0 = body_cut(&ctx, nb, t, T), i1 = body_cut(&ctx, nb, t + 1, T);
             }
             bad |= orientation_off ? body_range_still(&ctx, i0, i1) : body_range(&ctx, i0, i1);
+            if (split_bodies) {
+                clab_balance_note(&p->bal_bodies, t, clab_balance_at(&p->bal_bodies, t, T), clab_clock() - s1);
+                if (t == 0) balance_T = T;
+            }
         }
 
         /* the history's bookkeeping, for the next step (no loop of this one reads the
@@ -1427,6 +1447,7 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
         }
     }
     if (nomem) return clab_error_set(err, CLAB_ENOMEM, "penalty backend: out of memory for %zu contacts", nc);
+    if (balance_T) clab_balance_update(&p->bal_bodies, balance_T); /* the next step's cut of the bodies */
     if (acc) p->acc_zero = 1; /* the body loop read and cleared every body's sums */
     p->t_contacts += t1 - t0;
     p->t_bodies += clab_clock() - t1;

@@ -8,3 +8,6 @@ tests_test_sphere_list_LDADD = $(CLAB_LDADD)
 ## the contact levers: derived for two spheres, stored in the side array otherwise (clab_contact.h)
 clab_tests += tests/test_lever
 tests_test_lever_LDADD = $(CLAB_LDADD)
+## the cuts of the parallel loops by the threads' times (lib/clab_balance.h)
+clab_tests += tests/test_balance
+tests_test_balance_LDADD = $(CLAB_LDADD)
