@@ -69,7 +69,7 @@ void clab_collider_destroy(clab_collider *cd)
                       cd->ebucket, cd->start, cd->pairs, cd->tmp, cd->row, cd->gen, cd->nbr, cd->ref_r, cd->ref_e,
                       cd->ref_R, cd->ref_kind, cd->ref_tmp, cd->hot,
                       cd->sl_lo, cd->sl_hi, cd->sl_cell, cd->sl_cnt, cd->sl_pmask, cd->sl_src, cd->sl_thr, cd->sl_slot,
-                      cd->sl_cstart, cd->sl_ccount, cd->sl_stage, cd->sl_slotof, cd->low};
+                      cd->sl_cstart, cd->sl_ccount, cd->sl_stage, cd->sl_slotof, cd->low, cd->prow};
     for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++) free(arrays[k]);
     free(cd);
 }

@@ -156,35 +156,23 @@ static int sphere_pair(const clab_hot_body *hi, const clab_hot_body *hj, int i, 
     return sphere_record(i, j, hi->R, hj->R, hi->r, rbv, d2, env, out);
 }
 
-/* pairs of a block of sphere rows at most (narrow_block's buffers, on the stack) */
+/* pairs of a block of sphere rows at most (narrow_block's buffer, on the stack) */
 #define NARROW_BLOCK 512
 
-/* The distance test of narrow_rows for the pairs [kb, ke) of the sphere rows [i0, i1) (gen 0,
- * envelope >= 0; pair kb in row i0, at most NARROW_BLOCK pairs: whole rows, or a piece of a
- * longer row), in two passes so that neither the end of a row nor a pair's verdict is a branch
- * of the scan: each pair's row from a running max over the rows' starts; then every pair's d2
- * and the row bound, the pairs that need more noted in order without a branch; then those
- * pairs in that order, the row's second test, the record or the exact path. The records come
- * in pair order. */
-static int narrow_block(const clab_hot_body *hot, const clab_pair_list *L, size_t i0, size_t i1, size_t kb,
-                        size_t ke, double envelope, double hmin2, const clab_periodic *per, const double half[3],
-                        clab_contacts *out)
+/* The distance test of narrow_rows for the pairs [kb, ke) of rows of spheres (gen 0; envelope
+ * >= 0; at most NARROW_BLOCK pairs: whole rows, or a piece of a longer row), in two
+ * passes so that neither the end of a row nor a pair's verdict is a branch of the scan: every
+ * pair's d2 and the row bound (the pair's row from L->pi), the pairs that need more noted in
+ * order without a branch; then those pairs in that order, the row's second test, the record
+ * or the exact path. The records come in pair order. */
+static int narrow_block(const clab_hot_body *hot, const clab_pair_list *L, size_t kb, size_t ke, double envelope,
+                        double hmin2, const clab_periodic *per, const double half[3], clab_contacts *out)
 {
-    const size_t *row = L->row;
     const size_t np = ke - kb;
-    const uint32_t *nbr = L->nbr + kb;
+    const uint32_t *nbr = L->nbr + kb, *ri = L->pi + kb;
     const double Rmax = L->Rmax, c2 = 1.0 + 2e-10;
-    uint32_t ri[NARROW_BLOCK], cand[NARROW_BLOCK];
-    /* 1. the row of each pair: i + 1 at the first pair of a row starting inside the block (an
-     *    empty row's mark is overwritten by the next row's, which starts there too), then the
-     *    running max from row i0 */
-    for (size_t k = 0; k < np; k++) ri[k] = 0;
-    for (size_t i = i0 + 1; i < i1 && row[i] < ke; i++) ri[row[i] - kb] = (uint32_t)(i + 1);
-    for (size_t k = 0, cur = i0 + 1; k < np; k++) {
-        cur = ri[k] > cur ? ri[k] : cur;
-        ri[k] = (uint32_t)cur - 1;
-    }
-    /* 2. the scan: a pair goes on when it is not dropped at the row bound (d2 > far2 inside
+    uint32_t cand[NARROW_BLOCK];
+    /* 1. the scan: a pair goes on when it is not dropped at the row bound (d2 > far2 inside
      *    the smallest half period) */
     size_t m = 0;
     for (size_t k = 0; k < np; k++) {
@@ -196,7 +184,7 @@ static int narrow_block(const clab_hot_body *hot, const clab_pair_list *L, size_
         cand[m] = (uint32_t)k;
         m += (size_t)!((d2 > far2) & (d2 < hmin2));
     }
-    /* 3. the pairs that went on, in order: the second test (with R_j); a pair across a
+    /* 2. the pairs that went on, in order: the second test (with R_j); a pair across a
      *    periodic face (d2 >= hmin2) dropped when it is far beyond the row bound under every
      *    image (clab_image_far: most of them), else the record or the exact path */
     for (size_t q = 0; q < m; q++) {
@@ -255,17 +243,17 @@ static int narrow_rows(const clab_world *w, const clab_hot_body *hot,
         const size_t e = row[i + 1];
         if (fast && !gen[i] && e - k <= NARROW_BLOCK) {
             if (e - row[b0] > NARROW_BLOCK) { /* row i starts the next block */
-                rc = narrow_block(hot, L, b0, i, row[b0], k, envelope, hmin2, per, half, out);
+                rc = narrow_block(hot, L, row[b0], k, envelope, hmin2, per, half, out);
                 b0 = i;
             }
             continue;
         }
-        if (b0 < i) rc = narrow_block(hot, L, b0, i, row[b0], k, envelope, hmin2, per, half, out);
+        if (b0 < i) rc = narrow_block(hot, L, row[b0], k, envelope, hmin2, per, half, out);
         b0 = i + 1;
         if (fast && !gen[i]) { /* a sphere row longer than a block: in pieces */
             for (; k < e && rc == CLAB_OK; k += NARROW_BLOCK)
-                rc = narrow_block(hot, L, i, i + 1, k, e - k > NARROW_BLOCK ? k + NARROW_BLOCK : e, envelope, hmin2,
-                                  per, half, out);
+                rc = narrow_block(hot, L, k, e - k > NARROW_BLOCK ? k + NARROW_BLOCK : e, envelope, hmin2, per, half,
+                                  out);
             continue;
         }
         const clab_hot_body *hi = &hot[i];
@@ -276,7 +264,7 @@ static int narrow_rows(const clab_world *w, const clab_hot_body *hot,
             else rc = clab_collide_pair(w, (int)i, (int)j, envelope, out);
         }
     }
-    if (rc == CLAB_OK && b0 < i1) rc = narrow_block(hot, L, b0, i1, row[b0], row[i1], envelope, hmin2, per, half, out);
+    if (rc == CLAB_OK && b0 < i1) rc = narrow_block(hot, L, row[b0], row[i1], envelope, hmin2, per, half, out);
     return rc;
 }
 
@@ -395,6 +383,27 @@ static void copy_share(const clab_collider *cd, clab_contacts *out, int t, int T
 }
 #endif
 
+/* the row of each pair of the list L (pair k of row i: pi[k] = i), made once a build (the list
+ * is kept between builds): 4 bytes a pair, so that the narrow phase's scan needs no pass of
+ * its own to find them; NULL when out of memory */
+static const uint32_t *pair_rows(clab_collider *cd, const clab_pair_list *L)
+{
+    const size_t np = L->np;
+    if (cd->prow && cd->prow_np == np && cd->prow_build == cd->builds) return cd->prow;
+    if (np > cd->cap_prow || !cd->prow) {
+        const size_t cap = np + np / 4 + 1024;
+        uint32_t *pi = realloc(cd->prow, cap * sizeof *pi);
+        if (!pi) return NULL;
+        cd->prow = pi;
+        cd->cap_prow = cap;
+    }
+    for (size_t i = 0; i < L->n; i++)
+        for (size_t k = L->row[i]; k < L->row[i + 1]; k++) cd->prow[k] = (uint32_t)i;
+    cd->prow_np = np;
+    cd->prow_build = cd->builds;
+    return cd->prow;
+}
+
 /* below this many pairs (bodies) the narrow phase (the gather) runs on one thread */
 #define PAR_MIN 4096
 
@@ -432,7 +441,8 @@ int clab_collide_with(clab_collider *cd, const clab_world *w, double envelope, c
     if (rc) return rc;
     const double t0 = clab_clock();
     clab_hot_body *hot = clab_collider_hot(cd, n);
-    if (!hot) return clab_error_set(err, CLAB_ENOMEM, "out of memory in the narrow phase");
+    list.pi = pair_rows(cd, &list);
+    if (!hot || !list.pi) return clab_error_set(err, CLAB_ENOMEM, "out of memory in the narrow phase");
     if (!cd->hot_ok) { /* else the skin test gathered them in its pass (broadphase.c: max_motion) */
 #pragma omp parallel for schedule(static) if (n > PAR_MIN)
         for (size_t i = 0; i < n; i++) clab_hot_fill(&hot[i], &w->bodies[i]);

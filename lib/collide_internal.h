@@ -80,6 +80,9 @@ struct clab_collider {
     unsigned char *gen;         /* [cap_rows]: 1 when row i has a body other than a sphere */
     uint32_t *nbr;              /* [cap_nbr]: partners j > i; CLAB_PREFETCH_AHEAD zeros past the last */
     double list_Rmax;           /* largest sphere radius at the build [m] */
+    uint32_t *prow;             /* [cap_prow]: the row of each pair of the kept list (collide.c: pair_rows),
+                                 * for prow_np pairs of the list of build number prow_build */
+    size_t cap_prow, prow_np, prow_build;
     clab_broadphase_stats st;
     /* Verlet skin: the state of the last build of the kept pair list [cap_ref] */
     double skin;                /* option: [m]; < 0: automatic (CLAB_SKIN_AUTO x median bound radius) */
@@ -158,6 +161,7 @@ typedef struct clab_pair_list {
     const size_t *row;        /* [n + 1] */
     const unsigned char *gen; /* [n] */
     const uint32_t *nbr;      /* [np + CLAB_PREFETCH_AHEAD] */
+    const uint32_t *pi;       /* [np]: the row i of each pair (the narrow phase's, collide.c: pair_rows) */
     double Rmax;              /* [m] */
 } clab_pair_list;
 
