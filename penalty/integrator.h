@@ -3,6 +3,7 @@
 #ifndef CLAB_PENALTY_INTEGRATOR_H
 #define CLAB_PENALTY_INTEGRATOR_H
 
+#include "clab_v2.h"
 #include "clab_world.h"
 
 typedef enum {
@@ -45,11 +46,16 @@ static CLAB_ALWAYS_INLINE void clab_penalty_integrate_body_turn(clab_world *w, s
     if (scheme == CLAB_PENALTY_VERLET) {
         /* kick-drift-kick, the closing half-kick of the last step merged in here (the factors
          * h/2m, h/2J divided once for both) */
-        double hm = 0.5 * h / b->m;
         if (b->J.x == b->J.y && b->J.y == b->J.z) {
             /* isotropic (a sphere): no gyroscopic term, one factor h/2J (clab_body_kick_by with
-             * hJ = (h/2J, h/2J, h/2J): the same operations, divided once) */
-            double hJ = 0.5 * h / b->J.x;
+             * hJ = (h/2J, h/2J, h/2J): the same operations, divided once); h/2m and h/2J by one
+             * division of two lanes where there are lanes (clab_v2.h: the same bits) */
+#ifdef CLAB_V2
+            const clab_v2d q = clab_v2_set1(0.5 * h) / (clab_v2d){b->m, b->J.x};
+            const double hm = q[0], hJ = q[1];
+#else
+            const double hm = 0.5 * h / b->m, hJ = 0.5 * h / b->J.x;
+#endif
             if (!first) {
                 b->rdot = clab_v3_madd(b->rdot, hm, Ftot);
                 b->wbar = clab_v3_madd(b->wbar, hJ, taubar);
@@ -57,6 +63,7 @@ static CLAB_ALWAYS_INLINE void clab_penalty_integrate_body_turn(clab_world *w, s
             b->rdot = clab_v3_madd(b->rdot, hm, Ftot);
             b->wbar = clab_v3_madd(b->wbar, hJ, taubar);
         } else {
+            const double hm = 0.5 * h / b->m;
             clab_vec3 hJ = clab_v3(0.5 * h / b->J.x, 0.5 * h / b->J.y, 0.5 * h / b->J.z);
             if (!first) clab_body_kick_by(b, Ftot, taubar, hm, hJ);
             clab_body_kick_by(b, Ftot, taubar, hm, hJ);
