@@ -41,6 +41,24 @@ double bench_now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+double bench_cpu_now(int all_threads)
+{
+    struct timespec ts;
+    clock_gettime(all_threads ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+double bench_load1(void)
+{
+    double l = 0.0;
+    FILE *f = fopen("/proc/loadavg", "r");
+    if (f) {
+        if (fscanf(f, "%lf", &l) != 1) l = 0.0;
+        fclose(f);
+    }
+    return l;
+}
+
 /* a "Vm...:  N kB" line of /proc/self/status */
 static double status_kb(const char *field)
 {

@@ -45,6 +45,15 @@ int bench_summary_append(const bench_ctx *c, const bench_row *r);
 
 /* wall clock [s], CLOCK_MONOTONIC */
 double bench_now(void);
+/* CPU time [s]: of every thread of the process (all_threads), else of the calling thread
+ * only (CLOCK_PROCESS_CPUTIME_ID, CLOCK_THREAD_CPUTIME_ID). On a machine shared with other
+ * work, CPU time is closer to the code's own cost than wall time; one thread's runs read
+ * their own clock, which leaves out the runtime's idle threads still spinning after a run
+ * on more threads */
+double bench_cpu_now(int all_threads);
+/* the 1-minute load average of the machine (/proc/loadavg), 0 when unknown: printed with the
+ * figures, so that a run on a busy machine shows */
+double bench_load1(void);
 /* the process's resident set: now (VmRSS) and peak (VmHWM) [bytes]; 0 when unknown */
 double bench_rss_bytes(void);
 double bench_peak_rss_bytes(void);

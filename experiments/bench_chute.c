@@ -112,15 +112,6 @@ static int find_data(const bench_ctx *c, char *data, char *in, size_t n)
     return -1;
 }
 
-/* CPU seconds of this process, every thread (CLOCK_PROCESS_CPUTIME_ID): on a machine shared with
- * other work, CPU time is closer to the code's own cost than wall time */
-static double cpu_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* ---- contactlab ---- */
 
 /* the chute's world: both atom types one material with mu = 0.5, type 2 fixed, tilted gravity */
@@ -266,10 +257,10 @@ static int run_contactlab(const clab_world *w0, long steps, long sort, double *s
     memset(&bs0, 0, sizeof bs0);
     if (!rc) rc = clab_sim_prepare(s, err);
     if (!rc) clab_broadphase_stats_get(s->collider, &bs0);
-    double t0 = bench_now(), c0 = cpu_now();
+    double t0 = bench_now(), c0 = bench_cpu_now(1);
     for (long k = 0; k < steps && !rc; k++) rc = clab_sim_step(s, err);
     *seconds = bench_now() - t0;
-    *cpu = cpu_now() - c0;
+    *cpu = bench_cpu_now(1) - c0;
     if (!rc) {
         *contacts = (long)s->contacts.n;
         tm->sim = s->times;

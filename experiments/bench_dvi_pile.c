@@ -214,26 +214,6 @@ typedef struct solver_figures {
     double res_end[2];    /* residual after the convergence run [m/s] */
 } solver_figures;
 
-/* CPU seconds of the process (for one thread: the cost, whatever else the machine runs) */
-static double cpu_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-/* the 1-minute load average */
-static double load1(void)
-{
-    double l = 0.0;
-    FILE *f = fopen("/proc/loadavg", "r");
-    if (f) {
-        if (fscanf(f, "%lf", &l) != 1) l = 0.0;
-        fclose(f);
-    }
-    return l;
-}
-
 /* best (smallest) wall and CPU seconds of a solve from the warm start, with its iterations and
  * products with N (clab_ccp_result.body_passes; the same in every repetition) */
 typedef struct solve_time {
@@ -249,10 +229,10 @@ static void time_solve(const clab_ccp_solver_type *sv, const clab_ccp *P, double
     memcpy(nu, warm, P->n * sizeof *nu);
     clab_ccp_result res;
     clab_error err;
-    double t1 = bench_now(), c1 = cpu_now();
+    double t1 = bench_now(), c1 = bench_cpu_now(1);
     sv->solve(P, &so, nu, W, &res, &err);
     best->wall = fmin(best->wall, bench_now() - t1);
-    best->cpu = fmin(best->cpu, cpu_now() - c1);
+    best->cpu = fmin(best->cpu, bench_cpu_now(1) - c1);
     best->iterations = res.iterations;
     best->products = res.body_passes;
 }
@@ -462,7 +442,7 @@ static int run_size(const bench_ctx *c, int nx)
             const double per_prod = prods >= span ? loop1 * span / (double)prods : 0.0; /* gs: none */
             const double t_solve = threads == 1 ? tt[k].cpu : tt[k].wall;
             const double solve_ns = tt[k].iterations > 0 ? 1e9 * t_solve / ((double)tt[k].iterations * nc) : 0.0;
-            double load = load1();
+            double load = bench_load1();
             /* full steps from the settled state, warm-started from its impulses */
             clab_world_destroy(w);
             w = clab_world_clone(w0);
@@ -566,7 +546,7 @@ int bench_dvi_pile_1m(const bench_ctx *c)
     double t_steps = 0.0;
     int status = 0;
     for (int k = 0; k < STEPS_1M; k++) {
-        double t1 = bench_now(), c1 = cpu_now();
+        double t1 = bench_now(), c1 = bench_cpu_now(1);
         if (clab_sim_step(s, &err)) {
             fprintf(stderr, "dvi-pile-1m: %s\n", err.msg);
             status = 1;
@@ -577,8 +557,8 @@ int bench_dvi_pile_1m(const bench_ctx *c)
         clab_solver_stats st;
         s->type->stats(s->self, &st);
         printf("  step %d: %.2f s wall, %.2f s CPU, %zu contacts, %ld iterations, residual %.3g m/s, resident %.2f GB "
-               "(load %.2f)\n", k + 1, dt, cpu_now() - c1, s->contacts.n, st.iterations, st.residual,
-               bench_rss_bytes() / 1e9, load1());
+               "(load %.2f)\n", k + 1, dt, bench_cpu_now(1) - c1, s->contacts.n, st.iterations, st.residual,
+               bench_rss_bytes() / 1e9, bench_load1());
         fflush(stdout);
     }
     double peak = bench_peak_rss_bytes(), used = peak - rss0;
@@ -588,7 +568,7 @@ int bench_dvi_pile_1m(const bench_ctx *c)
            sizeof(clab_body) + sizeof(size_t)); /* the record and its offset into the world's name pool */
     char note[200];
     snprintf(note, sizeof note, "dvi apgd tol=1e-4 max_iter=50 first step cold; bytes_per_body=%.0f load=%.2f",
-             used / N, load1());
+             used / N, bench_load1());
     bench_row row = {"dvi-pile-1m", threads, (long)N, (long)nc, STEPS_1M, t_steps, peak, note};
     if (bench_summary_append(c, &row)) status = 1;
     clab_sim_destroy(s);

@@ -136,17 +136,6 @@ fail:
     return NULL;
 }
 
-/* CPU seconds of the process, every thread (CLOCK_PROCESS_CPUTIME_ID), or of the calling
- * thread alone (one thread runs the step: the runtime's other thread, idle after a two-thread
- * run, may still spin for a while, and would be counted): on a loaded machine the cost, where
- * wall-clock time also counts the waits for a core */
-static double cpu_now(int all_threads)
-{
-    struct timespec ts;
-    clock_gettime(all_threads ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* reset the peak resident set (VmHWM) to the current one; 0 when the kernel allows it */
 static int reset_peak(void)
 {
@@ -156,16 +145,7 @@ static int reset_peak(void)
     return fclose(f) == 0 && ok ? 0 : -1;
 }
 
-static void load_note(char *buf, size_t n)
-{
-    double l[3] = {0, 0, 0};
-    FILE *f = fopen("/proc/loadavg", "r");
-    if (f) {
-        if (fscanf(f, "%lf %lf %lf", &l[0], &l[1], &l[2]) != 3) l[0] = l[1] = l[2] = 0.0;
-        fclose(f);
-    }
-    snprintf(buf, n, "load %.2f", l[0]);
-}
+static void load_note(char *buf, size_t n) { snprintf(buf, n, "load %.2f", bench_load1()); }
 
 typedef struct {
     long n;
@@ -283,7 +263,7 @@ static int run_size(const bench_ctx *c, int nx, int settle, int steps, const cha
             }
             clab_broadphase_stats st0, st1;
             clab_broadphase_stats_get(s->collider, &st0);
-            double a = bench_now(), ac = cpu_now(th[t] > 1);
+            double a = bench_now(), ac = bench_cpu_now(th[t] > 1);
             for (int k = 0; k < steps; k++)
                 if (clab_sim_step(s, &err)) {
                     fprintf(stderr, "bench pile: %s\n", err.msg);
@@ -292,7 +272,7 @@ static int run_size(const bench_ctx *c, int nx, int settle, int steps, const cha
                     ncmax = s->contacts.n;
                 }
             best[t] = fmin(best[t], bench_now() - a);
-            best_cpu[t] = fmin(best_cpu[t], cpu_now(th[t] > 1) - ac);
+            best_cpu[t] = fmin(best_cpu[t], bench_cpu_now(th[t] > 1) - ac);
             clab_broadphase_stats_get(s->collider, &st1);
             rebuilds[t] += st1.rebuilds - st0.rebuilds;
             calls[t] += st1.calls - st0.calls;
