@@ -94,9 +94,10 @@ typedef struct clab_contacts {
                           * records in place sets it NULL (clab_contacts_push and _clear do) */
     const size_t *part;  /* NULL, or [nparts + 1]: records part[t] .. part[t+1] were made by thread
                           * t of the collider's narrow phase, from a range of rows (bodies a) of
-                          * its own, and are in that thread's cache; a backend that cuts its own
-                          * threads' contacts there reads them where they are. The collider's
-                          * array, valid until its next call; NULL (and nparts 0) like low */
+                          * its own, its cut balanced by the threads' times (about as much work
+                          * each: a backend may cut its own threads' contacts there). The
+                          * collider's array, valid until its next call; NULL (and nparts 0)
+                          * like low */
     int nparts;
 } clab_contacts;
 

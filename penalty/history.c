@@ -146,8 +146,8 @@ int clab_history_begin(clab_history *h, size_t nmax, clab_error *err)
  * written, one pass, nothing copied. (It used to copy the generation aside first, a share a
  * thread, and merge back in place: on the 32,000-sphere pile on two threads that copy cost as
  * much as the merge, and the alignment ran no faster than on one thread.) Thread t's range:
- * part[t] .. part[t + 1] when part holds nt shares (the records its narrow phase wrote, in its
- * cache), else nc t / nt .. nc (t + 1) / nt. Entry i: contact i's key and last delta_t when
+ * part[t] .. part[t + 1] when part holds nt shares (the records its narrow phase wrote),
+ * else nc t / nt .. nc (t + 1) / nt. Entry i: contact i's key and last delta_t when
  * found, else CLAB_HISTORY_EMPTY (its delta_t is not read). CLAB_ENOMEM when the other pair
  * has no room, nothing changed then. */
 static int align_swap(clab_history *h, const clab_contact *c, size_t nc, const size_t *part, int nparts, int nt)

@@ -1093,9 +1093,9 @@ static size_t body_cut(const body_loop *L, size_t nb, int t, int T)
 /* The split scatter's cut: the first body of thread t's contacts (sorted by a), the body of
  * record k_t (its contacts all go to thread t); t = T: nb. k_t is nc f_t, f_t the balance of
  * the last steps' times of the contact loop (bal, clab_balance.h); until there is one, where
- * the collider's thread t started its records when it ran on T threads (c->part: they are in
- * that thread's cache, and the collider cut its rows for about as much work each), else
- * nc t / T. Every thread finds every cut itself */
+ * the collider's thread t started its records when it ran on T threads (c->part: the
+ * collider cut its rows for about as much work each), else nc t / T. Every thread finds
+ * every cut itself */
 static size_t split_cut(const clab_contacts *c, const clab_balance *bal, size_t nb, int t, int T)
 {
     const size_t nc = c->n;
