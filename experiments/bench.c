@@ -133,7 +133,9 @@ static void usage(FILE *f)
                "  --data DIR       peer benchmark data (default: the source tree's ../shared/bench)\n"
                "  --repeat N       chute: runs of each code per (steps, threads), contactlab and LAMMPS\n"
                "                   alternating (default 3, --quick 1; at most 32); the best of each is\n"
-               "                   compared, and the ratio within each pair of runs is printed too\n"
+               "                   compared, and the ratio within each pair of runs is printed too;\n"
+               "                   pile: timed runs of each thread count, the counts taking turns\n"
+               "                   (default 3); more repeats ride out a slow spell of a shared host\n"
                "  --help\n\nbenchmarks:\n");
     for (size_t i = 0; i < nbenchmarks(); i++) fprintf(f, "  %-12s %s\n", benchmarks[i].name, benchmarks[i].summary);
 }

@@ -24,7 +24,8 @@ typedef struct bench_ctx {
                                         * every 1000 steps); 0: never */
     char data_dir[1024];               /* where the peer benchmark data lives (shared/bench) */
     int repeat;                        /* --repeat N: chute runs of each code a (steps, threads),
-                                        * alternating; 0: the default (3, --quick 1) */
+                                        * alternating; pile runs of each thread count, taking
+                                        * turns; 0: the default (chute 3, --quick 1; pile 3) */
 } bench_ctx;
 #define BENCH_MAX_REPEAT 32
 

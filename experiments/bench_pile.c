@@ -10,8 +10,9 @@
  * CLAB_PILE_ORDER=morton (neighbours near in memory, as in a code that re-sorts its bodies
  * by cell). Gravity compresses the pile during 300 settling steps (velocities zeroed every
  * QUENCH steps; 25 steps only for the 1,000,000-sphere pile). Then, for each thread count,
- * the best of 3 runs of K steps is timed (wall clock and CPU time), the thread counts taking
- * turns (1, 2, 1, 2, ...: a slow spell of the shared host falls on both), each run after one
+ * the best of 3 runs (--repeat N: N) of K steps is timed (wall clock and CPU time), the
+ * thread counts taking turns (1, 2, 1, 2, ...: a slow spell of the shared host falls on
+ * both), each run after one
  * untimed step (its threads' caches then hold their shares, as in a run that stays on its
  * thread count; without it the turns timed two threads starting from one thread's cache:
  * 1.50-1.61x instead of 1.82-1.93x at 8,000 and 32,000). Every run starts from the
@@ -64,7 +65,7 @@
 
 #define NZ 20         /* fcc cells in height (40 sphere layers) */
 #define RADIUS 0.01   /* mean radius R [m] */
-#define REPEATS 3     /* timed repeats, the best is kept */
+#define REPEATS 3     /* timed repeats, the best is kept (--repeat N: N) */
 #define QUENCH 25     /* settling: velocities zeroed every QUENCH steps */
 
 static int cmp_u64(const void *a, const void *b)
@@ -246,7 +247,8 @@ static int run_size(const bench_ctx *c, int nx, int settle, int steps, const cha
     size_t rebuilds[BENCH_MAX_THREADS] = {0}, calls[BENCH_MAX_THREADS] = {0};
     int th[BENCH_MAX_THREADS];
     for (int t = 0; t < c->nthreads; t++) best[t] = best_cpu[t] = INFINITY;
-    for (int rep = 0; rep < REPEATS; rep++)
+    const int repeats = c->repeat > 0 ? c->repeat : REPEATS;
+    for (int rep = 0; rep < repeats; rep++)
         for (int t = 0; t < c->nthreads; t++) {
             th[t] = bench_set_threads(c->threads[t]);
             /* the first run starts where the settling ended; every other one from the image */
@@ -285,12 +287,12 @@ static int run_size(const bench_ctx *c, int nx, int settle, int steps, const cha
     for (int t = 0; t < c->nthreads; t++) {
         const double peak = t ? peak_all : peak0;
         size_t nc = s->contacts.n;
-        char note[256], load[64];
+        char note[384], load[64];
         load_note(load, sizeof load);
         snprintf(note, sizeof note,
                  "best of %d; CPU %.1f ns/particle-step (all threads); %.2f contacts/particle (%.2f at the most); %.0f "
                  "B/body and %.0f B/contact at the most (peak RSS rise%s); %zu rebuilds in %zu steps; %s",
-                 REPEATS, 1e9 * best_cpu[t] / ((double)n * steps), (double)nc / (double)n, (double)ncmax / (double)n,
+                 repeats, 1e9 * best_cpu[t] / ((double)n * steps), (double)nc / (double)n, (double)ncmax / (double)n,
                  peak / (double)n, ncmax ? peak / (double)ncmax : 0.0, t ? ", with the restores" : "", rebuilds[t],
                  calls[t], load);
         char name[64];
