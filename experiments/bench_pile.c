@@ -347,20 +347,21 @@ static void send_point(const bench_ctx *c, const pile_point *pt)
     fflush(stdout);
 }
 
-/* Run size k in a child process (this program re-executed: bench pile with the same options
- * and CLAB_BENCH_PILE_ONLY=k) and read its point back from its output, which is passed on
- * without bench's own header and footer lines. 0 on success, 1 when the child failed after
+/* Run size k in a child process (this program re-executed: bench pile with the same options,
+ * --out, --threads, --sort, --quick, --repeat, and CLAB_BENCH_PILE_ONLY=k) and read its point
+ * back from its output, which is passed on without bench's own header and footer lines. 0 on success, 1 when the child failed after
  * its point, -1 when it gave none (the caller runs the size itself then). */
 static int run_child(const bench_ctx *c, int k, pile_point *pt)
 {
-    char thr[16 * BENCH_MAX_THREADS] = "", srt[32], only[16];
+    char thr[16 * BENCH_MAX_THREADS] = "", srt[32], only[16], rep[16];
     for (int t = 0; t < c->nthreads; t++) {
         size_t len = strlen(thr);
         snprintf(thr + len, sizeof thr - len, "%s%d", t ? "," : "", c->threads[t]);
     }
     snprintf(srt, sizeof srt, "%ld", c->sort);
     snprintf(only, sizeof only, "%d", k);
-    char *argv[12];
+    snprintf(rep, sizeof rep, "%d", c->repeat);
+    char *argv[14];
     int a = 0;
     argv[a++] = "contactlab";
     argv[a++] = "bench";
@@ -371,6 +372,10 @@ static int run_child(const bench_ctx *c, int k, pile_point *pt)
     argv[a++] = "--sort";
     argv[a++] = srt;
     if (c->quick) argv[a++] = "--quick";
+    if (c->repeat > 0) {
+        argv[a++] = "--repeat";
+        argv[a++] = rep;
+    }
     argv[a++] = "pile";
     argv[a] = NULL;
     if (access("/proc/self/exe", X_OK) != 0) return -1;
