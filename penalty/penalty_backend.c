@@ -1411,17 +1411,17 @@ static int penalty_advance(void *self, clab_world *w, const clab_contacts *c, do
 
         if (!nomem) {
             /* 4. the body loop (body_range) on one range of bodies a thread, about as much
-             *    work each (body_cut); split: the skin test's bodies of this thread
-             *    (clab_thread_bodies, still in its cache), once the terms the threads kept for
-             *    them are added */
+             *    work each (body_cut); split: whole blocks of the skin test's
+             *    (clab_thread_bodies: most of a thread's bodies are still in its cache), as
+             *    many a thread as the last steps' times balance (bal_bodies), once the terms
+             *    the threads kept for them are added */
             const by_b lb = {p->blist, p->brow, p->bbase, nb, one_list ? 1 : T};
             body_loop ctx = {w, pb, p->still, cc, c->lv, Fc, Mr, lb, alist, astart, acc, nc, per, wlo, whi, h, v2lim,
                              scheme, surface, rolling, first, wrap, screen};
             size_t i0, i1;
             const int split_bodies = acc && T > 1; /* (acc is set before the barrier above) */
             const double s1 = split_bodies ? clab_clock() : 0.0;
-            if (split_bodies) { /* blocks of the skin test's (clab_thread_bodies: in their thread's
-                         * cache, most of them), as many as the times balance (bal_bodies) */
+            if (split_bodies) {
                 clab_balance_range(&p->bal_bodies, nb, CLAB_BODY_BLOCK, t, T, &i0, &i1);
                 split_add(acc, p->side, T, (uint32_t)i0, (uint32_t)i1, pb, w, cc, c->lv, Fc, Mr, surface, rolling);
             } else {
