@@ -12,15 +12,15 @@
  * QUENCH steps; 25 steps only for the 1,000,000-sphere pile). Then, for each thread count,
  * the best of 3 runs (--repeat N: N) of K steps is timed (wall clock and CPU time), the
  * thread counts taking turns (1, 2, 1, 2, ...: a slow spell of the shared host falls on
- * both), each run after one
- * untimed step (its threads' caches then hold their shares, as in a run that stays on its
- * thread count; without it the turns timed two threads starting from one thread's cache:
- * 1.50-1.61x instead of 1.82-1.93x at 8,000 and 32,000). Every run starts from the
- * settled state (kept in memory as a checkpoint image and restored before each run), so every
- * thread count steps the same pile through the same contacts: the runs used to go on from one
- * another, and the later ones (two threads) had up to 15 % more contacts to compute (8,000:
- * 3.74 against 4.29 a particle). The runs' end states are compared to the bit across thread
- * counts (the backend's promise), and the image's bytes are left out of the memory figure.
+ * both), each run after one untimed step (its threads' caches then hold their shares, as in
+ * a run that stays on its thread count; without it the turns timed two threads starting from
+ * one thread's cache: 1.50-1.61x instead of 1.82-1.93x at 8,000 and 32,000). Every run
+ * starts from the settled state (kept in memory as a checkpoint image and restored before each
+ * run), so every thread count steps the same pile through the same contacts: the runs used
+ * to go on from one another, and the later ones (two threads) had up to 15 % more contacts to
+ * compute (8,000: 3.74 against 4.29 a particle). The runs' end states are compared to the
+ * bit across thread counts (the backend's promise), and the image's bytes are left out of
+ * the memory figure.
  *
  * Reported per N and thread count: particle-steps per second, ns per particle-step, contacts
  * per particle (at the end, and the most of any step so far: the peak memory holds that
@@ -349,8 +349,9 @@ static void send_point(const bench_ctx *c, const pile_point *pt)
 
 /* Run size k in a child process (this program re-executed: bench pile with the same options,
  * --out, --threads, --sort, --quick, --repeat, and CLAB_BENCH_PILE_ONLY=k) and read its point
- * back from its output, which is passed on without bench's own header and footer lines. 0 on success, 1 when the child failed after
- * its point, -1 when it gave none (the caller runs the size itself then). */
+ * back from its output, which is passed on without bench's own header and footer lines. 0 on
+ * success, 1 when the child failed after its point, -1 when it gave none (the caller runs the
+ * size itself then). */
 static int run_child(const bench_ctx *c, int k, pile_point *pt)
 {
     char thr[16 * BENCH_MAX_THREADS] = "", srt[32], only[16], rep[16];

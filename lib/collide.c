@@ -113,17 +113,6 @@ static int sphere_record(int i, int j, double Ri, double Rj, const double *ra, c
     return CLAB_OK;
 }
 
-/* nearbyint(x) in the default rounding (to nearest, ties to even), without the libm call:
- * for |x| < 2^51, x + 1.5 2^52 lies in [2^52, 2^53), where the doubles are the integers, so
- * the sum is rounded to C + nearbyint(x) (C = 1.5 2^52 is even: the same ties) and the
- * subtraction is exact. One difference: a result 0 comes out +0 where nearbyint gives -0
- * for x in (-0.5, 0); sphere_pair's v - L (+-0) is v either way (v != 0 there). */
-static inline double near_int(double x)
-{
-    const double C = 6755399441055744.0; /* 1.5 2^52 */
-    return fabs(x) < 2251799813685248.0 ? (x + C) - C : nearbyint(x);
-}
-
 /* sphere i against sphere j > i from the gathered hot data: the minimum image of
  * clab_collide_pair (clab_world_min_image's d - L nearbyint(d/L) on a periodic axis k where
  * |d_k| > half[k] = L/2; half[k] is infinite on the other axes), then a
@@ -143,7 +132,7 @@ static int sphere_pair(const clab_hot_body *hi, const clab_hot_body *hj, int i, 
     for (int k = 0; k < 3; k++)
         if (fabs(v[k]) > half[k]) { /* half[k] = 0.5 L_k (infinite off the periodic axes) */
             double L = per->hi[k] - per->lo[k];
-            m[k] = v[k] - L * near_int(v[k] / L);
+            m[k] = v[k] - L * clab_near_int(v[k] / L);
             moved |= m[k] != v[k];
         }
     if (moved) {

@@ -284,11 +284,21 @@ static inline unsigned clab_bb_edge_feature(unsigned edge_a, unsigned edge_b)
     return ((unsigned)CLAB_BB_EDGE << 10) | (edge_a << 4) | edge_b;
 }
 
+/* nearbyint(x) in the default rounding (to nearest, ties to even), without the libm call:
+ * for |x| < 2^51, x + 1.5 2^52 lies in [2^52, 2^53), where the doubles are the integers, so
+ * the sum is rounded to C + nearbyint(x) (C = 1.5 2^52 is even: the same ties) and the
+ * subtraction is exact. One difference: a result 0 comes out +0 where nearbyint gives -0
+ * for x in (-0.5, 0); the callers' v - L (+-0) is v either way (v != 0 there). */
+static inline double clab_near_int(double x)
+{
+    const double C = 6755399441055744.0; /* 1.5 2^52 */
+    return fabs(x) < 2251799813685248.0 ? (x + C) - C : nearbyint(x);
+}
+
 /* The minimum image of d is surely farther than S (a pair across a periodic face that is not
  * one: the sphere list's and the narrow phase's shortcut): clab_world_min_image's
  * d - L nearbyint(d/L), half[k] = L_k/2 (infinite off the periodic axes), with nearbyint as
- * (x + 1.5 2^52) - 1.5 2^52 (the same in the default rounding, no libm call), and a margin of
- * 1e-9 on the comparison; 0 sends the pair to the exact test */
+ * clab_near_int, and a margin of 1e-9 on the comparison; 0 sends the pair to the exact test */
 static inline int clab_image_far(const clab_periodic *per, const double *half, clab_vec3 d, double S)
 {
     double v[3] = {d.x, d.y, d.z}, d2 = 0.0;
@@ -296,7 +306,7 @@ static inline int clab_image_far(const clab_periodic *per, const double *half, c
         if (fabs(v[k]) > half[k]) {
             double L = per->hi[k] - per->lo[k], x = v[k] / L;
             if (!(fabs(x) < 1e15)) return 0;
-            v[k] -= L * ((x + 6755399441055744.0) - 6755399441055744.0);
+            v[k] -= L * clab_near_int(x);
         }
         d2 += v[k] * v[k];
     }
