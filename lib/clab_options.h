@@ -20,8 +20,10 @@ typedef struct clab_option {
 } clab_option;
 
 typedef struct clab_options {
-    clab_option *o; /* [n] */
+    clab_option *o; /* [n], in the order they were first set */
     size_t n, cap;
+    size_t *slot;   /* [nslot] open-addressing hash of the keys: index into o plus 1, 0 = empty */
+    size_t nslot;   /* a power of two, at least 2 cap (0 before the first set) */
     char *asked;    /* keys the getters asked for, "a, b, c" (for the unknown-key message) */
     size_t asked_len, asked_cap;
     long last_bad;  /* index of the option a getter (or clab_options_refuse) last refused, -1: none */

@@ -1,9 +1,10 @@
-/* clab_vtk.h: legacy VTK files of sphere scenes, for ParaView.
+/* clab_vtk.h: legacy VTK files of a world's bodies, for ParaView.
  *
  * One file per output frame: the spheres of the world as POLYDATA points (one vertex
  * cell each) with the point data radius (m, the active scalars), velocity (m/s, the active
  * vectors), body_id, fixed and omega (world frame, rad/s), and the field data TIME (s)
- * and CYCLE (step). Other shapes are left out. (Checked with VTK 9.1's
+ * and CYCLE (step). Boxes and planes go to a companion file of polygons
+ * (clab_vtk_write_shapes_ordered). (Checked with VTK 9.1's
  * vtkPolyDataReader, the legacy reader ParaView uses: every array loads.) In ParaView: open the numbered series ball_000000.vtk, ball_000001.vtk, ...
  * as one time series, then apply the Glyph filter (Sphere, Scale Array = radius, Scale
  * Factor = 2) to see the spheres. */
@@ -28,6 +29,19 @@ int clab_vtk_write_spheres(const clab_world *w, const char *path, int flags, cla
  * bodies writes the frames it would write unsorted: the same points in the same order. */
 int clab_vtk_write_spheres_ordered(const clab_world *w, const size_t *order, const char *path, int flags,
                                    clab_error *err);
+
+/* The bodies of w that are not spheres: how many (0: no shapes frame to write). */
+size_t clab_vtk_count_shapes(const clab_world *w);
+
+/* Write the boxes and planes of w to path, a companion of the spheres' frame (same format,
+ * atomic write and flags): POLYDATA polygons, a box as its six faces (8 points), a plane as
+ * one square patch in its body x-y axes (it is infinite: the patch is centred on the bounded
+ * bodies' centroid projected onto it, its side 1.1 times their bounding box's largest side,
+ * 2 m when there are none), with the cell data body_id (the scalars: the body's place in
+ * the order written), fixed and velocity (m/s, world). In ParaView open it beside the
+ * spheres' series; no filter is needed. */
+int clab_vtk_write_shapes_ordered(const clab_world *w, const size_t *order, const char *path, int flags,
+                                  clab_error *err);
 
 /* "<dir>/<prefix>_<frame, six digits>.vtk" into buf (n bytes); CLAB_EINVAL when it does not fit. */
 int clab_vtk_frame_path(char *buf, size_t n, const char *dir, const char *prefix, long frame, clab_error *err);

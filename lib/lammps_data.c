@@ -327,6 +327,9 @@ static int parse(parser *ps, data *dt)
     if (dt->hd.natoms_line == 0)
         return clab_error_set(ps->err, CLAB_EINVAL, "%s:%ld: header: no \"N atoms\" line before the first section",
                               ps->name, ps->line);
+    if (dt->hd.natoms == 0) /* as a scene's bodies = (): nothing to simulate */
+        return clab_error_set(ps->err, CLAB_EINVAL, "%s:%ld: header: 0 atoms; allowed: at least one atom", ps->name,
+                              dt->hd.natoms_line);
     if (dt->hd.natoms > 0 && dt->hd.ntypes < 1)
         return clab_error_set(ps->err, CLAB_EINVAL, "%s:%ld: header: no \"N atom types\" line (N >= 1)", ps->name,
                               ps->line);

@@ -2,6 +2,7 @@
 #include "clab_options.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,8 @@ void clab_options_init(clab_options *op)
 {
     op->o = NULL;
     op->n = op->cap = 0;
+    op->slot = NULL;
+    op->nslot = 0;
     op->asked = NULL;
     op->asked_len = op->asked_cap = 0;
     op->last_bad = -1;
@@ -19,6 +22,7 @@ void clab_options_init(clab_options *op)
 void clab_options_free(clab_options *op)
 {
     free(op->o);
+    free(op->slot);
     free(op->asked);
     clab_options_init(op);
 }
@@ -42,11 +46,40 @@ static void note_asked(clab_options *op, const char *key)
                                       op->asked_len ? ", " : "", key);
 }
 
+/* FNV-1a of a key: the hash that places it in op->slot */
+static size_t key_hash(const char *key)
+{
+    uint64_t h = 14695981039346656037u;
+    for (const unsigned char *p = (const unsigned char *)key; *p; p++) h = (h ^ *p) * 1099511628211u;
+    return (size_t)h;
+}
+
+/* the slot of key: where it is, or the empty slot where it would go (linear probing; the
+ * table is at most half full, so there is always an empty one) */
+static size_t slot_of(const clab_options *op, const char *key)
+{
+    size_t mask = op->nslot - 1, s = key_hash(key) & mask;
+    while (op->slot[s] && strcmp(op->o[op->slot[s] - 1].key, key) != 0) s = (s + 1) & mask;
+    return s;
+}
+
+/* a table of nslot slots for the n entries (CLAB_ENOMEM leaves the old one) */
+static int rehash(clab_options *op, size_t nslot)
+{
+    size_t *slot = calloc(nslot, sizeof *slot);
+    if (!slot) return CLAB_ENOMEM;
+    free(op->slot);
+    op->slot = slot;
+    op->nslot = nslot;
+    for (size_t i = 0; i < op->n; i++) op->slot[slot_of(op, op->o[i].key)] = i + 1;
+    return CLAB_OK;
+}
+
 static clab_option *find_any(const clab_options *op, const char *key)
 {
-    for (size_t i = 0; i < op->n; i++)
-        if (strcmp(op->o[i].key, key) == 0) return &op->o[i];
-    return NULL;
+    if (op->nslot == 0) return NULL;
+    size_t s = op->slot[slot_of(op, key)];
+    return s ? &op->o[s - 1] : NULL;
 }
 
 /* the entry of key the getters see: none once its value was refused and set aside */
@@ -91,8 +124,10 @@ int clab_options_set(clab_options *op, const char *key, const char *val, const c
             op->o = p;
             op->cap = cap;
         }
-        o = &op->o[op->n++];
+        if (2 * (op->n + 1) > op->nslot && rehash(op, op->nslot ? 2 * op->nslot : 32)) return CLAB_ENOMEM;
+        o = &op->o[op->n];
         snprintf(o->key, sizeof o->key, "%s", key);
+        op->slot[slot_of(op, o->key)] = ++op->n;
     }
     snprintf(o->val, sizeof o->val, "%s", val);
     snprintf(o->where, sizeof o->where, "%s", where ? where : "");

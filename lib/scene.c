@@ -666,6 +666,17 @@ int clab_scene_load_string(const char *text, const char *name, clab_scene *out, 
     scene_ctx c = {out->path, err, 0, 0};
 
     int status = CLAB_OK;
+    /* what editors write and libconfig refuses with a bare "syntax error": a UTF-8 byte-order
+     * mark is skipped, and a last line without its newline (a comment there) gets one */
+    if ((unsigned char)text[0] == 0xEF && (unsigned char)text[1] == 0xBB && (unsigned char)text[2] == 0xBF) text += 3;
+    size_t len = strlen(text);
+    char *copy = NULL;
+    if (len > 0 && text[len - 1] != '\n') {
+        if (!(copy = malloc(len + 2))) return clab_error_set(err, CLAB_ENOMEM, "%s: out of memory", name);
+        memcpy(copy, text, len);
+        memcpy(copy + len, "\n", 2);
+        text = copy;
+    }
     if (scene_prescan(&c, text) == 0) {
         config_t cfg;
         config_init(&cfg);
@@ -683,6 +694,7 @@ int clab_scene_load_string(const char *text, const char *name, clab_scene *out, 
         }
         config_destroy(&cfg);
     }
+    free(copy);
     if (c.nerr > 0) {
         if (c.nerr > 1 || c.hidden > 0) {
             if (c.hidden)

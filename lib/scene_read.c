@@ -333,9 +333,13 @@ int scene_prescan(scene_ctx *c, const char *text)
         } else if (*p == '#' || (p[0] == '/' && p[1] == '/')) { /* line comment */
             while (*p && *p != '\n') p++;
         } else if (p[0] == '/' && p[1] == '*') { /* block comment */
+            unsigned opened = line;
             p += 2;
             while (*p && !(p[0] == '*' && p[1] == '/')) line += *p++ == '\n';
             if (*p) p += 2;
+            else /* libconfig would take the rest of the file as the comment, silently */
+                scene_fail(c, opened, "a /* comment is never closed: the rest of the file (lines %u to %u) would be "
+                           "ignored; allowed: /* ... */ with its closing */", opened, line);
         } else if (*p == '"') {
             /* a string may only stand as a value: after '=' or ':', first in a list or array,
              * after ',' inside one, or after another string (concatenation). libconfig 1.5

@@ -2,3 +2,6 @@
 clab_tests += tests/test_math tests/test_body
 tests_test_math_LDADD = $(CLAB_LDADD)
 tests_test_body_LDADD = $(CLAB_LDADD)
+## the option list's hash lookups at scale and its insertion order (lib/options.c)
+clab_tests += tests/test_options
+tests_test_options_LDADD = $(CLAB_LDADD)

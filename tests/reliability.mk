@@ -56,6 +56,14 @@ tests_fuzz_fuzz_scene_SOURCES = tests/fuzz/fuzz_scene.c
 tests_fuzz_fuzz_scene_LDADD = $(CLAB_LDADD)
 tests_fuzz_fuzz_scene_LDFLAGS = $(FUZZ_LDFLAGS)
 endif
+## the same over the LAMMPS data-file reader: make fuzz-lammps FUZZ_SECONDS=60
+EXTRA_DIST += tests/fuzz/fuzz_lammps.c tests/fuzz/lammps_seeds
+if ENABLE_FUZZ
+noinst_PROGRAMS += tests/fuzz/fuzz_lammps
+tests_fuzz_fuzz_lammps_SOURCES = tests/fuzz/fuzz_lammps.c
+tests_fuzz_fuzz_lammps_LDADD = $(CLAB_LDADD)
+tests_fuzz_fuzz_lammps_LDFLAGS = $(FUZZ_LDFLAGS)
+endif
 FUZZ_SECONDS = 60
 FUZZ_FLAGS = -timeout=20 -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1
 .PHONY: fuzz
@@ -67,3 +75,11 @@ fuzz:
 	$(LIBTOOL) --mode=execute ./tests/fuzz/fuzz_scene$(EXEEXT) $(FUZZ_FLAGS) -max_total_time=$(FUZZ_SECONDS) \
 	  -dict=$(srcdir)/tests/fuzz/scene.dict -artifact_prefix=fuzz/artifacts/ \
 	  fuzz/corpus $(srcdir)/tests/fuzz/seeds $(srcdir)/experiments/scenes $(srcdir)/tests/scenes
+.PHONY: fuzz-lammps
+fuzz-lammps:
+	@if test ! -x tests/fuzz/fuzz_lammps$(EXEEXT); then \
+	  if test "x$(FUZZ_LDFLAGS)" = x; then echo "fuzzing needs ./configure --enable-fuzz CC=clang"; exit 1; fi; \
+	  $(MAKE) $(AM_MAKEFLAGS) tests/fuzz/fuzz_lammps$(EXEEXT) || exit 1; fi; \
+	mkdir -p fuzz/corpus-lammps fuzz/artifacts; \
+	$(LIBTOOL) --mode=execute ./tests/fuzz/fuzz_lammps$(EXEEXT) $(FUZZ_FLAGS) -max_total_time=$(FUZZ_SECONDS) \
+	  -artifact_prefix=fuzz/artifacts/ fuzz/corpus-lammps $(srcdir)/tests/fuzz/lammps_seeds

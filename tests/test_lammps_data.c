@@ -324,6 +324,8 @@ int main(void)
     refused("title\n1 atoms\n1 atom types\n\nAtoms\n\n1 1 1 1 0 0 0\n\nAtoms\n\n2 1 1 1 0 0 0\n", "two Atoms sections",
             "bad.data:9: a second Atoms section", "line 5");
     refused("", "empty file", "bad.data: empty file", NULL);
+    /* as a scene's bodies = (): a file with no atoms is refused, not run (it crashed the run) */
+    refused("title\n0 atoms\n0 atom types\n", "0 atoms", "bad.data:2: header: 0 atoms", "at least one atom");
     scene_hook();
     return tap_done();
 }

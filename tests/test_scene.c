@@ -398,6 +398,42 @@ static void test_strings_and_io(void)
 }
 
 /* the full example of doc/scene-format.md loads, so the reference stays true */
+/* what editors leave in a file: an unterminated block comment is refused with the line it
+ * opens on (libconfig would drop the rest of the file silently: here the gravity line); a
+ * UTF-8 byte-order mark and a last line that is a comment without its newline are read as
+ * the same scene without them (libconfig said only "syntax error") */
+static void test_editor_leftovers(void)
+{
+    clab_scene sc;
+    clab_error err;
+    const char *body = "bodies = ( { shape = \"sphere\"; radius = 0.1; mass = 1.0; } );\n"
+                       "simulation = { backend = \"dvi\"; h = 1e-3; t_end = 1.0; };\n";
+    char text[1024];
+    snprintf(text, sizeof text, "%s/* gravity off for now\ngravity = [0.0, 0.0, -1.0];\n", body);
+    int st = clab_scene_load_string(text, "c", &sc, &err);
+    tap_ok(st == CLAB_EINVAL && strstr(err.msg, "c:3: a /* comment is never closed") && strstr(err.msg, "lines 3 to 5"),
+           "an unclosed /* comment is refused with its line: '%s'", err.msg);
+    clab_scene_free(&sc);
+
+    snprintf(text, sizeof text, "\xEF\xBB\xBF%sgravity = [0.0, 0.0, -1.0];\n", body);
+    st = clab_scene_load_string(text, "bom", &sc, &err);
+    tap_ok(st == CLAB_OK && sc.world && sc.world->gravity.z == -1.0, "a UTF-8 byte-order mark is skipped (%s)",
+           st ? err.msg : "read");
+    clab_scene_free(&sc);
+
+    snprintf(text, sizeof text, "%sgravity = [0.0, 0.0, -2.0];\n# the end, no newline", body);
+    st = clab_scene_load_string(text, "eof", &sc, &err);
+    tap_ok(st == CLAB_OK && sc.world && sc.world->gravity.z == -2.0, "a last comment line without a newline (%s)",
+           st ? err.msg : "read");
+    clab_scene_free(&sc);
+
+    snprintf(text, sizeof text, "%sgravity = [0.0, 0.0, -3.0];", body);
+    st = clab_scene_load_string(text, "eof2", &sc, &err);
+    tap_ok(st == CLAB_OK && sc.world && sc.world->gravity.z == -3.0, "a last setting without a newline (%s)",
+           st ? err.msg : "read");
+    clab_scene_free(&sc);
+}
+
 static void test_doc_example(void)
 {
     char *doc = read_text(src_path("doc/scene-format.md"));
@@ -447,6 +483,7 @@ int main(void)
                          "multi_error.cfg", NULL};
     for (int i = 0; bad[i]; i++) test_invalid(bad[i]);
     test_strings_and_io();
+    test_editor_leftovers();
     test_doc_example();
     test_examples();
     return tap_done();

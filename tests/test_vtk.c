@@ -20,6 +20,58 @@ static int next_line(FILE *fp, char *buf, size_t n)
     return 1;
 }
 
+/* the boxes and planes frame (clab_vtk_write_shapes_ordered): the plane (body 0) as one
+ * patch, the box (body 2, a cube of half side 0.1 at the origin) as six quads whose corners
+ * are its 8 corners and whose normals (by the right-hand rule) point out of the box */
+static void shapes_frame(const clab_world *w, const char *prefix)
+{
+    char path[160];
+    snprintf(path, sizeof path, "%s_shapes.vtk", prefix);
+    remove(path);
+    clab_error err;
+    tap_ok(clab_vtk_count_shapes(w) == 2, "two bodies that are not spheres (the plane, the box)");
+    int st = clab_vtk_write_shapes_ordered(w, NULL, path, 0, &err);
+    FILE *fp = st == CLAB_OK ? fopen(path, "r") : NULL;
+    char line[512];
+    size_t np = 0, nc = 0, nsz = 0;
+    int ok = fp != NULL;
+    while (ok && next_line(fp, line, sizeof line) && strncmp(line, "POINTS", 6) != 0) {}
+    ok = ok && sscanf(line, "POINTS %zu double", &np) == 1 && np == 12;
+    tap_ok(ok, "POINTS 12: 4 for the plane's patch, 8 for the box");
+    double x[12][3];
+    for (size_t k = 0; ok && k < np; k++) ok = fscanf(fp, "%lf %lf %lf\n", &x[k][0], &x[k][1], &x[k][2]) == 3;
+    int plane_z = ok, corners = ok;
+    for (int k = 0; ok && k < 4; k++) plane_z = plane_z && x[k][2] == 0.0;
+    for (int k = 4; ok && k < 12; k++)
+        for (int j = 0; j < 3; j++) corners = corners && fabs(fabs(x[k][j]) - 0.1) < 1e-15;
+    tap_ok(plane_z && corners, "the patch lies in the plane z = 0, the box's points are its corners (|x_j| = 0.1)");
+    ok = ok && fscanf(fp, "POLYGONS %zu %zu\n", &nc, &nsz) == 2 && nc == 7 && nsz == 35;
+    tap_ok(ok, "POLYGONS 7 35: the patch and the box's six faces");
+    int outward = 0;
+    for (size_t c = 0; ok && c < nc; c++) {
+        int m, q[4];
+        ok = fscanf(fp, "%d %d %d %d %d\n", &m, &q[0], &q[1], &q[2], &q[3]) == 5 && m == 4;
+        if (!ok || c == 0) continue;
+        double a[3], b[3], cen[3] = {0, 0, 0};
+        for (int j = 0; j < 3; j++) {
+            a[j] = x[q[1]][j] - x[q[0]][j];
+            b[j] = x[q[2]][j] - x[q[0]][j];
+            for (int i = 0; i < 4; i++) cen[j] += 0.25 * x[q[i]][j];
+        }
+        double n[3] = {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+        outward += n[0] * cen[0] + n[1] * cen[1] + n[2] * cen[2] > 0.0;
+    }
+    tap_ok(ok && outward == 6, "each of the box's faces turns its normal outward (%d of 6)", outward);
+    int ids[7] = {0};
+    ok = ok && next_line(fp, line, sizeof line) && strcmp(line, "CELL_DATA 7") == 0;
+    ok = ok && next_line(fp, line, sizeof line) && strcmp(line, "SCALARS body_id int 1") == 0;
+    ok = ok && next_line(fp, line, sizeof line);
+    for (int c = 0; ok && c < 7; c++) ok = fscanf(fp, "%d\n", &ids[c]) == 1;
+    tap_ok(ok && ids[0] == 0 && ids[1] == 2 && ids[6] == 2, "CELL_DATA body_id: 0 for the patch, 2 for the faces");
+    if (fp) fclose(fp);
+    remove(path);
+}
+
 int main(void)
 {
     clab_error err;
@@ -146,6 +198,7 @@ int main(void)
     tap_ok(clab_vtk_write_spheres(w, "no_such_dir/f.vtk", 0, &err) == CLAB_EIO && strstr(err.msg, "no_such_dir"),
            "unwritable folder: CLAB_EIO naming the path");
     remove(path);
+    shapes_frame(w, prefix);
     clab_world_destroy(w);
     return tap_done();
 }
