@@ -13,6 +13,9 @@ libcontactlab_la_SOURCES += \
 	dvi/fast_gs.c \
 	dvi/fast_apgd.c \
 	dvi/fast_bb.c \
+	dvi/plain_products.c \
+	dvi/plain_solvers.c \
+	dvi/step.c \
 	dvi/warmstart.c \
 	dvi/regularize.c \
 	dvi/friction_exact.c \
@@ -26,4 +29,6 @@ noinst_HEADERS += \
 	dvi/regularize.h \
 	dvi/friction_exact.h \
 	dvi/solver_internal.h \
-	dvi/ccp_fast.h
+	dvi/ccp_fast.h \
+	dvi/plain.h \
+	dvi/dvi_internal.h
