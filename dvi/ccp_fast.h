@@ -1,5 +1,6 @@
-/* ccp_fast.h: the kernels of the fast matrix-free products with N = P^T M^-1 P (ccp.c), for
- * the solvers that fuse them with their own vector updates (not installed).
+/* ccp_fast.h: the kernels of the fast matrix-free products with N = P^T M^-1 P (fast_ccp.c), for
+ * the solvers that fuse them with their own vector updates: the fast path of the DVI backend
+ * (fast_ccp.c, fast_*.c; not installed).
  *
  * A product is two passes over memory, both parallel with OpenMP and race-free:
  *   1. body pass, u = M^-1 P nu: each moving body sums the impulses of its own contacts and
@@ -43,6 +44,10 @@
 #endif
 
 static inline size_t clab_ccp_nchunks(size_t ncontacts) { return (ncontacts + CLAB_CCP_CHUNK - 1) / CLAB_CCP_CHUNK; }
+
+/* The fast products' indices of a built problem (fast_ccp.c; clab_ccp_build calls it): the
+ * compact records and the incidence lists. */
+void clab_ccp_index(clab_ccp *P, const clab_world *w);
 
 /* u = M^-1 P nu in the world frame (body pass); body_frame = 1 gives the angular part as the
  * body-frame wbar change instead (the public clab_ccp_minv_P). */

@@ -8,7 +8,7 @@
  *     o.tol = 1e-8;
  *     rc = clab_ccp_solver_apgd.solve(&P, &o, nu, &work, &res, &err);
  *
- * The solvers (solver_*.c): projected Jacobi (jacobi), projected Gauss-Seidel/SOR contact by
+ * The fast solvers (fast_*.c; the plain ones: plain_solvers.c): projected Jacobi (jacobi), projected Gauss-Seidel/SOR contact by
  * contact (gs), Nesterov's accelerated projected gradient with adaptive step and restart
  * (apgd; Mazhar, Heyn, Tasora, Negrut 2015) and Barzilai-Borwein spectral projected gradient
  * with a non-monotone line search (bb; Birgin, Martinez, Raydan 2000).
@@ -79,10 +79,10 @@ typedef struct clab_ccp_solver_type {
                  clab_error *err);
 } clab_ccp_solver_type;
 
-extern const clab_ccp_solver_type clab_ccp_solver_jacobi; /* solver_jacobi.c */
-extern const clab_ccp_solver_type clab_ccp_solver_gs;     /* solver_gs.c */
-extern const clab_ccp_solver_type clab_ccp_solver_apgd;   /* solver_apgd.c */
-extern const clab_ccp_solver_type clab_ccp_solver_bb;     /* solver_bb.c */
+extern const clab_ccp_solver_type clab_ccp_solver_jacobi; /* fast_jacobi.c */
+extern const clab_ccp_solver_type clab_ccp_solver_gs;     /* fast_gs.c */
+extern const clab_ccp_solver_type clab_ccp_solver_apgd;   /* fast_apgd.c */
+extern const clab_ccp_solver_type clab_ccp_solver_bb;     /* fast_bb.c */
 
 /* The solvers, NULL-terminated, and lookup by name (NULL when unknown). */
 const clab_ccp_solver_type *const *clab_ccp_solvers(void);

@@ -206,7 +206,7 @@ void clab_exact_meta(const clab_friction_exact *x, clab_options *m)
     snprintf(v, sizeof v, "%.17g", x->omega);
     clab_options_set(m, "dvi_exact_omega", v, NULL);
     /* values stay under CLAB_OPT_LEN (128) characters */
-    clab_options_set(m, "dvi_method", "seed 000 Eq. (5), exact Coulomb: De Saxce fixed point, p_{i,n} + mu_i |v_T,i| in the CCP of Eq. (10)",
+    clab_options_set(m, "dvi_method", "exact Coulomb: De Saxce fixed point, p_{i,n} + mu_i |v_T,i| in the Tasora-Anitescu CCP, Eq. (10)",
                      NULL);
     clab_options_set(m, "dvi_exact_residual",
                      "max_i |gamma_i - Proj_K(gamma_i - t_i (d_i + [mu_i |d_T,i|, 0, 0]))|/t_i, d unshifted [m/s]", NULL);

@@ -1,26 +1,34 @@
-## DVI (cone complementarity) backend: the CCP of Eq. (10) of seed 000 as data (ccp.c),
-## cone projections, residuals, one file per solver, warm start, and the time stepper
+## DVI (cone complementarity) backend, Tasora-Anitescu: the CCP of Eq. (10) of seed 000 as data
+## (ccp.c), cone projections, residuals, warm start, regularization, exact friction, the time
+## stepper (step.c) and the backend (dvi_backend.c). Two paths selected by the option fast=:
+## the plain products and solvers (plain_*.c) and the fast ones (fast_*.c, ccp_fast.h).
 libcontactlab_la_SOURCES += \
 	dvi/ccp.c \
 	dvi/cone.c \
 	dvi/cone_qp.c \
 	dvi/residual.c \
 	dvi/ccp_solver.c \
-	dvi/solver_jacobi.c \
-	dvi/solver_gs.c \
-	dvi/solver_apgd.c \
-	dvi/solver_bb.c \
+	dvi/fast_ccp.c \
+	dvi/fast_jacobi.c \
+	dvi/fast_gs.c \
+	dvi/fast_apgd.c \
+	dvi/fast_bb.c \
+	dvi/plain_products.c \
+	dvi/plain_solvers.c \
+	dvi/step.c \
 	dvi/warmstart.c \
 	dvi/regularize.c \
 	dvi/friction_exact.c \
 	dvi/dvi_backend.c
 
-pkginclude_HEADERS += \
+noinst_HEADERS += \
 	dvi/ccp.h \
 	dvi/cone.h \
 	dvi/ccp_solver.h \
 	dvi/warmstart.h \
 	dvi/regularize.h \
-	dvi/friction_exact.h
-
-noinst_HEADERS += dvi/solver_internal.h dvi/ccp_fast.h
+	dvi/friction_exact.h \
+	dvi/solver_internal.h \
+	dvi/ccp_fast.h \
+	dvi/plain.h \
+	dvi/dvi_internal.h

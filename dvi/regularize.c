@@ -63,7 +63,7 @@ int clab_dvi_reg_options(clab_options *opt, clab_dvi_reg *r, clab_error *err)
         if (nd || has(opt, "reg_scheme"))
             return clab_error_set(err, CLAB_EINVAL,
                                   "dvi: tau=, damping=, cor= and reg_scheme= need compliance= or stiffness= "
-                                  "(the regularized DVI of seed 001)");
+                                  "(the Lacoursiere-Servin regularized DVI)");
         return CLAB_OK; /* rigid DVI */
     }
     r->on = 1;
@@ -164,8 +164,8 @@ void clab_dvi_reg_meta(const clab_dvi_reg *r, clab_options *m)
     /* what it means (values are at most 127 characters) */
     clab_options_set(m, "dvi_regularization",
                      r->scheme == CLAB_DVI_REG_SPOOK
-                         ? "seed 001 Eq. (1), SPOOK (R1): Sigma = 4 eps/(h^2 q), a = 4/(h q), Upsilon = 1/q, q = 1 + 4 tau/h"
-                         : "seed 001 Eq. (1), implicit Euler (R2): Sigma = eps/(h (h + tau)), a = 1/(h + tau), Upsilon = 0",
+                         ? "Lacoursiere-Servin regularization, SPOOK (R1): Sigma = 4 eps/(h^2 q), a = 4/(h q), Upsilon = 1/q, q = 1 + 4 tau/h"
+                         : "Lacoursiere-Servin regularization, implicit Euler (R2): Sigma = eps/(h (h + tau)), a = 1/(h + tau), Upsilon = 0",
                      NULL);
     clab_options_set(m, "dvi_reg_row",
                      "v_n(l+1) + Sigma gamma_n + a Phi - Upsilon v_n(l) >= 0; (R2), tau = 0 while Phi > 0; friction rows rigid",

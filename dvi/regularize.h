@@ -81,11 +81,12 @@ double clab_dvi_reg_zeta(double e);
 void clab_dvi_reg_meta(const clab_dvi_reg *r, clab_options *m);
 
 #define CLAB_DVI_REG_HELP                                                                            \
-    "  compliance=X              regularized DVI (seed 001): normal compliance epsilon [m/N]\n"     \
+    "  compliance=X              Lacoursiere-Servin regularized DVI: normal compliance eps [m/N]\n" \
     "  stiffness=X               or its inverse, the contact stiffness k = 1/epsilon [N/m]\n"        \
     "  tau=X                     dissipation time tau [s] (default 2 h, critical for epsilon = 0)\n" \
     "  damping=X                 or a dashpot c [N s/m]: tau = c/k (euler: c/k - h)\n"               \
     "  cor=X                     or a restitution e: c = 2 zeta sqrt(k m_eff) per contact\n"         \
-    "  reg_scheme=spook|euler    discretization (default spook; euler = seed 000 at epsilon=tau=0)\n"
+    "  reg_scheme=spook|euler    discretization (default spook; euler at epsilon = tau = 0 is the\n" \
+    "                            rigid Tasora-Anitescu CCP)\n"
 
 #endif

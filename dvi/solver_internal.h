@@ -1,4 +1,4 @@
-/* solver_internal.h: helpers shared by the solver_*.c files (not installed). */
+/* solver_internal.h: helpers shared by the solvers (fast_*.c, plain_solvers.c) (not installed). */
 #ifndef CLAB_SOLVER_INTERNAL_H
 #define CLAB_SOLVER_INTERNAL_H
 

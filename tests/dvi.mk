@@ -23,3 +23,6 @@ tests_test_ccp_threads_LDADD = $(CLAB_LDADD)
 clab_tests += tests/test_apgd_reference tests/test_jacobi_reference
 tests_test_jacobi_reference_LDADD = $(CLAB_LDADD)
 tests_test_apgd_reference_LDADD = $(CLAB_LDADD)
+## the plain path (fast=off) against the fast one (fast=on): the same bits, or rounding
+clab_tests += tests/test_dvi_plain
+tests_test_dvi_plain_LDADD = $(CLAB_LDADD)

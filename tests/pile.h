@@ -13,10 +13,10 @@
 #include "clab_world.h"
 #include "ccp.h"
 
-static double pile_unif(gsl_rng *r, double a, double b) { return a + (b - a) * gsl_rng_uniform(r); }
+static inline double pile_unif(gsl_rng *r, double a, double b) { return a + (b - a) * gsl_rng_uniform(r); }
 
 /* The world, or NULL. boxes: also add boxes (every third body). */
-static clab_world *pile_world(gsl_rng *r, int n, int boxes)
+static inline clab_world *pile_world(gsl_rng *r, int n, int boxes)
 {
     clab_error err;
     clab_world *w = clab_world_create(NULL);
@@ -83,7 +83,7 @@ typedef struct pile_ccp {
     clab_ccp P;
 } pile_ccp;
 
-static void pile_ccp_make(pile_ccp *pc, clab_world *w, double h)
+static inline void pile_ccp_make(pile_ccp *pc, clab_world *w, double h)
 {
     clab_error err;
     pc->w = w;
@@ -99,7 +99,7 @@ static void pile_ccp_make(pile_ccp *pc, clab_world *w, double h)
     if (clab_ccp_build(&pc->P, w, &pc->c, h, 1.0, &err)) fprintf(stderr, "pile_ccp_make: build: %s\n", err.msg);
 }
 
-static void pile_ccp_free(pile_ccp *pc)
+static inline void pile_ccp_free(pile_ccp *pc)
 {
     clab_ccp_free(&pc->P);
     clab_contacts_free(&pc->c);

@@ -1,5 +1,5 @@
-/* test_apgd_reference.c: the fused APGD of dvi/solver_apgd.c against a plain transcription of
- * the algorithm (Mazhar et al. 2015, as in the header of solver_apgd.c) that keeps y and N y
+/* test_apgd_reference.c: the fused APGD of dvi/fast_apgd.c against a plain transcription of
+ * the algorithm (Mazhar et al. 2015, as in the header of fast_apgd.c) that keeps y and N y
  * in vectors, forms every product with clab_ccp_apply_N (the 128-byte items) and evaluates the
  * backtracking test (x - y).N(x - y) <= L |x - y|^2 from N x and N y over the unknowns.
  *

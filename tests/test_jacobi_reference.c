@@ -1,5 +1,5 @@
-/* test_jacobi_reference.c: the projected Jacobi of dvi/solver_jacobi.c against a plain
- * transcription of its iteration (header of solver_jacobi.c, Tasora and Anitescu 2011):
+/* test_jacobi_reference.c: the projected Jacobi of dvi/fast_jacobi.c against a plain
+ * transcription of its iteration (header of fast_jacobi.c, Tasora and Anitescu 2011):
  *
  *     d = N x + p,   x_i <- Proj_K_i(x_i - omega / lambda_max(N_ii) d_i)   for every contact i,
  *

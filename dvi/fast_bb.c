@@ -1,4 +1,4 @@
-/* solver_bb.c: Barzilai-Borwein spectral projected gradient (SPG) with the non-monotone line
+/* fast_bb.c: Barzilai-Borwein spectral projected gradient (SPG) with the non-monotone line
  * search of Grippo, Lampariello and Lucidi, for the QP of Eq. (11) of seed 000 (Birgin,
  * Martinez, Raydan 2000, "Nonmonotone spectral projected gradient methods on convex sets",
  * SIAM J. Optim. 10(4), algorithm SPG2):

@@ -1,4 +1,4 @@
-/* solver_gs.c: projected (nonsmooth) Gauss-Seidel / SOR for the CCP of Eq. (10) of seed 000,
+/* fast_gs.c: projected (nonsmooth) Gauss-Seidel / SOR for the CCP of Eq. (10) of seed 000,
  * block by block (a contact, or a joint), with the body velocities u = M^-1 P nu kept up to
  * date so each block sees the latest impulses of the others (Tasora and Anitescu 2011):
  *

@@ -1,4 +1,4 @@
-/* solver_jacobi.c: projected Jacobi for the CCP of Eq. (10) of seed 000 (the fixed-point
+/* fast_jacobi.c: projected Jacobi for the CCP of Eq. (10) of seed 000 (the fixed-point
  * iteration of Tasora and Anitescu 2011, with block scaling):
  *
  *     nu_k <- Proj_Ck(nu_k - omega B_k d_k),   d = N nu + p,

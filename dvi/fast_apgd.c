@@ -1,4 +1,4 @@
-/* solver_apgd.c: accelerated projected gradient descent (APGD) for the QP of Eq. (11) of
+/* fast_apgd.c: accelerated projected gradient descent (APGD) for the QP of Eq. (11) of
  * seed 000, after Mazhar, Heyn, Tasora, Negrut 2015, "Using Nesterov's method to accelerate
  * multibody dynamics with friction and contact", ACM TOG 34(3), Algorithm APGD:
  *

@@ -1,0 +1,39 @@
+/* dvi_internal.h: the state of the DVI backend (dvi_backend.c: options, statistics,
+ * checkpoints) and its time step (step.c). Not installed. */
+#ifndef CLAB_DVI_INTERNAL_H
+#define CLAB_DVI_INTERNAL_H
+
+#include "ccp_solver.h"
+#include "friction_exact.h"
+#include "regularize.h"
+#include "warmstart.h"
+
+typedef struct clab_dvi {
+    /* options */
+    const clab_ccp_solver_type *solver; /* of the fast path (fast_*.c) or the plain one (plain_solvers.c) */
+    int fast;                     /* 1: the fast products and solvers (default), 0: the plain ones */
+    clab_ccp_options opt;         /* max_iter, tol [m/s], omega */
+    double recovery_speed;        /* cap on -Phi/h [m/s] */
+    int warm_start;               /* 1: start from the last step's impulses */
+    clab_dvi_reg reg;             /* regularized normal rows (seed 001), regularize.h */
+    clab_friction_exact exact;    /* friction=exact: De Saxce fixed point (friction_exact.c) */
+    /* per-step data, reused */
+    clab_ccp ccp;                 /* the CCP of the last step */
+    clab_ccp_work work;           /* solver scratch and residual history */
+    double *nu;                   /* [cap_nu] impulses of the last step [N s] */
+    double *d;                    /* [cap_d] d = N nu + p of the last step [m/s] */
+    double *u;                    /* [cap_u] M^-1 P nu per body (6 per body) */
+    double *v_saved;              /* [cap_v] v(l), restored when a step fails */
+    size_t cap_nu, cap_d, cap_u, cap_v;
+    clab_warmstart warm;          /* impulses by contact key */
+    double h;                     /* step of the last solve [s] */
+    /* statistics */
+    long solves, total_iterations, maxiter_hits;
+    clab_ccp_result last;         /* the last solve */
+    clab_ccp_diagnostics diag;    /* its complementarity diagnostics */
+} clab_dvi;
+
+/* One step of Eq. (5) of seed 000 (step.c): the clab_backend_type step of the DVI backend. */
+int clab_dvi_step(void *self, clab_world *w, const clab_contacts *c, double h, clab_error *err);
+
+#endif
