@@ -29,6 +29,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "clab_analytic.h"
 #include "clab_csv.h"
 #include "force_law.h"
 #include "xp.h"
@@ -124,7 +125,7 @@ static void chain_model(const chain_opts *o, const clab_sim *s, int *hooke, doub
     double meff = 0.5 * w->bodies[0].m, Reff = 0.5 * o->R;
     *hooke = law.model == CLAB_PENALTY_HOOKE;
     if (*hooke) *K = clab_penalty_coefficients(&law, &pp, 1.0, meff, Reff).kn;
-    else *K = pp.kn > 0.0 ? pp.kn : 4.0 / 3.0 * pp.Estar * sqrt(Reff);
+    else *K = pp.kn > 0.0 ? pp.kn : clab_analytic_hertz_K(pp.Estar, Reff);
     *tc = clab_penalty_contact_time(&law, &pp, meff, Reff, o->v);
     clab_options_free(&m);
 }
@@ -133,9 +134,7 @@ static void chain_model(const chain_opts *o, const clab_sim *s, int *hooke, doub
  * speed (see the top of this file) */
 static double chain_theory(int hooke, double K, double m, double a, double vm)
 {
-    if (hooke) return a * sqrt(K / m);
-    double c = sqrt(K * pow(a, 2.5) / m);
-    return pow(16.0 / 25.0, 0.2) * pow(c, 0.8) * pow(vm, 0.2);
+    return hooke ? clab_analytic_chain_sound_speed(K, m, a) : clab_analytic_nesterenko_speed(K, m, a, vm);
 }
 
 /* the running quantities of a case, as the checkpoint keeps them: every sphere's arrival
@@ -150,7 +149,7 @@ static void chain_pack(double *v, int n, const chain_result *res, const double *
 
 /* Run one (method, law) case: the velocity series, the arrival file, *res. Returns 0, 1 on
  * failure, 2 when stopped (signal, --stop-after; *status: the exit status). */
-static int chain_case(chain_opts *o, const char *method, int law, double h, double t_end, chain_result *res,
+static int chain_case(chain_opts *o, const xp_method *cm, int law, double h, double t_end, chain_result *res,
                       double *hused, char *sfile, char *afile, size_t flen, xp_progress *pb, double pb0, double pbspan,
                       clab_csv *sum, int *status)
 {
@@ -160,12 +159,14 @@ static int chain_case(chain_opts *o, const char *method, int law, double h, doub
         fprintf(stderr, "contactlab chain: %s\n", err.msg);
         return 1;
     }
-    const int pen = strcmp(method, "penalty") == 0, n = o->n;
+    /* pen: the force law of penalty/force_law.h, with its theory; compliant: any force law */
+    const int pen = cm->kind == XP_KIND_PENALTY, compliant = cm->kind != XP_KIND_CCP, n = o->n;
+    const char *method = cm->name;
     const double a = 2.0 * o->R, m = w->bodies[0].m;
     clab_options extra;
     clab_options_init(&extra);
     if (pen) clab_options_set(&extra, "model", law_names[law], "--laws");
-    clab_sim *s = xp_sim(&o->c, w, method, h > 0.0 ? h : 1e-7, &extra);
+    clab_sim *s = xp_sim(&o->c, w, cm, h > 0.0 ? h : 1e-7, &extra);
     clab_options_free(&extra);
     if (!s) {
         clab_world_destroy(w);
@@ -174,12 +175,14 @@ static int chain_case(chain_opts *o, const char *method, int law, double h, doub
     int hooke = 0;
     double K = 0.0, tc = 0.0;
     if (pen) chain_model(o, s, &hooke, &K, &tc);
-    if (h <= 0.0) { /* penalty default: 200 steps per sphere-sphere collision */
-        h = round125(tc / 200.0);
+    if (h <= 0.0) { /* penalty default: 200 steps per sphere-sphere collision; another force
+                     * law's: a tenth of its stable step */
+        double hs = !pen && s->type->stable_step ? s->type->stable_step(s->self, w) : 0.0;
+        h = round125(pen ? tc / 200.0 : hs > 0.0 ? 0.1 * hs : 1e-7);
         s->h = h;
     }
     *hused = h;
-    const char *cname = pen ? law_names[hooke ? 0 : 1] : "rigid";
+    const char *cname = pen ? law_names[hooke ? 0 : 1] : compliant ? "own" : "rigid";
     snprintf(sfile, flen, "chain-series-%s-%s-h_%g.csv", cname, method, h);
     snprintf(afile, flen, "chain-arrival-%s-%s-h_%g.csv", cname, method, h);
 
@@ -188,8 +191,9 @@ static int chain_case(chain_opts *o, const char *method, int law, double h, doub
     clab_options_init(&meta);
     char v[64];
     clab_options_set(&meta, "experiment", "chain", NULL);
-    clab_options_set(&meta, "method", method, NULL);
-    clab_options_set(&meta, "contact_law", pen ? (hooke ? "hooke" : "hertz") : "rigid (DVI)", NULL);
+    xp_method_meta(cm, &meta);
+    clab_options_set(&meta, "contact_law", pen ? (hooke ? "hooke" : "hertz") : compliant ? "the backend's own" : "rigid (DVI)",
+                     NULL);
 #define META(k, val) (snprintf(v, sizeof v, "%.17g", (double)(val)), clab_options_set(&meta, k, v, NULL))
     META("n_spheres", n);
     META("v_striker_m_s", o->v);
@@ -262,7 +266,7 @@ static int chain_case(chain_opts *o, const char *method, int law, double h, doub
             /* arrival: first crossing of the threshold, interpolated within the step */
             if (k > 0 && isnan(res->arrival[i]) && vi > vth) {
                 double x = (vth - vprev[i]) / (vi - vprev[i]);
-                res->arrival[i] = pen ? w->t - h + fmin(fmax(x, 0.0), 1.0) * h : w->t;
+                res->arrival[i] = compliant ? w->t - h + fmin(fmax(x, 0.0), 1.0) * h : w->t;
             }
             vprev[i] = vi;
         }
@@ -316,7 +320,7 @@ static int chain_case(chain_opts *o, const char *method, int law, double h, doub
     res->speed = slope > 0.0 ? 1.0 / slope : (slope <= 0.0 ? INFINITY : NAN);
     res->t0 = sn > 0 ? (st - (isnan(slope) ? 0.0 : slope) * sx) / sn : NAN;
     res->v_wave = sn > 0 ? svm / sn : NAN;
-    res->theory = pen ? chain_theory(hooke, K, m, a, res->v_wave) : INFINITY;
+    res->theory = pen ? chain_theory(hooke, K, m, a, res->v_wave) : compliant ? NAN : INFINITY;
 
     /* the arrival file: one row per sphere, with the theoretical line through the fit's
      * centroid (penalty) or the first step (DVI) */
@@ -365,14 +369,15 @@ done:
     return rc;
 }
 
-static void chain_help(void)
+static void chain_help(const xp_common *c)
 {
     printf("usage: contactlab chain [options]\n\n"
            "A row of N touching equal spheres (steel by default, no gravity) struck at one end by an\n"
            "equal sphere with speed v. Penalty contacts carry a wave at finite speed: Nesterenko's\n"
            "solitary wave V_s = (16/25)^(1/5) c^(4/5) v_m^(1/5), c^2 = K a^(5/2)/m, for Hertz contacts,\n"
-           "the sound speed a sqrt(k/m) for linear (Hooke) ones. DVI's rigid contacts move the whole\n"
-           "row in the first step. Arrival time of a sphere: its speed first exceeds threshold x v.\n"
+           "the sound speed a sqrt(k/m) for linear (Hooke) ones. The rigid contacts of the\n"
+           "Tasora-Anitescu CCP move the whole row in the first step. Arrival time of a sphere: its\n"
+           "speed first exceeds threshold x v.\n"
            "Writes chain-series-<law>-<method>-h_<h>.csv (velocities), chain-arrival-*.csv (arrival\n"
            "times), chain-summary.csv and figures.\n\n"
            "Experiment options:\n"
@@ -384,17 +389,17 @@ static void chain_help(void)
            "  --E PA           Young's modulus [Pa] (default 2e11)\n"
            "  --nu X           Poisson ratio (default 0.3)\n"
            "  --cor X          restitution coefficient (default 1: elastic, no dashpot)\n"
-           "  --h-penalty S    penalty step [s] (default: 1/200 of a collision of two spheres at v,\n"
-           "                   1-2-5 rounded)\n"
-           "  --h-dvi S        DVI step [s] (default 1e-5)\n"
+           "  --h-penalty S    step [s] of the force-law methods (default: 1/200 of a collision of two\n"
+           "                   spheres at v, 1-2-5 rounded)\n"
+           "  --h-dvi S        step [s] of the rigid-contact (CCP) methods (default 1e-5)\n"
            "  --threshold X    arrival when a sphere's speed exceeds X v (default 0.01; below\n"
            "                   1/(N+1), DVI's common speed)\n"
            "  --fit-from I     first sphere of the wave-speed fit (default 10; the fit ends at N-1)\n"
            "  --samples N      rows of the velocity series (default 1000)\n"
            "  --t-end S        simulated time [s] (default: 1.5 times the slower wave's transit)\n\n"
            "--h sets the step of every method at once. The force law is chosen with --laws, not\n"
-           "--opt-penalty model=...\n\n%s",
-           xp_common_help);
+           "--opt penalty:model=...\n\n");
+    xp_common_help(c);
 }
 
 int xp_chain(int argc, char **argv)
@@ -440,7 +445,7 @@ int xp_chain(int argc, char **argv)
         if (r != 0) continue;
         int bad = 0;
         switch (opt) {
-        case '?' + 256: chain_help(); rc = 0; goto out;
+        case '?' + 256: chain_help(&o.c); rc = 0; goto out;
         case 1000: if (!(bad = xp_parse_double("n", optarg, 2, MAXN, &x))) o.n = (int)x; break;
         case 1001: bad = xp_parse_double("v", optarg, 1e-9, 1e4, &o.v); break;
         case 1002: {
@@ -475,8 +480,9 @@ int xp_chain(int argc, char **argv)
     }
     for (int i = optind; i < argc; i++) xp_option_error("contactlab chain: unexpected argument '%s'\n", argv[i]);
     if (xp_option_errors("contactlab chain")) goto out;
-    if (clab_options_get(&o.c.opt_penalty, "model")) {
-        fprintf(stderr, "contactlab chain: choose the force law with --laws, not --opt-penalty model=...\n");
+    const xp_method *penalty = xp_method_find(&o.c, "penalty");
+    if (xp_user_option(&o.c, penalty, "model")) {
+        fprintf(stderr, "contactlab chain: choose the force law with --laws, not --opt penalty:model=...\n");
         goto out;
     }
     if (o.fit_from > o.n - 2) o.fit_from = o.n / 2 > 1 ? o.n / 2 : 1;
@@ -491,7 +497,7 @@ int xp_chain(int argc, char **argv)
             clab_options extra;
             clab_options_init(&extra);
             clab_options_set(&extra, "model", law_names[o.law[l]], NULL);
-            clab_sim *s = w ? xp_sim(&o.c, w, "penalty", 1e-7, &extra) : NULL;
+            clab_sim *s = w ? xp_sim(&o.c, w, penalty, 1e-7, &extra) : NULL;
             clab_options_free(&extra);
             if (s) {
                 int hooke;
@@ -504,7 +510,9 @@ int xp_chain(int argc, char **argv)
             if (!s) goto out;
         }
         t_end = 1.5 * o.n * a / (isfinite(slowest) ? slowest : 1.0);
-        if (!(o.c.methods & XP_PENALTY)) t_end = 20.0 * o.hdvi;
+        int any_force = 0;
+        for (int mi = 0; mi < o.c.nmethod; mi++) any_force |= o.c.method[mi]->kind != XP_KIND_CCP;
+        if (!any_force) t_end = 20.0 * o.hdvi;
     }
     if (xp_mkdir_p(o.c.out)) {
         fprintf(stderr, "contactlab chain: cannot create the output folder %s\n", o.c.out);
@@ -563,25 +571,27 @@ int xp_chain(int argc, char **argv)
     printf("%-8s %-6s %9s %11s %11s %10s %9s %12s %12s %7s\n", "method", "law", "h_s", "speed", "theory", "rel_err",
            "v_wave", "first_arr", "last_arr", "steps");
     rc = 0;
-    int ncases = ((o.c.methods & XP_PENALTY) ? o.nlaw : 0) + ((o.c.methods & XP_DVI) ? 1 : 0), icase = 0;
+    int ncases = 0, icase = 0;
+    for (int mi = 0; mi < o.c.nmethod; mi++) ncases += o.c.method[mi]->kind == XP_KIND_PENALTY ? o.nlaw : 1;
     xp_progress pb;
     char label[128];
     snprintf(label, sizeof label, "chain, %d runs", ncases);
     xp_progress_begin(&pb, &o.c, label);
-    for (int mi = 0; mi < 2 && rc == 0; mi++) {
-        int which = mi == 0 ? XP_PENALTY : XP_DVI;
-        if (!(o.c.methods & which)) continue;
-        const char *method = which == XP_PENALTY ? "penalty" : "dvi";
-        int nl = which == XP_PENALTY ? o.nlaw : 1;
+    for (int mi = 0; mi < o.c.nmethod && rc == 0; mi++) {
+        const xp_method *cm = o.c.method[mi];
+        const char *method = cm->name;
+        const int pen = cm->kind == XP_KIND_PENALTY; /* its force laws are cases */
+        int nl = pen ? o.nlaw : 1;
         for (int l = 0; l < nl && rc == 0; l++, icase++) {
             chain_result r;
             memset(&r, 0, sizeof r);
             char sfile[512], afile[512];
             double hused = 0.0;
             char clabel[64];
-            snprintf(clabel, sizeof clabel, "%s %s", method, which == XP_PENALTY ? law_names[o.law[l]] : "rigid");
+            const char *law = pen ? law_names[o.law[l]] : cm->kind == XP_KIND_CCP ? "rigid" : "own";
+            snprintf(clabel, sizeof clabel, "%s %s", method, law);
             if (xp_case_skip(&o.c, clabel)) continue; /* finished before the checkpoint */
-            int st = chain_case(&o, method, o.law[l], which == XP_PENALTY ? o.hpen : o.hdvi, t_end, &r, &hused,
+            int st = chain_case(&o, cm, o.law[l], xp_method_h(cm, o.hpen, o.hdvi), t_end, &r, &hused,
                                 sfile, afile, sizeof sfile, &pb, (double)icase / ncases, 1.0 / ncases, sum, &rc);
             if (st) {
                 free(r.arrival);
@@ -589,9 +599,8 @@ int xp_chain(int argc, char **argv)
                 if (st != 2) rc = 1; /* 2: stopped, rc is the exit status */
                 break;
             }
-            const char *law = which == XP_PENALTY ? law_names[o.law[l]] : "rigid";
             double first = r.arrival[0], last = r.arrival[o.n - 1];
-            double rel = which == XP_PENALTY ? (r.speed - r.theory) / r.theory : NAN;
+            double rel = pen ? (r.speed - r.theory) / r.theory : NAN;
             enum { NV = NS - 4 };
             double vals[NV] = {o.n, o.v, hused, r.speed, r.theory, rel, r.v_wave, first, last, last / hused,
                                r.steps, r.wall};

@@ -27,12 +27,12 @@
 #include <string.h>
 #include <time.h>
 
+#include "clab_analytic.h"
 #include "clab_csv.h"
 #include "force_law.h"
 #include "xp.h"
 
 #define MAXC 8
-#define HERTZ_TC 2.9432 /* 2 sqrt(pi) Gamma(7/5)/Gamma(9/10): t_c = HERTZ_TC delta_max / v */
 
 typedef struct drop_opts {
     xp_common c;
@@ -72,33 +72,16 @@ static double round125(double x)
     return x >= 5 * dec ? 5 * dec : (x >= 2 * dec ? 2 * dec : dec);
 }
 
-/* Hertz (elastic) or damped linear impact at speed v: contact time [s], max overlap [m],
- * max force [N], restitution (Hertz: 1, the elastic theory) */
+/* Hertz (elastic) or damped linear impact at speed v (clab_analytic.h): contact time [s],
+ * max overlap [m], max force [N], restitution (Hertz: 1, the elastic theory) */
 static void drop_predict(const drop_theory *th, double v, double *tc, double *dmax, double *Fmax, double *e)
 {
-    if (!th->hooke) {
-        *dmax = pow(1.25 * th->m * v * v / th->K, 0.4);
-        *Fmax = th->K * pow(*dmax, 1.5);
-        *tc = HERTZ_TC * *dmax / v;
-        *e = 1.0;
-        return;
-    }
-    /* delta(t) = v/omega_d exp(-zeta omega_0 t) sin(omega_d t): largest where
-     * tan(omega_d t) = omega_d/(zeta omega_0); the force k delta + c delta' is largest at t = 0+
-     * or later, found by sampling */
-    double w0 = sqrt(th->K / th->m), zeta = th->c / (2.0 * sqrt(th->K * th->m));
-    double wd = w0 * sqrt(fmax(1.0 - zeta * zeta, 1e-12));
-    *tc = M_PI / wd;
-    double ts = atan2(wd, zeta * w0) / wd;
-    *dmax = v / wd * exp(-zeta * w0 * ts) * sin(wd * ts);
-    *e = exp(-M_PI * zeta / sqrt(fmax(1.0 - zeta * zeta, 1e-12)));
-    double fmaxv = 0.0;
-    for (int i = 0; i <= 1000; i++) {
-        double t = *tc * i / 1000.0, ex = exp(-zeta * w0 * t);
-        double d = v / wd * ex * sin(wd * t), dd = v * ex * (cos(wd * t) - zeta * w0 / wd * sin(wd * t));
-        fmaxv = fmax(fmaxv, th->K * d + th->c * dd);
-    }
-    *Fmax = fmaxv;
+    clab_analytic_impact r = th->hooke ? clab_analytic_hooke_impact(th->K, th->c, th->m, v)
+                                       : clab_analytic_hertz_impact(th->K, th->m, v);
+    *tc = r.contact_time;
+    *dmax = r.max_overlap;
+    *Fmax = r.max_force;
+    *e = r.restitution;
 }
 
 /* the penalty run's impact model, from the material and the backend's options in force */
@@ -124,7 +107,7 @@ static drop_theory drop_theory_of(const drop_opts *o, const clab_sim *s)
         th.K = k.kn;
         th.c = k.cn;
     } else {
-        th.K = pp.kn > 0.0 ? pp.kn : 4.0 / 3.0 * pp.Estar * sqrt(o->R);
+        th.K = pp.kn > 0.0 ? pp.kn : clab_analytic_hertz_K(pp.Estar, o->R);
     }
     clab_options_free(&m);
     return th;
@@ -193,7 +176,7 @@ static void drop_pack(double *v, const drop_result *res, double vmax_after, int 
 
 /* Run one (method, H, h) case, write its series, fill *res (first impact). Returns 0, 1 on
  * failure, 2 when stopped (signal, --stop-after; *status: the exit status). */
-static int drop_case(drop_opts *o, const char *method, double H, double cor, double h, double t_end, drop_result *res,
+static int drop_case(drop_opts *o, const xp_method *dm, double H, double cor, double h, double t_end, drop_result *res,
                      double *hused, drop_theory *thout, char *file, size_t filelen, xp_progress *pb, double pb0,
                      double pbspan, clab_csv *sum, int *status)
 {
@@ -204,19 +187,18 @@ static int drop_case(drop_opts *o, const char *method, double H, double cor, dou
         return 1;
     }
     const double g = -w->gravity.z, m = w->bodies[1].m, v_an = sqrt(2.0 * g * H);
-    clab_sim *s = xp_sim(&o->c, w, method, h > 0.0 ? h : 1e-6, NULL);
+    const char *method = dm->name;
+    clab_sim *s = xp_sim(&o->c, w, dm, h > 0.0 ? h : 1e-6, NULL);
     if (!s) {
         clab_world_destroy(w);
         return 1;
     }
-    const int pen = strcmp(method, "penalty") == 0;
+    const int pen = dm->kind == XP_KIND_PENALTY; /* the force law of penalty/force_law.h */
     drop_theory th = {0, 0.0, 0.0, m};
     if (pen) th = drop_theory_of(o, s);
-    /* the impact the theory expects at the analytic speed (DVI: the penalty model's, for scale) */
+    /* the impact the theory expects at the analytic speed (other methods: Hertz's, for scale) */
     double tc_an, dmax_an, F_an, e_an;
-    if (!pen) {
-        th.K = 4.0 / 3.0 * clab_material_mix(&w->materials[0], &w->materials[0]).Estar * sqrt(o->R);
-    }
+    if (!pen) th.K = clab_analytic_hertz_K(clab_material_mix(&w->materials[0], &w->materials[0]).Estar, o->R);
     drop_predict(&th, v_an, &tc_an, &dmax_an, &F_an, &e_an);
     if (h <= 0.0) { /* penalty default: 500 steps per contact, 1-2-5 rounded */
         h = round125(tc_an / 500.0);
@@ -233,7 +215,7 @@ static int drop_case(drop_opts *o, const char *method, double H, double cor, dou
     clab_options_init(&meta);
     char v[64];
     clab_options_set(&meta, "experiment", "drop", NULL);
-    clab_options_set(&meta, "method", method, NULL);
+    xp_method_meta(dm, &meta);
 #define META(k, val) (snprintf(v, sizeof v, "%.17g", (double)(val)), clab_options_set(&meta, k, v, NULL))
     META("H_m", H);
     META("cor", cor);
@@ -396,19 +378,20 @@ done:
     return rc;
 }
 
-static void drop_help(void)
+static void drop_help(const xp_common *c)
 {
     printf("usage: contactlab drop [options]\n\n"
            "A sphere (R = 0.02 m, 1000 kg/m^3) dropped from rest with its lowest point at height H on a\n"
-           "plane of the same material. Penalty: the first impact against Hertz theory (contact time\n"
-           "t_c = 2.9432 delta_max/v, max overlap delta_max = (5 m v^2/(4 K))^(2/5), K = 4/3 E* sqrt(R))\n"
-           "and the restitution against the material's cor. DVI: a perfectly inelastic landing within\n"
-           "two steps.\n"
+           "plane of the same material. Hertz-Mindlin penalty: the first impact against Hertz theory\n"
+           "(contact time t_c = 2.9432 delta_max/v, max overlap delta_max = (5 m v^2/(4 K))^(2/5),\n"
+           "K = 4/3 E* sqrt(R)) and the restitution against the material's cor. Tasora-Anitescu CCP\n"
+           "(rigid contacts): a perfectly inelastic landing within two steps.\n"
            "Writes one CSV per (H, cor, method, h), drop-summary.csv and figures.\n\n"
            "Experiment options:\n"
            "  --heights LIST   drop heights H of the lowest point [m] (default 0.05,0.2,0.8)\n"
-           "  --h-penalty S    penalty step [s] (default: Hertz t_c/500 of each case, 1-2-5 rounded)\n"
-           "  --h-dvi LIST     DVI step sizes [s] (default 1e-3)\n"
+           "  --h-penalty S    step [s] of the force-law methods (default: Hertz t_c/500 of each case,\n"
+           "                   1-2-5 rounded)\n"
+           "  --h-dvi LIST     step sizes [s] of the rigid-contact (CCP) methods (default 1e-3)\n"
            "  --R M            sphere radius [m] (default 0.02)\n"
            "  --rho KG_M3      sphere density [kg/m^3] (default 1000)\n"
            "  --E PA           Young's modulus of sphere and plane [Pa] (default 1e8)\n"
@@ -420,8 +403,8 @@ static void drop_help(void)
            "  --sample-dt-contact S  output interval near impacts [s] (default: Hertz t_c/200, rounded)\n"
            "  --t-end S        simulated time [s] (default: 1.1 x the time of the second impact of the\n"
            "                   highest drop of a ball with restitution cor)\n\n"
-           "--h sets the step of every method at once.\n\n%s",
-           xp_common_help);
+           "--h sets the step of every method at once.\n\n");
+    xp_common_help(c);
 }
 
 int xp_drop(int argc, char **argv)
@@ -455,7 +438,7 @@ int xp_drop(int argc, char **argv)
         if (r != 0) continue;
         int bad = 0;
         switch (opt) {
-        case '?' + 256: drop_help(); rc = 0; goto out;
+        case '?' + 256: drop_help(&o.c); rc = 0; goto out;
         case 1000: bad = xp_parse_list("heights", optarg, 1e-6, 1e3, o.H, MAXC, &o.nH); break;
         case 1001: bad = xp_parse_double("h-penalty", optarg, 1e-12, 0.1, &o.hpen); break;
         case 1002: bad = xp_parse_list("h-dvi", optarg, 1e-9, 0.1, o.hdvi, MAXC, &o.nhdvi); break;
@@ -547,39 +530,38 @@ int xp_drop(int argc, char **argv)
            "t_c_hertz", "overlap", "ovl_hertz", "e", "cor", "rebound", "cor^2 H");
     rc = 0;
     int ncases = 0;
-    for (int mi = 0; mi < 2; mi++)
-        if (o.c.methods & (mi == 0 ? XP_PENALTY : XP_DVI)) ncases += o.nH * o.ncor * (mi == 0 ? 1 : o.nhdvi);
+    for (int mi = 0; mi < o.c.nmethod; mi++) ncases += o.nH * o.ncor * (o.c.method[mi]->kind == XP_KIND_CCP ? o.nhdvi : 1);
     xp_progress pb;
     char label[128];
     snprintf(label, sizeof label, "drop, %d runs", ncases);
     xp_progress_begin(&pb, &o.c, label);
     int icase = 0;
-    for (int mi = 0; mi < 2 && rc == 0; mi++) {
-        int which = mi == 0 ? XP_PENALTY : XP_DVI;
-        if (!(o.c.methods & which)) continue;
-        const char *method = which == XP_PENALTY ? "penalty" : "dvi";
-        int nh = which == XP_PENALTY ? 1 : o.nhdvi;
+    for (int mi = 0; mi < o.c.nmethod && rc == 0; mi++) {
+        const xp_method *dm = o.c.method[mi];
+        const char *method = dm->name;
+        int nh = dm->kind == XP_KIND_CCP ? o.nhdvi : 1;
         for (int j = 0; j < o.ncor && rc == 0; j++)
         for (int i = 0; i < o.nH && rc == 0; i++)
             for (int k = 0; k < nh && rc == 0; k++, icase++) {
-                double H = o.H[i], cor = o.cor[j], h = which == XP_PENALTY ? o.hpen : o.hdvi[k], hused = h;
+                double H = o.H[i], cor = o.cor[j], h = xp_method_h(dm, o.hpen, o.hdvi[k]), hused = h;
                 drop_result r;
                 drop_theory th;
                 char file[512], clabel[64];
                 snprintf(clabel, sizeof clabel, "%s H=%g cor=%g", method, H, cor);
                 if (nh > 1) snprintf(clabel + strlen(clabel), sizeof clabel - strlen(clabel), " h=%g", h);
                 if (xp_case_skip(&o.c, clabel)) continue; /* finished before the checkpoint */
-                int st = drop_case(&o, method, H, cor, h, t_end, &r, &hused, &th, file, sizeof file, &pb,
+                int st = drop_case(&o, dm, H, cor, h, t_end, &r, &hused, &th, file, sizeof file, &pb,
                                    (double)icase / ncases, 1.0 / ncases, sum, &rc);
                 if (st == 2) break; /* stopped: rc is the exit status */
                 if (st) {
                     rc = 1;
                     break;
                 }
-                /* theory at the measured impact speed (penalty); DVI has no compliance to compare */
+                /* theory at the measured impact speed (the penalty force law); rigid contacts have
+                 * no compliance to compare, and no restitution term: e = 0 */
                 double tc = NAN, dmax = NAN, Fmax = NAN, e_model = NAN;
-                if (which == XP_PENALTY && r.v_in > 0.0) drop_predict(&th, r.v_in, &tc, &dmax, &Fmax, &e_model);
-                if (which == XP_DVI) e_model = 0.0;
+                if (dm->kind == XP_KIND_PENALTY && r.v_in > 0.0) drop_predict(&th, r.v_in, &tc, &dmax, &Fmax, &e_model);
+                if (dm->kind == XP_KIND_CCP) e_model = 0.0;
                 enum { NV = NS - 2 };
                 double vals[NV] = {H,
                                    hused,

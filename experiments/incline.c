@@ -30,6 +30,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "clab_analytic.h"
 #include "clab_csv.h"
 #include "xp.h"
 
@@ -62,12 +63,6 @@ static double now_s(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-/* a = g (sin theta - mu cos theta) while sliding (tan theta > mu), else 0 */
-static double analytic_accel(double g, double theta, double mu)
-{
-    return tan(theta) > mu ? g * (sin(theta) - mu * cos(theta)) : 0.0;
 }
 
 /* the scene: the plane through the origin turned by theta about y, the box resting on it
@@ -121,7 +116,7 @@ _Static_assert(sizeof(inc_result) == INC_NRES * sizeof(double), "inc_result hold
 
 /* Run one (method, theta) case, write its series, fill its summary row; *hused is the step.
  * Returns 0, 1 on failure, 2 when stopped (signal, --stop-after; *status: exit status). */
-static int inc_case(inc_opts *o, const char *method, double ratio, double h, double t_end, inc_result *res,
+static int inc_case(inc_opts *o, const xp_method *im, double ratio, double h, double t_end, inc_result *res,
                     double *hused, char *file, size_t filelen, xp_progress *pb, double pb0, double pbspan,
                     clab_csv *sum, int *status)
 {
@@ -132,12 +127,13 @@ static int inc_case(inc_opts *o, const char *method, double ratio, double h, dou
         fprintf(stderr, "contactlab incline: %s\n", err.msg);
         return 1;
     }
-    clab_sim *s = xp_sim(&o->c, w, method, h > 0.0 ? h : 1e-5, NULL);
+    const char *method = im->name;
+    clab_sim *s = xp_sim(&o->c, w, im, h > 0.0 ? h : 1e-5, NULL);
     if (!s) {
         clab_world_destroy(w);
         return 1;
     }
-    if (h <= 0.0) { /* penalty default: a tenth of the backend's stable step, 1-2-5 rounded */
+    if (h <= 0.0) { /* force laws' default: a tenth of the backend's stable step, 1-2-5 rounded */
         double hs = s->type->stable_step ? s->type->stable_step(s->self, w) : 0.0;
         h = round125(hs > 0.0 ? 0.1 * hs : 1e-5);
         s->h = h;
@@ -149,14 +145,14 @@ static int inc_case(inc_opts *o, const char *method, double ratio, double h, dou
 
     const double g = -w->gravity.z;
     const clab_vec3 n = clab_v3(sin(theta), 0.0, cos(theta)), d = clab_v3(cos(theta), 0.0, -sin(theta));
-    const double a_an = analytic_accel(g, theta, mu);
+    const double a_an = clab_analytic_incline_accel(g, theta, mu);
 
     /* metadata: the experiment's parameters, then the simulation's (backend and model) */
     clab_options meta;
     clab_options_init(&meta);
     char v[64];
     clab_options_set(&meta, "experiment", "incline", NULL);
-    clab_options_set(&meta, "method", method, NULL);
+    xp_method_meta(im, &meta);
 #define META(k, val) (snprintf(v, sizeof v, "%.17g", (double)(val)), clab_options_set(&meta, k, v, NULL))
     META("mu", mu);
     META("tan_theta_over_mu", ratio);
@@ -345,7 +341,7 @@ done:
     return rc;
 }
 
-static void inc_help(void)
+static void inc_help(const xp_common *c)
 {
     printf("usage: contactlab incline [options]\n\n"
            "A box (0.2 x 0.2 x 0.1 m, 1 kg) on a plane inclined by theta, swept through the stick/slip\n"
@@ -357,8 +353,9 @@ static void inc_help(void)
            "Experiment options:\n"
            "  --mu X           friction coefficient (default 0.3)\n"
            "  --ratios LIST    the cases as tan(theta)/mu (default: 16 values 0.5, 0.6, ..., 2.0)\n"
-           "  --h-penalty S    penalty step [s] (default: a tenth of the stable step, 1-2-5 rounded)\n"
-           "  --h-dvi S        DVI step [s] (default 1e-3)\n"
+           "  --h-penalty S    step [s] of the force-law methods (default: a tenth of the stable step,\n"
+           "                   1-2-5 rounded)\n"
+           "  --h-dvi S        step [s] of the rigid-contact (CCP) methods (default 1e-3)\n"
            "  --mass KG        box mass [kg] (default 1)\n"
            "  --E PA           Young's modulus of box and plane, penalty law [Pa] (default 1e8)\n"
            "  --nu X           Poisson ratio (default 0.3)\n"
@@ -367,8 +364,8 @@ static void inc_help(void)
            "  --settle S       rest under the normal part of gravity before the release [s] (default 0.1)\n"
            "  --fit-from S     start of the acceleration fit window [s] (default 0.2, at most t_end/2)\n"
            "  --t-end S        simulated time after the release [s] (default 1)\n\n"
-           "--h sets the step of every method at once.\n\n%s",
-           xp_common_help);
+           "--h sets the step of every method at once.\n\n");
+    xp_common_help(c);
 }
 
 int xp_incline(int argc, char **argv)
@@ -408,7 +405,7 @@ int xp_incline(int argc, char **argv)
         if (r != 0) continue;
         int bad = 0;
         switch (opt) {
-        case '?' + 256: inc_help(); rc = 0; goto out;
+        case '?' + 256: inc_help(&o.c); rc = 0; goto out;
         case 1000: bad = xp_parse_double("mu", optarg, 1e-6, 10, &o.mu); break;
         case 1001: bad = xp_parse_list("ratios", optarg, 0.0, 1e3, o.ratio, MAXR, &o.nratio); break;
         case 1002: bad = xp_parse_double("h-penalty", optarg, 1e-12, 0.1, &o.hpen); break;
@@ -483,8 +480,8 @@ int xp_incline(int argc, char **argv)
     clab_options_set(&meta, "accel_rel_err", "(accel - analytic)/analytic; empty (nan) where the box should stick", NULL);
     clab_options_set(&meta, "fn_mean_N", "mean normal force on [fit_from, t_end]; analytic m g cos theta", NULL);
     clab_options_set(&meta, "ft_mean_N", "mean friction force up the slope on [fit_from, t_end]; analytic min(m g sin theta, mu m g cos theta)", NULL);
-    clab_options_set(&meta, "gap_m", "box bottom above the plane; DVI hovers at mu h v_T while sliding (seed 000, Eq. (5d))", NULL);
-    clab_options_set(&meta, "gap_relaxation_m", "DVI: mu h v_T at t_end, the hover gap the CCP relaxation predicts", NULL);
+    clab_options_set(&meta, "gap_m", "box bottom above the plane; rigid contacts (Tasora-Anitescu CCP, relaxed Coulomb, Eq. (5d)) hover at mu h v_T while sliding", NULL);
+    clab_options_set(&meta, "gap_relaxation_m", "rigid contacts: mu h v_T at t_end, the hover gap the relaxed Coulomb cone predicts", NULL);
     if (xp_restart_begin(&o.c)) {
         clab_options_free(&meta);
         rc = 1;
@@ -503,33 +500,33 @@ int xp_incline(int argc, char **argv)
            "rel_err", "s_final", "s_analytic");
     rc = 0;
     const double g = 9.81;
-    for (int mi = 0; mi < 2 && rc == 0; mi++) {
-        int which = mi == 0 ? XP_PENALTY : XP_DVI;
-        if (!(o.c.methods & which)) continue;
-        const char *method = which == XP_PENALTY ? "penalty" : "dvi";
+    for (int mi = 0; mi < o.c.nmethod && rc == 0; mi++) {
+        const xp_method *im = o.c.method[mi];
+        const char *method = im->name;
         xp_progress pb;
         char label[128];
         snprintf(label, sizeof label, "incline %s, %d angles", method, o.nratio);
         xp_progress_begin(&pb, &o.c, label);
         for (int i = 0; i < o.nratio && rc == 0; i++) {
             double ratio = o.ratio[i], theta = atan(ratio * o.mu);
-            double h = which == XP_PENALTY ? o.hpen : o.hdvi, hused = h;
+            double h = xp_method_h(im, o.hpen, o.hdvi), hused = h;
             inc_result r;
             char file[512], clabel[64];
             snprintf(clabel, sizeof clabel, "%s tan/mu=%g", method, ratio);
             if (xp_case_skip(&o.c, clabel)) continue; /* finished before the checkpoint */
-            int st = inc_case(&o, method, ratio, h, t_end, &r, &hused, file, sizeof file, &pb, (double)i / o.nratio,
+            int st = inc_case(&o, im, ratio, h, t_end, &r, &hused, file, sizeof file, &pb, (double)i / o.nratio,
                               1.0 / o.nratio, sum, &rc);
             if (st == 2) break; /* stopped: rc is the exit status */
             if (st) {
                 rc = 1;
                 break;
             }
-            double a_an = analytic_accel(g, theta, o.mu);
+            double a_an = clab_analytic_incline_accel(g, theta, o.mu);
             double s_an = 0.5 * a_an * t_end * t_end;
             double rel = a_an > 0.0 ? (r.accel - a_an) / a_an : NAN;
-            /* DVI: a sliding box hovers at mu h v_T (seed 000, Eq. (5d)), largest at the end */
-            double gap_rel = which == XP_DVI ? o.mu * hused * r.v_final : NAN;
+            /* rigid contacts: a sliding box hovers at mu h v_T (relaxed Coulomb cone, Eq. (5d)),
+             * largest at the end */
+            double gap_rel = im->kind == XP_KIND_CCP ? o.mu * hused * r.v_final : NAN;
             double fn_an = o.mass * g * cos(theta), ft_an = fmin(o.mass * g * sin(theta), o.mu * fn_an);
             enum { NV = NS - 2 };
             double vals[NV] = {o.mu,      theta * 180.0 / M_PI, tan(theta), ratio,     hused,     r.s_final, s_an,
