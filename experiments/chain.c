@@ -147,6 +147,48 @@ static void chain_pack(double *v, int n, const chain_result *res, const double *
     v[3 * n] = wall;
 }
 
+/* a case while it runs: what xp_case_run's chain_at and chain_pack_run keep */
+typedef struct chain_run {
+    const chain_opts *o;
+    clab_sim *s;
+    chain_result *res;
+    double *vprev;     /* [n] every sphere's speed at the last step */
+    double *vals;      /* [3 n + 1] the checkpoint's running values */
+    double h, vth;     /* step [s], arrival threshold [m/s] */
+    int compliant;     /* a force law: arrivals interpolated within the step */
+    long nsteps, every;
+    double t0, wall0;  /* wall clock at the start, time spent before a restart [s] */
+} chain_run;
+
+static void chain_pack_run(void *ctx)
+{
+    chain_run *r = ctx;
+    chain_pack(r->vals, r->o->n, r->res, r->vprev, r->wall0 + now_s() - r->t0);
+}
+
+/* step k of a case: arrivals and peak speeds, the row of velocities when due */
+static int chain_at(void *ctx, long k, int done_before, double *row)
+{
+    chain_run *r = ctx;
+    const clab_world *w = r->s->world;
+    chain_result *res = r->res;
+    const int n = r->o->n;
+    for (int i = 0; i < n && !done_before; i++) {
+        double vi = fabs(w->bodies[i + 1].rdot.x);
+        res->vmax[i] = fmax(res->vmax[i], vi);
+        /* arrival: first crossing of the threshold, interpolated within the step */
+        if (k > 0 && isnan(res->arrival[i]) && vi > r->vth) {
+            double x = (r->vth - r->vprev[i]) / (vi - r->vprev[i]);
+            res->arrival[i] = r->compliant ? w->t - r->h + fmin(fmax(x, 0.0), 1.0) * r->h : w->t;
+        }
+        r->vprev[i] = vi;
+    }
+    if (done_before || !(k % r->every == 0 || k == r->nsteps)) return 0;
+    row[0] = w->t;
+    for (int i = 0; i <= n; i++) row[i + 1] = w->bodies[i].rdot.x;
+    return 1;
+}
+
 /* Run one (method, law) case: the velocity series, the arrival file, *res. Returns 0, 1 on
  * failure, 2 when stopped (signal, --stop-after; *status: the exit status). */
 static int chain_case(chain_opts *o, const xp_method *cm, int law, double h, double t_end, chain_result *res,
@@ -246,58 +288,22 @@ static int chain_case(chain_opts *o, const xp_method *cm, int law, double h, dou
     csv = xp_series_open(&o->c, &guard, resumed, path, flags, &meta, (const char *const *)cols, (size_t)n + 2);
     if (!csv) goto done;
 
-    long nsteps = (long)ceil(t_end / h - 1e-9);
-    long every = (long)fmax(1.0, floor((double)nsteps / o->samples + 0.5));
-    const double vth = o->threshold * o->v;
-    double t0 = now_s(), wall0 = 0.0;
+    chain_run r = {o, s, res, vprev, vals, h, o->threshold * o->v, compliant, (long)ceil(t_end / h - 1e-9), 0,
+                   now_s(), 0.0};
+    r.every = (long)fmax(1.0, floor((double)r.nsteps / o->samples + 0.5));
     if (resumed) { /* the running quantities at the checkpoint */
         memcpy(res->arrival, vals, (size_t)n * sizeof *vals);
         memcpy(res->vmax, vals + n, (size_t)n * sizeof *vals);
         memcpy(vprev, vals + 2 * n, (size_t)n * sizeof *vals);
-        wall0 = vals[3 * n];
+        r.wall0 = vals[3 * n];
     }
-    /* k_start: 0, or the step a restart continues from (its speeds and rows are done) */
-    const long k_start = w->step;
-    for (long k = k_start; k <= nsteps; k++) {
-        const int done_before = resumed && k == k_start;
-        for (int i = 0; i < n && !done_before; i++) {
-            double vi = fabs(w->bodies[i + 1].rdot.x);
-            res->vmax[i] = fmax(res->vmax[i], vi);
-            /* arrival: first crossing of the threshold, interpolated within the step */
-            if (k > 0 && isnan(res->arrival[i]) && vi > vth) {
-                double x = (vth - vprev[i]) / (vi - vprev[i]);
-                res->arrival[i] = compliant ? w->t - h + fmin(fmax(x, 0.0), 1.0) * h : w->t;
-            }
-            vprev[i] = vi;
-        }
-        if ((k % every == 0 || k == nsteps) && !done_before) {
-            row[0] = w->t;
-            for (int i = 0; i <= n; i++) row[i + 1] = w->bodies[i].rdot.x;
-            chain_pack(vals, n, res, vprev, wall0 + now_s() - t0);
-            if (clab_csv_row(csv, row, (size_t)n + 2, &err) || xp_guard_snapshot(&guard, s, &err)) {
-                fprintf(stderr, "contactlab chain: %s\n", err.msg);
-                goto done;
-            }
-            xp_progress_update(pb, pb0 + pbspan * (double)k / (double)nsteps);
-        }
-        if (k == nsteps) break;
-        if (k > k_start && xp_case_due(&o->c, k)) {
-            chain_pack(vals, n, res, vprev, wall0 + now_s() - t0);
-            int r = xp_case_poll(&o->c, &guard, s, k);
-            if (r < 0) goto done;
-            if (r > 0) {
-                if (pb->on) fprintf(stderr, "\n");
-                *status = xp_case_stopped(&o->c, s);
-                rc = 2;
-                goto done;
-            }
-        }
-        if (clab_sim_step(s, &err)) {
-            if (pb->on) fprintf(stderr, "\n");
-            xp_case_fail(&o->c, &guard, &err);
-            goto done;
-        }
-    }
+    const xp_case_loop loop = {&o->c, &guard, s, csv, row, (size_t)n + 2, r.nsteps, resumed, pb, pb0, pbspan,
+                               chain_at, chain_pack_run, &r};
+    rc = xp_case_run(&loop, status);
+    if (rc) goto done;
+    rc = 1;
+    const long nsteps = r.nsteps;
+    const double t0 = r.t0, wall0 = r.wall0;
     res->steps = (double)nsteps;
     res->wall = wall0 + now_s() - t0;
 
@@ -348,10 +354,7 @@ static int chain_case(chain_opts *o, const xp_method *cm, int law, double h, dou
     }
     rc = 0;
 done:
-    if (csv && clab_csv_close(csv, &err) && rc == 0) {
-        fprintf(stderr, "contactlab chain: %s\n", err.msg);
-        rc = 1;
-    }
+    rc = xp_case_end(&o->c, &guard, csv, rc);
     if (acsv && clab_csv_close(acsv, &err) && rc == 0) {
         fprintf(stderr, "contactlab chain: %s\n", err.msg);
         rc = 1;
@@ -362,7 +365,6 @@ done:
     free(row);
     free(vprev);
     free(vals);
-    xp_guard_free(&guard);
     clab_options_free(&meta);
     clab_sim_destroy(s);
     clab_world_destroy(w);
@@ -554,19 +556,12 @@ int xp_chain(int argc, char **argv)
     clab_options_set(&meta, "fit_from", sv, NULL);
     snprintf(sv, sizeof sv, "%.17g", t_end);
     clab_options_set(&meta, "t_end_s", sv, NULL);
-    if (xp_restart_begin(&o.c)) {
-        clab_options_free(&meta);
-        rc = 1;
-        goto out;
-    }
     /* a restart continues the summary: the rows of the cases finished before stay */
-    clab_csv *sum = xp_summary_open(&o.c, spath, &meta, scols, NS);
+    clab_csv *sum = xp_summary_begin(&o.c, spath, &meta, scols, NS);
     if (!sum) {
-        clab_options_free(&meta);
         rc = 1;
         goto out;
     }
-    clab_options_free(&meta);
 
     printf("%-8s %-6s %9s %11s %11s %10s %9s %12s %12s %7s\n", "method", "law", "h_s", "speed", "theory", "rel_err",
            "v_wave", "first_arr", "last_arr", "steps");
@@ -604,20 +599,8 @@ int xp_chain(int argc, char **argv)
             enum { NV = NS - 4 };
             double vals[NV] = {o.n, o.v, hused, r.speed, r.theory, rel, r.v_wave, first, last, last / hused,
                                r.steps, r.wall};
-            const char *cells[NS];
-            char buf[NV][64];
-            cells[0] = method;
-            cells[1] = law;
-            for (int q = 0; q < NV; q++) {
-                snprintf(buf[q], sizeof buf[q], "%.17g", vals[q]);
-                cells[q + 2] = buf[q];
-            }
-            cells[NS - 2] = afile;
-            cells[NS - 1] = sfile;
-            if (clab_csv_text_row(sum, cells, NS, &err)) {
-                fprintf(stderr, "contactlab chain: %s\n", err.msg);
-                rc = 1;
-            }
+            const char *head[] = {method, law}, *tail[] = {afile, sfile};
+            if (xp_summary_row(&o.c, sum, head, 2, vals, NV, tail, 2)) rc = 1;
             if (pb.on) fprintf(stderr, "\r%*s\r", 80, "");
             printf("%-8s %-6s %9.1e %11.5g %11.5g %10.2e %9.4f %12.4e %12.4e %7.4g\n", method, law, hused, r.speed,
                    r.theory, rel, r.v_wave, first, last, last / hused);

@@ -174,6 +174,100 @@ static void drop_pack(double *v, const drop_result *res, double vmax_after, int 
     v[DROP_NRES + 4] = wall;
 }
 
+/* a case while it runs: what xp_case_run's drop_at and drop_pack_run keep */
+typedef struct drop_run {
+    const drop_opts *o;
+    clab_sim *s;
+    drop_result *res;
+    double H, cor, g, h, v_an, fine_dt;
+    double vmax_after;        /* largest upward speed after the first contact began */
+    int phase;                /* 0: falling, 1: first contact, 2: after it */
+    double imp_n, t_row;      /* impulse since the last row [N s], the last row's time [s] */
+    double gap_prev, vz_prev; /* the last step's gap [m] and vertical speed [m/s] */
+    double t0, wall0;         /* wall clock at the start, time spent before a restart [s] */
+    long nsteps;
+    clab_vec3 *f;             /* the forces of the last step (xp_forces) */
+    size_t fcap;
+    double *vals;             /* [DROP_NVAL] the checkpoint's running values */
+} drop_run;
+
+static void drop_pack_run(void *ctx)
+{
+    drop_run *r = ctx;
+    drop_pack(r->vals, r->res, r->vmax_after, r->phase, r->imp_n, r->t_row, r->wall0 + now_s() - r->t0);
+}
+
+/* step k of a case: the force on the ball, the first impact, the row when due */
+static int drop_at(void *ctx, long k, int done_before, double *row)
+{
+    drop_run *r = ctx;
+    clab_sim *s = r->s;
+    const clab_world *w = s->world;
+    const clab_body *ball = &w->bodies[1];
+    drop_result *res = r->res;
+    const double h = r->h, R = r->o->R;
+    double fn = 0.0;
+    if (k > 0 && !done_before) { /* the force of the step just taken (ball = body b, n up) */
+        if (xp_forces(s, &r->f, &r->fcap)) {
+            fprintf(stderr, "contactlab drop: out of memory\n");
+            return -1;
+        }
+        for (size_t i = 0; i < s->contacts.n; i++) fn += r->f[i].x;
+        r->imp_n += fn * h;
+    }
+    double gap = ball->r.z - R, vz = ball->rdot.z, gap_prev = r->gap_prev, vz_prev = r->vz_prev;
+    /* the first impact: contact while overlapping or pushed; the overlap crossings are
+     * interpolated within the step (penalty), a force of one step starts at its beginning (DVI) */
+    int touching = gap < 0.0 || fn > 0.0;
+    if (done_before) {
+        /* measured before the checkpoint */
+    } else if (k > 0 && r->phase == 0 && touching) {
+        r->phase = 1;
+        if (gap < 0.0 && gap_prev >= 0.0) {
+            double x = gap_prev / (gap_prev - gap);
+            res->t_in = w->t - h + x * h;
+            res->v_in = -(vz_prev + x * (vz - vz_prev));
+        } else {
+            res->t_in = w->t - h;
+            res->v_in = -vz_prev;
+        }
+    } else if (k > 0 && r->phase == 1 && !touching) {
+        r->phase = 2;
+        if (gap >= 0.0 && gap_prev < 0.0) {
+            double x = -gap_prev / (gap - gap_prev);
+            res->t_out = w->t - h + x * h;
+            res->v_out = vz_prev + x * (vz - vz_prev);
+        } else {
+            res->t_out = w->t - h;
+            res->v_out = vz_prev;
+        }
+    }
+    if (r->phase == 1 && !done_before) {
+        res->max_overlap = fmax(res->max_overlap, -gap);
+        res->max_force = fmax(res->max_force, fn);
+    }
+    if (r->phase >= 1 && !done_before) {
+        r->vmax_after = fmax(r->vmax_after, vz);
+        if (r->phase == 2) res->rebound_height = fmax(res->rebound_height, gap);
+    }
+    r->gap_prev = gap;
+    r->vz_prev = vz;
+    /* rows: every sample_dt in flight, every fine_dt near and during an impact */
+    /* (a ball at rest on the plane, |vz| < 1e-3 v, is in flight for this purpose) */
+    int near = fabs(vz) > 1e-3 * r->v_an && (gap < 1.5 * fabs(vz) * r->o->sample_dt || fn != 0.0 || gap < 0.0);
+    double span = w->t - r->t_row;
+    if (done_before || !(k == 0 || k == r->nsteps || span >= (near ? r->fine_dt : r->o->sample_dt) - 0.5 * h))
+        return 0;
+    clab_solver_stats st = {0};
+    if (s->type->stats) s->type->stats(s->self, &st);
+    double v[NCOLS] = {w->t, gap, vz, span > 0.0 ? r->imp_n / span : 0.0, bounce_height(r->H, r->cor, r->g, w->t),
+                       (double)s->contacts.n, (double)st.iterations};
+    memcpy(row, v, sizeof v);
+    r->imp_n = 0.0;
+    r->t_row = w->t;
+    return 1;
+}
+
 /* Run one (method, H, h) case, write its series, fill *res (first impact). Returns 0, 1 on
  * failure, 2 when stopped (signal, --stop-after; *status: the exit status). */
 static int drop_case(drop_opts *o, const xp_method *dm, double H, double cor, double h, double t_end, drop_result *res,
@@ -247,131 +341,36 @@ static int drop_case(drop_opts *o, const xp_method *dm, double H, double cor, do
     csv = xp_series_open(&o->c, &guard, resumed, path, o->c.force || o->c.restart[0] ? CLAB_CSV_OVERWRITE : 0, &meta, series_cols, NCOLS);
     if (!csv) goto done;
 
-    clab_body *ball = &w->bodies[1];
-    long nsteps = (long)ceil(t_end / h - 1e-9);
+    drop_run r = {o, s, res, H, cor, g, h, v_an, fine_dt, -INFINITY, 0, 0.0, 0.0, 0.0, 0.0, now_s(), 0.0,
+                  (long)ceil(t_end / h - 1e-9), NULL, 0, vals};
     memset(res, 0, sizeof *res);
     res->t_in = res->t_out = NAN;
     res->rebound_height = -INFINITY;
-    double vmax_after = -INFINITY;   /* largest upward speed after the first contact began */
-    int phase = 0;                   /* 0: falling, 1: first contact, 2: after it */
-    size_t fcap = 16;
-    f = malloc(fcap * sizeof *f);
-    double t0 = now_s(), wall0 = 0.0;
-    double imp_n = 0.0, t_row = 0.0; /* impulse since the last row [N s] */
     if (resumed) { /* the running quantities at the checkpoint */
         memcpy(res, vals, sizeof *res);
-        vmax_after = vals[DROP_NRES], phase = (int)vals[DROP_NRES + 1], imp_n = vals[DROP_NRES + 2];
-        t_row = vals[DROP_NRES + 3], wall0 = vals[DROP_NRES + 4];
+        r.vmax_after = vals[DROP_NRES], r.phase = (int)vals[DROP_NRES + 1], r.imp_n = vals[DROP_NRES + 2];
+        r.t_row = vals[DROP_NRES + 3], r.wall0 = vals[DROP_NRES + 4];
     }
-    double gap_prev = ball->r.z - o->R, vz_prev = ball->rdot.z;
-
-    /* k_start: 0, or the step a restart continues from (its forces and rows are done) */
-    const long k_start = w->step;
-    for (long k = k_start; k <= nsteps; k++) {
-        double fn = 0.0;
-        const int done_before = resumed && k == k_start;
-        if (k > 0 && !done_before) { /* the force of the step just taken (ball = body b, n up) */
-            if (s->contacts.n > fcap || !f) {
-                fcap = 2 * s->contacts.n + 16;
-                clab_vec3 *nf = realloc(f, fcap * sizeof *f);
-                if (!nf) {
-                    fprintf(stderr, "contactlab drop: out of memory\n");
-                    goto done;
-                }
-                f = nf;
-            }
-            clab_sim_forces(s, f);
-            for (size_t i = 0; i < s->contacts.n; i++) fn += f[i].x;
-            imp_n += fn * h;
-        }
-        double gap = ball->r.z - o->R, vz = ball->rdot.z;
-        /* the first impact: contact while overlapping or pushed; the overlap crossings are
-         * interpolated within the step (penalty), a force of one step starts at its beginning (DVI) */
-        int touching = gap < 0.0 || fn > 0.0;
-        if (done_before) {
-            /* measured before the checkpoint */
-        } else if (k > 0 && phase == 0 && touching) {
-            phase = 1;
-            if (gap < 0.0 && gap_prev >= 0.0) {
-                double x = gap_prev / (gap_prev - gap);
-                res->t_in = w->t - h + x * h;
-                res->v_in = -(vz_prev + x * (vz - vz_prev));
-            } else {
-                res->t_in = w->t - h;
-                res->v_in = -vz_prev;
-            }
-        } else if (k > 0 && phase == 1 && !touching) {
-            phase = 2;
-            if (gap >= 0.0 && gap_prev < 0.0) {
-                double x = -gap_prev / (gap - gap_prev);
-                res->t_out = w->t - h + x * h;
-                res->v_out = vz_prev + x * (vz - vz_prev);
-            } else {
-                res->t_out = w->t - h;
-                res->v_out = vz_prev;
-            }
-        }
-        if (phase == 1 && !done_before) {
-            res->max_overlap = fmax(res->max_overlap, -gap);
-            res->max_force = fmax(res->max_force, fn);
-        }
-        if (phase >= 1 && !done_before) {
-            vmax_after = fmax(vmax_after, vz);
-            if (phase == 2) res->rebound_height = fmax(res->rebound_height, gap);
-        }
-        /* rows: every sample_dt in flight, every fine_dt near and during an impact */
-        /* (a ball at rest on the plane, |vz| < 1e-3 v, is in flight for this purpose) */
-        int near = fabs(vz) > 1e-3 * v_an && (gap < 1.5 * fabs(vz) * o->sample_dt || fn != 0.0 || gap < 0.0);
-        double span = w->t - t_row;
-        if (!done_before && (k == 0 || k == nsteps || span >= (near ? fine_dt : o->sample_dt) - 0.5 * h)) {
-            clab_solver_stats st = {0};
-            if (s->type->stats) s->type->stats(s->self, &st);
-            double row[NCOLS] = {w->t, gap, vz, span > 0.0 ? imp_n / span : 0.0,
-                                 bounce_height(H, cor, g, w->t), (double)s->contacts.n, (double)st.iterations};
-            imp_n = 0.0;
-            t_row = w->t;
-            drop_pack(vals, res, vmax_after, phase, imp_n, t_row, wall0 + now_s() - t0);
-            if (clab_csv_row(csv, row, NCOLS, &err) || xp_guard_snapshot(&guard, s, &err)) {
-                fprintf(stderr, "contactlab drop: %s\n", err.msg);
-                goto done;
-            }
-            xp_progress_update(pb, pb0 + pbspan * (double)k / (double)nsteps);
-        }
-        if (k == nsteps) break;
-        gap_prev = gap;
-        vz_prev = vz;
-        if (k > k_start) {
-            drop_pack(vals, res, vmax_after, phase, imp_n, t_row, wall0 + now_s() - t0);
-            int r = xp_case_poll(&o->c, &guard, s, k);
-            if (r < 0) goto done;
-            if (r > 0) {
-                if (pb->on) fprintf(stderr, "\n");
-                *status = xp_case_stopped(&o->c, s);
-                rc = 2;
-                goto done;
-            }
-        }
-        if (clab_sim_step(s, &err)) {
-            if (pb->on) fprintf(stderr, "\n");
-            xp_case_fail(&o->c, &guard, &err);
-            goto done;
-        }
-    }
+    r.gap_prev = w->bodies[1].r.z - o->R, r.vz_prev = w->bodies[1].rdot.z;
+    double row[NCOLS];
+    const xp_case_loop loop = {&o->c, &guard, s, csv, row, NCOLS, r.nsteps, resumed, pb, pb0, pbspan, drop_at,
+                               drop_pack_run, &r};
+    rc = xp_case_run(&loop, status);
+    f = r.f;
+    if (rc) goto done;
+    const int phase = r.phase;
+    const long nsteps = r.nsteps;
     res->contact_time = res->t_out - res->t_in; /* nan while the ball stays on the plane */
     /* restitution: the speed leaving the first contact, or the largest upward speed after it
      * began when the ball never leaves (DVI: 0) */
-    res->e = phase == 2 ? res->v_out / res->v_in : (phase == 1 ? fmax(vmax_after, 0.0) / res->v_in : NAN);
+    res->e = phase == 2 ? res->v_out / res->v_in : (phase == 1 ? fmax(r.vmax_after, 0.0) / res->v_in : NAN);
     if (phase < 2) res->rebound_height = NAN;
     res->steps = (double)nsteps;
-    res->wall = wall0 + now_s() - t0;
+    res->wall = r.wall0 + now_s() - r.t0;
     rc = 0;
 done:
-    xp_guard_free(&guard);
+    rc = xp_case_end(&o->c, &guard, csv, rc);
     free(f);
-    if (csv && clab_csv_close(csv, &err) && rc == 0) {
-        fprintf(stderr, "contactlab drop: %s\n", err.msg);
-        rc = 1;
-    }
     clab_options_free(&meta);
     clab_sim_destroy(s);
     clab_world_destroy(w);
@@ -512,19 +511,12 @@ int xp_drop(int argc, char **argv)
     char sv[64];
     snprintf(sv, sizeof sv, "%.17g", t_end);
     clab_options_set(&meta, "t_end_s", sv, NULL);
-    if (xp_restart_begin(&o.c)) {
-        clab_options_free(&meta);
-        rc = 1;
-        goto out;
-    }
     /* a restart continues the summary: the rows of the cases finished before stay */
-    clab_csv *sum = xp_summary_open(&o.c, spath, &meta, scols, NS);
+    clab_csv *sum = xp_summary_begin(&o.c, spath, &meta, scols, NS);
     if (!sum) {
-        clab_options_free(&meta);
         rc = 1;
         goto out;
     }
-    clab_options_free(&meta);
 
     printf("%-8s %6s %8s %8s %10s %10s %10s %10s %7s %7s %9s %9s\n", "method", "H", "h_s", "v_in", "t_c",
            "t_c_hertz", "overlap", "ovl_hertz", "e", "cor", "rebound", "cor^2 H");
@@ -583,16 +575,8 @@ int xp_drop(int argc, char **argv)
                                    cor * cor * H,
                                    r.steps,
                                    r.wall};
-                const char *cells[NS];
-                char buf[NV][64];
-                cells[0] = method;
-                for (int q = 0; q < NV; q++) {
-                    snprintf(buf[q], sizeof buf[q], "%.17g", vals[q]);
-                    cells[q + 1] = buf[q];
-                }
-                cells[NS - 1] = file;
-                if (clab_csv_text_row(sum, cells, NS, &err)) {
-                    fprintf(stderr, "contactlab drop: %s\n", err.msg);
+                const char *tail[] = {file};
+                if (xp_summary_row(&o.c, sum, &method, 1, vals, NV, tail, 1)) {
                     rc = 1;
                     break;
                 }

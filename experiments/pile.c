@@ -476,16 +476,8 @@ int xp_pile(int argc, char **argv)
                                r.contacts, r.active, r.coordination, r.max_pen, r.floor_avg, r.support_avg, W,
                                r.floor_avg / W, r.support_avg / W, r.mean_fn, (double)r.nforces, r.beta, r.beta_err,
                                r.it_mean, (double)r.maxiter_hits};
-        const char *cells[NS];
-        char buf[NS][64];
-        cells[0] = method;
-        for (int q = 0; q < NS - 2; q++) {
-            snprintf(buf[q], sizeof buf[q], "%.17g", vals[q]);
-            cells[q + 1] = buf[q];
-        }
-        cells[NS - 1] = file;
-        if (clab_csv_text_row(sum, cells, NS, &err)) {
-            fprintf(stderr, "contactlab pile: %s\n", err.msg);
+        const char *tail[] = {file};
+        if (xp_summary_row(&o.c, sum, &method, 1, vals, NS - 2, tail, 1)) {
             rc = 1;
             break;
         }

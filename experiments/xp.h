@@ -305,6 +305,46 @@ void xp_case_fail(xp_common *c, xp_guard *g, const clab_error *err);
 int xp_case_stopped(const xp_common *c, const clab_sim *s);
 #define XP_STOPPED 3 /* exit status of --stop-after */
 
+/* The contact forces of s's last step in *f (grown to *cap entries as needed), one
+ * (F_n, F_u, F_w) a contact (clab_sim_forces). -1 when out of memory. */
+int xp_forces(const clab_sim *s, clab_vec3 **f, size_t *cap);
+
+/* The step loop of a case (drop, incline, chain), from the state's step (0, or where a
+ * restart continues) to nsteps. At each step k, at() measures the state (done_before: the
+ * step a restart continues from, measured before the checkpoint) and returns 1 when an output
+ * row is due (row filled), 0 when not, -1 on failure (printed). A due row is written after
+ * pack() has stored the driver's running values in the guard's values, and the state is kept
+ * as the last good one (xp_guard_snapshot); between steps a checkpoint is written when due
+ * (xp_case_poll), and a failed step saves the last good state (xp_case_fail). */
+typedef struct xp_case_loop {
+    xp_common *c;
+    xp_guard *g;          /* the case's (xp_case_begin) */
+    clab_sim *s;
+    clab_csv *csv;        /* the series */
+    double *row;          /* [ncols] the row at() fills */
+    size_t ncols;
+    long nsteps;
+    int resumed;          /* xp_case_begin returned 1 */
+    xp_progress *pb;      /* progress pb0 + pbspan k/nsteps */
+    double pb0, pbspan;
+    int (*at)(void *ctx, long k, int done_before, double *row);
+    void (*pack)(void *ctx);
+    void *ctx;
+} xp_case_loop;
+/* 0 at nsteps, 1 on failure (printed), 2 when stopped (*status: the exit status). */
+int xp_case_run(const xp_case_loop *L, int *status);
+
+/* xp_restart_begin, then xp_summary_open; meta is freed. NULL on failure (printed). */
+clab_csv *xp_summary_begin(xp_common *c, const char *path, clab_options *meta, const char *const *cols, size_t ncols);
+/* The end of a case: free its guard, close its series (may be NULL); rc, or 1 when rc was 0
+ * and the series failed to close (printed). */
+int xp_case_end(const xp_common *c, xp_guard *g, clab_csv *series, int rc);
+
+/* A summary row: the text cells head, the numbers vals (as %.17g), the text cells tail.
+ * -1 on failure (printed). */
+int xp_summary_row(const xp_common *c, clab_csv *sum, const char *const *head, size_t nhead, const double *vals,
+                   size_t nvals, const char *const *tail, size_t ntail);
+
 /* the subcommands */
 int xp_bowling(int argc, char **argv);
 int xp_pile(int argc, char **argv);        /* pile.c */
