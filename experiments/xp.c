@@ -52,10 +52,10 @@ int xp_option_errors(const char *prefix)
 
 /* The named variants; xp_common_init appends every other registered backend under its name. */
 static const xp_method xp_variants[] = {
-    {"penalty", "Hertz-Mindlin penalty (spring-dashpot DEM, explicit steps)", "penalty", NULL, XP_KIND_PENALTY, 0},
+    {"penalty", "Hertz-Mindlin penalty (DEM)", "penalty", NULL, XP_KIND_PENALTY, 0},
     {"dvi", "Tasora-Anitescu CCP (relaxed Coulomb)", "dvi", "friction=relaxed", XP_KIND_CCP, 0},
     {"dvi-exact", "De Saxce fixed point (exact Coulomb)", "dvi", "friction=exact", XP_KIND_CCP, 0},
-    {"dvi-regularized", "Lacoursiere-Servin regularized (compliant CCP, relaxed Coulomb)", "dvi", "friction=relaxed",
+    {"dvi-regularized", "Lacoursiere-Servin regularized CCP", "dvi", "friction=relaxed",
      XP_KIND_CCP, 1},
 };
 
