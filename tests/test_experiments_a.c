@@ -206,7 +206,7 @@ static void test_methods(void)
                                                 "--opt-penalty model=hooke runs");
     clab_csv_table t;
     if (read_series("methods", "drop-H_0.05-cor_0.8-dvi-exact-h_", &t) == 0) {
-        const char *fr = clab_csv_table_meta(&t, "friction"), *et = clab_csv_table_meta(&t, "exact_tol");
+        const char *fr = clab_csv_table_meta(&t, "dvi_friction"), *et = clab_csv_table_meta(&t, "dvi_exact_tol_m_s");
         const char *ti = clab_csv_table_meta(&t, "method_title"), *be = clab_csv_table_meta(&t, "backend");
         tap_ok(be && strcmp(be, "dvi") == 0 && fr && strcmp(fr, "exact") == 0,
                "method dvi-exact: backend dvi with friction = exact (metadata: %s, %s)", be ? be : "?", fr ? fr : "?");
@@ -222,7 +222,7 @@ static void test_methods(void)
         tap_ok(be && strcmp(be, "penalty") == 0 && mo && strcmp(mo, "hooke") == 0,
                "method penalty: --opt-penalty model=hooke reaches the penalty backend (metadata: %s, %s)",
                be ? be : "?", mo ? mo : "?");
-        tap_ok(clab_csv_table_meta(&t, "exact_tol") == NULL, "the dvi-exact option exact_tol does not reach it");
+        tap_ok(clab_csv_table_meta(&t, "dvi_exact_tol_m_s") == NULL, "the dvi-exact option exact_tol does not reach it");
         clab_csv_table_free(&t);
     } else {
         tap_ok(0, "method penalty: series readable");
