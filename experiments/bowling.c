@@ -19,6 +19,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "clab_analytic.h"
 #include "clab_csv.h"
 #include "xp.h"
 
@@ -46,44 +47,6 @@ typedef struct bowl_result {
     double max_height, max_vz, vz_first, vT_first, slip_end, final_speed, max_pen, max_fn, steps, wall;
     double outer_mean, outer_max, fp_failures; /* De Saxce fixed point (dvi-exact), 0 otherwise */
 } bowl_result;
-
-/* The methods of this experiment (--method takes a comma-separated list of their names, or
- * both = penalty,dvi, or all): a backend and the backend options that make the method (the
- * user's --opt-dvi / --opt-penalty come after them). */
-typedef struct bowl_method {
-    const char *name;    /* in file names, metadata, the summary */
-    const char *backend; /* "penalty" or "dvi" */
-    const char *options; /* extra backend options, key=value[,key=value] or NULL */
-} bowl_method;
-static const bowl_method bowl_methods[] = {
-    {"penalty", "penalty", NULL},
-    {"dvi", "dvi", "friction=relaxed"},      /* seed 000's CCP relaxation */
-    {"dvi-exact", "dvi", "friction=exact"},  /* exact Coulomb, De Saxce fixed point */
-    {"dvi-regularized", "dvi", "friction=relaxed"}, /* seed 001: + stiffness=, cor= (bowl_reg_options) */
-};
-enum { NMETHODS = sizeof bowl_methods / sizeof bowl_methods[0] };
-
-/* --method LIST: bit k set for bowl_methods[k]; -1 (message printed) on an unknown name */
-static int bowl_parse_methods(const char *arg)
-{
-    char buf[256];
-    int set = 0;
-    snprintf(buf, sizeof buf, "%s", arg);
-    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        int k = 0;
-        if (strcmp(tok, "all") == 0) { set |= (1 << NMETHODS) - 1; continue; }
-        if (strcmp(tok, "both") == 0) { set |= 1 << 0 | 1 << 1; continue; } /* penalty, dvi (as before) */
-        while (k < NMETHODS && strcmp(tok, bowl_methods[k].name) != 0) k++;
-        if (k == NMETHODS) {
-            fprintf(stderr, "contactlab bowling: --method '%s' is not one of:", tok);
-            for (k = 0; k < NMETHODS; k++) fprintf(stderr, " %s,", bowl_methods[k].name);
-            fprintf(stderr, " both, all (or a comma-separated list)\n");
-            return -1;
-        }
-        set |= 1 << k;
-    }
-    return set;
-}
 
 static double now_s(void)
 {
@@ -142,25 +105,12 @@ static const char *const series_cols[] = {
     "vx_analytic_m_s", "slip_analytic_m_s", "contacts", "iterations", "outer_iterations"};
 enum { NCOLS = sizeof series_cols / sizeof series_cols[0] };
 
-/* analytic slip-to-roll reference at time t */
-static void analytic(double v0, double mu, double g, double t, double *vx, double *slip)
-{
-    double ts = 2.0 * v0 / (7.0 * mu * g);
-    if (mu <= 0.0 || t >= ts) {
-        *vx = mu > 0.0 ? 5.0 * v0 / 7.0 : v0;
-        *slip = mu > 0.0 ? 0.0 : v0;
-    } else {
-        *vx = v0 - mu * g * t;
-        *slip = v0 - 3.5 * mu * g * t;
-    }
-}
-
 static void fmt_num(char *buf, size_t n, double v)
 {
     snprintf(buf, n, "%g", v);
 }
 
-/* dvi-regularized (seed 001): the dvi backend with stiffness k and restitution cor. Default k:
+/* dvi-regularized (Lacoursiere-Servin): the dvi backend with stiffness k and restitution cor. Default k:
  * the tangent stiffness of the Hertz contact (E*, R) under the ball's weight,
  * k = 3/2 K sqrt(delta_s), K = 4/3 E* sqrt(R), delta_s = (m g / K)^(2/3), 1/E* = 2 (1 - nu^2)/E */
 static double bowl_k_reg(const bowl_opts *o)
@@ -170,11 +120,11 @@ static double bowl_k_reg(const bowl_opts *o)
     return 1.5 * K * sqrt(pow(BOWL_M * 9.81 / K, 2.0 / 3.0));
 }
 
-/* the extra backend options of method dvi-regularized: stiffness=, cor= */
-static void bowl_reg_options(const bowl_opts *o, const char *method, clab_options *extra)
+/* the extra backend options of a regularized method (dvi-regularized): stiffness=, cor= */
+static void bowl_reg_options(const bowl_opts *o, const xp_method *bm, clab_options *extra)
 {
     char v[64];
-    if (strcmp(method, "dvi-regularized") != 0) return;
+    if (!bm->regularized) return;
     snprintf(v, sizeof v, "%.17g", bowl_k_reg(o));
     clab_options_set(extra, "stiffness", v, "bowling");
     snprintf(v, sizeof v, "%.17g", o->cor);
@@ -182,7 +132,7 @@ static void bowl_reg_options(const bowl_opts *o, const char *method, clab_option
 }
 
 /* run one (method, v0, mu, h) case, write its series, fill its summary row */
-static int bowl_case(bowl_opts *o, const bowl_method *bm, double v0, double mu, double h, double t_end,
+static int bowl_case(bowl_opts *o, const xp_method *bm, double v0, double mu, double h, double t_end,
                      bowl_result *res, char *file, size_t filelen)
 {
     clab_error err;
@@ -194,9 +144,8 @@ static int bowl_case(bowl_opts *o, const bowl_method *bm, double v0, double mu, 
     }
     clab_options extra;
     clab_options_init(&extra);
-    if (bm->options) clab_options_parse(&extra, bm->options, "method", &err);
-    bowl_reg_options(o, method, &extra);
-    clab_sim *s = xp_sim(&o->c, w, bm->backend, h > 0.0 ? h : 1e-5, &extra);
+    bowl_reg_options(o, bm, &extra);
+    clab_sim *s = xp_sim(&o->c, w, bm, h > 0.0 ? h : 1e-5, &extra);
     clab_options_free(&extra);
     if (!s) {
         clab_world_destroy(w);
@@ -222,7 +171,7 @@ static int bowl_case(bowl_opts *o, const bowl_method *bm, double v0, double mu, 
     clab_options_init(&meta);
     char v[64];
     clab_options_set(&meta, "experiment", "bowling", NULL);
-    clab_options_set(&meta, "method", method, NULL);
+    xp_method_meta(bm, &meta);
     clab_options_set(&meta, "backend", bm->backend, NULL);
 #define META(k, val) (snprintf(v, sizeof v, "%.17g", (double)(val)), clab_options_set(&meta, k, v, NULL))
     META("v0_m_s", v0);
@@ -235,8 +184,8 @@ static int bowl_case(bowl_opts *o, const bowl_method *bm, double v0, double mu, 
     clab_options_set(&meta, "fn_N", "mean normal force on the ball over the output interval (impulse / interval)", NULL);
     clab_options_set(&meta, "ft_N", "mean tangential force on the ball along x over the output interval", NULL);
     clab_options_set(&meta, "height_m", "height of the ball's lowest point above the plane (negative: penetration)", NULL);
-    META("slip_end_analytic_s", 2.0 * v0 / (7.0 * mu * 9.81));
-    META("final_speed_analytic_m_s", 5.0 * v0 / 7.0);
+    META("slip_end_analytic_s", clab_analytic_roll_time(v0, mu, 9.81));
+    META("final_speed_analytic_m_s", clab_analytic_roll_speed(v0));
     clab_sim_meta(s, &meta);
 
     META("settle_s", o->settle);
@@ -320,7 +269,7 @@ static int bowl_case(bowl_opts *o, const bowl_method *bm, double v0, double mu, 
             double vxa, slipa;
             clab_solver_stats st = {0};
             if (s->type->stats) s->type->stats(s->self, &st);
-            analytic(v0, mu, g, w->t, &vxa, &slipa);
+            clab_analytic_slip_to_roll(v0, mu, g, w->t, &vxa, &slipa);
             double span = w->t - t_row;
             double fn = span > 0.0 ? imp_n / span : 0.0, ftx = span > 0.0 ? imp_t / span : 0.0;
             double row[NCOLS] = {w->t, ball->r.x, height, ball->rdot.x, ball->rdot.z, om.y, slip,
@@ -367,26 +316,21 @@ done:
     return rc;
 }
 
-static void bowl_help(void)
+static void bowl_help(const xp_common *c)
 {
     printf("usage: contactlab bowling [options]\n\n"
            "A bowling ball (R = 0.1085 m, m = 7 kg, solid sphere) launched sliding without spin on a\n"
            "plane: slip ends at t* = 2 v0/(7 mu g), then it rolls at 5 v0/7. DVI's CCP relaxation makes\n"
-           "it hop (separating speed mu v_T, seed 000 Sect. 2); the penalty method does not, nor\n"
-           "does DVI with exact Coulomb friction (De Saxce's fixed point, dvi-exact).\n"
-           "Writes one CSV per (v0, mu, method, h), bowling-summary.csv and figures.\n\n"
-           "Methods (--method, a comma-separated list; default all):\n"
-           "  penalty          penalty DEM backend\n"
-           "  dvi              DVI backend, seed 000's relaxed CCP (friction=relaxed)\n"
-           "  dvi-exact        DVI backend, exact Coulomb friction (friction=exact)\n"
-           "  dvi-regularized  DVI backend, relaxed CCP with compliant normal rows (seed 001):\n"
-           "                   stiffness = --k-reg, cor = --cor\n"
-           "  both             penalty,dvi;  all: every method above\n\n"
+           "it hop (separating speed mu v_T: Tasora-Anitescu's relaxed Coulomb cone, Eq. (5d)); the\n"
+           "Hertz-Mindlin penalty method does not, nor does exact Coulomb friction (De Saxce's fixed\n"
+           "point, dvi-exact). dvi-regularized (Lacoursiere-Servin) takes stiffness = --k-reg and\n"
+           "cor = --cor. Writes one CSV per (v0, mu, method, h), bowling-summary.csv and figures.\n\n"
            "Experiment options:\n"
            "  --v0 LIST        launch speeds [m/s] (default 3,8)\n"
            "  --mu LIST        friction coefficients (default 0.2,0.5)\n"
-           "  --h-dvi LIST     DVI step sizes [s], every dvi method (default 1e-3,1e-4)\n"
-           "  --h-penalty S    penalty step [s] (default: a tenth of the stable step, 1-2-5 rounded)\n"
+           "  --h-dvi LIST     step sizes [s] of every rigid-contact (CCP) method (default 1e-3,1e-4)\n"
+           "  --h-penalty S    step [s] of every force-law method (default: a tenth of its stable step,\n"
+           "                   1-2-5 rounded)\n"
            "  --E PA           Young's modulus of ball and lane, penalty law [Pa] (default 1e9)\n"
            "  --nu X           Poisson ratio (default 0.3)\n"
            "  --cor X          restitution coefficient (default 0.5)\n"
@@ -397,8 +341,8 @@ static void bowl_help(void)
            "  --k-reg K        stiffness of dvi-regularized [N/m] (default: the Hertz tangent\n"
            "                   stiffness under the ball's weight, from --E and --nu)\n"
            "  --t-end S        simulated time [s] (default 1.5, or 1.3 t* of the slowest case)\n\n"
-           "--h sets the step of every method at once.\n\n%s",
-           xp_common_help);
+           "--h sets the step of every method at once.\n\n");
+    xp_common_help(c);
 }
 
 int xp_bowling(int argc, char **argv)
@@ -420,6 +364,9 @@ int xp_bowling(int argc, char **argv)
     bowl_opts o;
     memset(&o, 0, sizeof o);
     xp_common_init(&o.c, "bowling", argc, argv);
+    o.c.gives_stiffness = 1; /* dvi-regularized: --k-reg, --cor */
+    xp_methods_choose(&o.c, "all");
+    snprintf(o.c.method_default, sizeof o.c.method_default, "all");
     o.v0[0] = 3; o.v0[1] = 8; o.nv0 = 2;
     o.mu[0] = 0.2; o.mu[1] = 0.5; o.nmu = 2;
     o.hdvi[0] = 1e-3; o.hdvi[1] = 1e-4; o.nhdvi = 2;
@@ -429,20 +376,13 @@ int xp_bowling(int argc, char **argv)
     o.settle = 0.1;
     int rc = 2, opt;
     optind = 1;
-    int methods = (1 << NMETHODS) - 1; /* bowl_methods: all by default */
     while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-        if (opt == 'm') { /* this experiment's own method list */
-            int m = bowl_parse_methods(optarg);
-            if (m < 0) xp_option_unknown(); /* reported; counted with the others */
-            else methods = m;
-            continue;
-        }
         /* every problem of the command line is reported (xp_option_errors below) */
         int r = xp_common_option(&o.c, opt, optarg);
         if (r != 0) continue;
         int bad = 0;
         switch (opt) {
-        case '?' + 256: bowl_help(); rc = 0; goto out;
+        case '?' + 256: bowl_help(&o.c); rc = 0; goto out;
         case 1000: bad = xp_parse_list("v0", optarg, 1e-6, 1e3, o.v0, MAXC, &o.nv0); break;
         case 1001: bad = xp_parse_list("mu", optarg, 1e-6, 10, o.mu, MAXC, &o.nmu); break;
         case 1002: bad = xp_parse_list("h-dvi", optarg, 1e-9, 0.1, o.hdvi, MAXC, &o.nhdvi); break;
@@ -469,7 +409,7 @@ int xp_bowling(int argc, char **argv)
     if (t_end <= 0.0) { /* long enough for the slowest case to roll for a while */
         t_end = 1.5;
         for (int i = 0; i < o.nv0; i++)
-            for (int j = 0; j < o.nmu; j++) t_end = fmax(t_end, 1.3 * 2.0 * o.v0[i] / (7.0 * o.mu[j] * 9.81));
+            for (int j = 0; j < o.nmu; j++) t_end = fmax(t_end, 1.3 * clab_analytic_roll_time(o.v0[i], o.mu[j], 9.81));
     }
     if (xp_mkdir_p(o.c.out)) {
         fprintf(stderr, "contactlab bowling: cannot create the output folder %s\n", o.c.out);
@@ -489,8 +429,8 @@ int xp_bowling(int argc, char **argv)
     clab_options meta;
     clab_options_init(&meta);
     clab_options_set(&meta, "experiment", "bowling", NULL);
-    clab_options_set(&meta, "vz_relaxation_m_s", "mu * v_T after the first step: the separating speed the CCP "
-                                                 "relaxation predicts (seed 000, Eq. (5d))", NULL);
+    clab_options_set(&meta, "vz_relaxation_m_s", "mu * v_T after the first step: the separating speed the relaxed "
+                                                 "Coulomb cone predicts (Tasora-Anitescu CCP, Eq. (5d)); rigid-contact methods", NULL);
     clab_options_set(&meta, "outer_iterations_mean", "dvi-exact: CCP solves per step of the De Saxce fixed point "
                                                      "(mean over the steps after the launch; 0 for other methods)", NULL);
     clab_options_set(&meta, "fixed_point_failures", "dvi-exact: steps whose fixed point stopped at exact_max_outer",
@@ -513,16 +453,15 @@ int xp_bowling(int argc, char **argv)
     printf("%-15s %5s %5s %8s %11s %10s %10s %10s %10s %10s %10s %6s\n", "method", "v0", "mu", "h_s", "max_height",
            "max_vz", "mu*v_T", "slip_end", "t*", "v_final", "5v0/7", "outer");
     rc = 0;
-    for (int mi = 0; mi < NMETHODS && rc == 0; mi++) {
-        if (!(methods & 1 << mi)) continue;
-        const bowl_method *bm = &bowl_methods[mi];
+    for (int mi = 0; mi < o.c.nmethod && rc == 0; mi++) {
+        const xp_method *bm = o.c.method[mi];
         const char *method = bm->name;
-        int which = strcmp(bm->backend, "penalty") == 0 ? XP_PENALTY : XP_DVI;
-        int nh = which == XP_PENALTY ? 1 : o.nhdvi;
+        const int ccp = bm->kind == XP_KIND_CCP; /* rigid contacts: the --h-dvi list */
+        int nh = ccp ? o.nhdvi : 1;
         for (int i = 0; i < o.nv0 && rc == 0; i++)
             for (int j = 0; j < o.nmu && rc == 0; j++)
                 for (int k = 0; k < nh && rc == 0; k++) {
-                    double h = which == XP_PENALTY ? o.hpen : o.hdvi[k];
+                    double h = xp_method_h(bm, o.hpen, o.hdvi[k]);
                     bowl_result r;
                     char file[512];
                     double v0 = o.v0[i], mu = o.mu[j];
@@ -533,8 +472,8 @@ int xp_bowling(int argc, char **argv)
                     /* the actual step (penalty's default is chosen inside) is in the file name */
                     const char *hp = strstr(file, "-h_");
                     double hused = hp ? strtod(hp + 3, NULL) : h;
-                    double ts = 2.0 * v0 / (7.0 * mu * 9.81), vf = 5.0 * v0 / 7.0;
-                    double vrel = which == XP_DVI ? mu * r.vT_first : NAN;
+                    double ts = clab_analytic_roll_time(v0, mu, 9.81), vf = clab_analytic_roll_speed(v0);
+                    double vrel = ccp ? mu * r.vT_first : NAN;
                     enum { NV = 17, NX = 3 };
                     const char *cells[NV + NX + 2];
                     char buf[NV + NX][64];

@@ -1,8 +1,9 @@
 # bowling.gp: figures of `contactlab bowling`, run in its output folder (the driver copies
 # this script there and runs it; run it again by hand with `gnuplot bowling.gp`).
 # Input: bowling-v0_<v0>-mu_<mu>-<method>-h_<h>.csv series (see the # lines of each file);
-# <method> is penalty, dvi (seed 000's relaxed CCP), dvi-exact (exact Coulomb),
-# dvi-regularized (seed 001's compliant contact) or another dvi-*.
+# <method> is penalty (Hertz-Mindlin), dvi (Tasora-Anitescu CCP, relaxed Coulomb), dvi-exact
+# (De Saxce fixed point, exact Coulomb), dvi-regularized (Lacoursiere-Servin) or any other
+# method; the legends take its title from the series' "# method_title" line.
 # Colours by method, dashes by step size (the smaller DVI step dashed).
 # Output: bowling-height, bowling-normal-force, bowling-slip as .png (pngcairo) and .pdf.
 
@@ -11,16 +12,18 @@ set datafile commentschars "#"
 set key autotitle columnhead
 
 # the cases: one panel per (v0, mu)
-cases = system("ls bowling-v0_*-mu_*-*.csv 2>/dev/null | sed -e 's/-\\(penalty\\|dvi[-a-z]*\\)-h_.*//' | sort -u -t_ -k2,2g -k3,3g")
+cases = system("ls bowling-v0_*-mu_*-*-h_*.csv 2>/dev/null | sed -e 's/^\\(bowling-v0_[^-]*-mu_[^-]*\\)-.*/\\1/' | sort -u -t_ -k2,2g -k3,3g")
 ncases = words(cases)
 if (ncases == 0) { print "bowling.gp: no bowling-*.csv series in this folder"; exit }
 # drawn in this order, so the exact DVI lines lie on top of the others
-files(c) = system("for g in '".c."-penalty-*.csv' '".c."-dvi-h_*.csv' '".c."-dvi-[!h]*.csv'; do ls $g 2>/dev/null; done")
+files(c) = system("for g in '".c."-penalty-*.csv' '".c."-dvi-h_*.csv' '".c."-dvi-[!h]*.csv'; do ls $g 2>/dev/null; done; ls '".c."'-*-h_*.csv 2>/dev/null | grep -v -e '-penalty-' -e '-dvi-'")
 # the method and step of a series file f of case c
 method(f, c) = f[strlen(c) + 2 : strstrt(f, "-h_") - 1]
 hof(f) = f[strstrt(f, "-h_") + 3 : strlen(f) - 4]
-mname(m) = (m eq "penalty" ? "penalty" : m eq "dvi" ? "DVI relaxed (CCP)" : m eq "dvi-exact" ? "DVI exact Coulomb" : m eq "dvi-regularized" ? "DVI regularized (seed 001)" : m)
-label(f, c) = mname(method(f, c)).", h = ".hof(f)." s"
+# the method's title (its authors and equations), from the series' metadata
+mtitle(f) = system("sed -n 's/^# method_title = //p' '".f."' | head -n 1")
+mname(f, c) = (mtitle(f) ne "" ? mtitle(f) : method(f, c))
+label(f, c) = mname(f, c).", h = ".hof(f)." s"
 mwidth(m) = (m eq "dvi-exact" ? 2.5 : 1.5)
 mcolor(m) = (m eq "penalty" ? "#404040" : m eq "dvi" ? "#d62728" : m eq "dvi-exact" ? "#1f77b4" : "#2ca02c")
 # dashed for a DVI step smaller than the case's largest, hbig (set per case below; the shell

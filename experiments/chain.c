@@ -29,6 +29,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "clab_analytic.h"
 #include "clab_csv.h"
 #include "force_law.h"
 #include "xp.h"
@@ -124,7 +125,7 @@ static void chain_model(const chain_opts *o, const clab_sim *s, int *hooke, doub
     double meff = 0.5 * w->bodies[0].m, Reff = 0.5 * o->R;
     *hooke = law.model == CLAB_PENALTY_HOOKE;
     if (*hooke) *K = clab_penalty_coefficients(&law, &pp, 1.0, meff, Reff).kn;
-    else *K = pp.kn > 0.0 ? pp.kn : 4.0 / 3.0 * pp.Estar * sqrt(Reff);
+    else *K = pp.kn > 0.0 ? pp.kn : clab_analytic_hertz_K(pp.Estar, Reff);
     *tc = clab_penalty_contact_time(&law, &pp, meff, Reff, o->v);
     clab_options_free(&m);
 }
@@ -133,9 +134,7 @@ static void chain_model(const chain_opts *o, const clab_sim *s, int *hooke, doub
  * speed (see the top of this file) */
 static double chain_theory(int hooke, double K, double m, double a, double vm)
 {
-    if (hooke) return a * sqrt(K / m);
-    double c = sqrt(K * pow(a, 2.5) / m);
-    return pow(16.0 / 25.0, 0.2) * pow(c, 0.8) * pow(vm, 0.2);
+    return hooke ? clab_analytic_chain_sound_speed(K, m, a) : clab_analytic_nesterenko_speed(K, m, a, vm);
 }
 
 /* the running quantities of a case, as the checkpoint keeps them: every sphere's arrival
@@ -148,9 +147,51 @@ static void chain_pack(double *v, int n, const chain_result *res, const double *
     v[3 * n] = wall;
 }
 
+/* a case while it runs: what xp_case_run's chain_at and chain_pack_run keep */
+typedef struct chain_run {
+    const chain_opts *o;
+    clab_sim *s;
+    chain_result *res;
+    double *vprev;     /* [n] every sphere's speed at the last step */
+    double *vals;      /* [3 n + 1] the checkpoint's running values */
+    double h, vth;     /* step [s], arrival threshold [m/s] */
+    int compliant;     /* a force law: arrivals interpolated within the step */
+    long nsteps, every;
+    double t0, wall0;  /* wall clock at the start, time spent before a restart [s] */
+} chain_run;
+
+static void chain_pack_run(void *ctx)
+{
+    chain_run *r = ctx;
+    chain_pack(r->vals, r->o->n, r->res, r->vprev, r->wall0 + now_s() - r->t0);
+}
+
+/* step k of a case: arrivals and peak speeds, the row of velocities when due */
+static int chain_at(void *ctx, long k, int done_before, double *row)
+{
+    chain_run *r = ctx;
+    const clab_world *w = r->s->world;
+    chain_result *res = r->res;
+    const int n = r->o->n;
+    for (int i = 0; i < n && !done_before; i++) {
+        double vi = fabs(w->bodies[i + 1].rdot.x);
+        res->vmax[i] = fmax(res->vmax[i], vi);
+        /* arrival: first crossing of the threshold, interpolated within the step */
+        if (k > 0 && isnan(res->arrival[i]) && vi > r->vth) {
+            double x = (r->vth - r->vprev[i]) / (vi - r->vprev[i]);
+            res->arrival[i] = r->compliant ? w->t - r->h + fmin(fmax(x, 0.0), 1.0) * r->h : w->t;
+        }
+        r->vprev[i] = vi;
+    }
+    if (done_before || !(k % r->every == 0 || k == r->nsteps)) return 0;
+    row[0] = w->t;
+    for (int i = 0; i <= n; i++) row[i + 1] = w->bodies[i].rdot.x;
+    return 1;
+}
+
 /* Run one (method, law) case: the velocity series, the arrival file, *res. Returns 0, 1 on
  * failure, 2 when stopped (signal, --stop-after; *status: the exit status). */
-static int chain_case(chain_opts *o, const char *method, int law, double h, double t_end, chain_result *res,
+static int chain_case(chain_opts *o, const xp_method *cm, int law, double h, double t_end, chain_result *res,
                       double *hused, char *sfile, char *afile, size_t flen, xp_progress *pb, double pb0, double pbspan,
                       clab_csv *sum, int *status)
 {
@@ -160,12 +201,14 @@ static int chain_case(chain_opts *o, const char *method, int law, double h, doub
         fprintf(stderr, "contactlab chain: %s\n", err.msg);
         return 1;
     }
-    const int pen = strcmp(method, "penalty") == 0, n = o->n;
+    /* pen: the force law of penalty/force_law.h, with its theory; compliant: any force law */
+    const int pen = cm->kind == XP_KIND_PENALTY, compliant = cm->kind != XP_KIND_CCP, n = o->n;
+    const char *method = cm->name;
     const double a = 2.0 * o->R, m = w->bodies[0].m;
     clab_options extra;
     clab_options_init(&extra);
     if (pen) clab_options_set(&extra, "model", law_names[law], "--laws");
-    clab_sim *s = xp_sim(&o->c, w, method, h > 0.0 ? h : 1e-7, &extra);
+    clab_sim *s = xp_sim(&o->c, w, cm, h > 0.0 ? h : 1e-7, &extra);
     clab_options_free(&extra);
     if (!s) {
         clab_world_destroy(w);
@@ -174,12 +217,14 @@ static int chain_case(chain_opts *o, const char *method, int law, double h, doub
     int hooke = 0;
     double K = 0.0, tc = 0.0;
     if (pen) chain_model(o, s, &hooke, &K, &tc);
-    if (h <= 0.0) { /* penalty default: 200 steps per sphere-sphere collision */
-        h = round125(tc / 200.0);
+    if (h <= 0.0) { /* penalty default: 200 steps per sphere-sphere collision; another force
+                     * law's: a tenth of its stable step */
+        double hs = !pen && s->type->stable_step ? s->type->stable_step(s->self, w) : 0.0;
+        h = round125(pen ? tc / 200.0 : hs > 0.0 ? 0.1 * hs : 1e-7);
         s->h = h;
     }
     *hused = h;
-    const char *cname = pen ? law_names[hooke ? 0 : 1] : "rigid";
+    const char *cname = pen ? law_names[hooke ? 0 : 1] : compliant ? "own" : "rigid";
     snprintf(sfile, flen, "chain-series-%s-%s-h_%g.csv", cname, method, h);
     snprintf(afile, flen, "chain-arrival-%s-%s-h_%g.csv", cname, method, h);
 
@@ -188,8 +233,9 @@ static int chain_case(chain_opts *o, const char *method, int law, double h, doub
     clab_options_init(&meta);
     char v[64];
     clab_options_set(&meta, "experiment", "chain", NULL);
-    clab_options_set(&meta, "method", method, NULL);
-    clab_options_set(&meta, "contact_law", pen ? (hooke ? "hooke" : "hertz") : "rigid (DVI)", NULL);
+    xp_method_meta(cm, &meta);
+    clab_options_set(&meta, "contact_law", pen ? (hooke ? "hooke" : "hertz") : compliant ? "the backend's own" : "rigid (DVI)",
+                     NULL);
 #define META(k, val) (snprintf(v, sizeof v, "%.17g", (double)(val)), clab_options_set(&meta, k, v, NULL))
     META("n_spheres", n);
     META("v_striker_m_s", o->v);
@@ -242,58 +288,22 @@ static int chain_case(chain_opts *o, const char *method, int law, double h, doub
     csv = xp_series_open(&o->c, &guard, resumed, path, flags, &meta, (const char *const *)cols, (size_t)n + 2);
     if (!csv) goto done;
 
-    long nsteps = (long)ceil(t_end / h - 1e-9);
-    long every = (long)fmax(1.0, floor((double)nsteps / o->samples + 0.5));
-    const double vth = o->threshold * o->v;
-    double t0 = now_s(), wall0 = 0.0;
+    chain_run r = {o, s, res, vprev, vals, h, o->threshold * o->v, compliant, (long)ceil(t_end / h - 1e-9), 0,
+                   now_s(), 0.0};
+    r.every = (long)fmax(1.0, floor((double)r.nsteps / o->samples + 0.5));
     if (resumed) { /* the running quantities at the checkpoint */
         memcpy(res->arrival, vals, (size_t)n * sizeof *vals);
         memcpy(res->vmax, vals + n, (size_t)n * sizeof *vals);
         memcpy(vprev, vals + 2 * n, (size_t)n * sizeof *vals);
-        wall0 = vals[3 * n];
+        r.wall0 = vals[3 * n];
     }
-    /* k_start: 0, or the step a restart continues from (its speeds and rows are done) */
-    const long k_start = w->step;
-    for (long k = k_start; k <= nsteps; k++) {
-        const int done_before = resumed && k == k_start;
-        for (int i = 0; i < n && !done_before; i++) {
-            double vi = fabs(w->bodies[i + 1].rdot.x);
-            res->vmax[i] = fmax(res->vmax[i], vi);
-            /* arrival: first crossing of the threshold, interpolated within the step */
-            if (k > 0 && isnan(res->arrival[i]) && vi > vth) {
-                double x = (vth - vprev[i]) / (vi - vprev[i]);
-                res->arrival[i] = pen ? w->t - h + fmin(fmax(x, 0.0), 1.0) * h : w->t;
-            }
-            vprev[i] = vi;
-        }
-        if ((k % every == 0 || k == nsteps) && !done_before) {
-            row[0] = w->t;
-            for (int i = 0; i <= n; i++) row[i + 1] = w->bodies[i].rdot.x;
-            chain_pack(vals, n, res, vprev, wall0 + now_s() - t0);
-            if (clab_csv_row(csv, row, (size_t)n + 2, &err) || xp_guard_snapshot(&guard, s, &err)) {
-                fprintf(stderr, "contactlab chain: %s\n", err.msg);
-                goto done;
-            }
-            xp_progress_update(pb, pb0 + pbspan * (double)k / (double)nsteps);
-        }
-        if (k == nsteps) break;
-        if (k > k_start && xp_case_due(&o->c, k)) {
-            chain_pack(vals, n, res, vprev, wall0 + now_s() - t0);
-            int r = xp_case_poll(&o->c, &guard, s, k);
-            if (r < 0) goto done;
-            if (r > 0) {
-                if (pb->on) fprintf(stderr, "\n");
-                *status = xp_case_stopped(&o->c, s);
-                rc = 2;
-                goto done;
-            }
-        }
-        if (clab_sim_step(s, &err)) {
-            if (pb->on) fprintf(stderr, "\n");
-            xp_case_fail(&o->c, &guard, &err);
-            goto done;
-        }
-    }
+    const xp_case_loop loop = {&o->c, &guard, s, csv, row, (size_t)n + 2, r.nsteps, resumed, pb, pb0, pbspan,
+                               chain_at, chain_pack_run, &r};
+    rc = xp_case_run(&loop, status);
+    if (rc) goto done;
+    rc = 1;
+    const long nsteps = r.nsteps;
+    const double t0 = r.t0, wall0 = r.wall0;
     res->steps = (double)nsteps;
     res->wall = wall0 + now_s() - t0;
 
@@ -316,7 +326,7 @@ static int chain_case(chain_opts *o, const char *method, int law, double h, doub
     res->speed = slope > 0.0 ? 1.0 / slope : (slope <= 0.0 ? INFINITY : NAN);
     res->t0 = sn > 0 ? (st - (isnan(slope) ? 0.0 : slope) * sx) / sn : NAN;
     res->v_wave = sn > 0 ? svm / sn : NAN;
-    res->theory = pen ? chain_theory(hooke, K, m, a, res->v_wave) : INFINITY;
+    res->theory = pen ? chain_theory(hooke, K, m, a, res->v_wave) : compliant ? NAN : INFINITY;
 
     /* the arrival file: one row per sphere, with the theoretical line through the fit's
      * centroid (penalty) or the first step (DVI) */
@@ -344,10 +354,7 @@ static int chain_case(chain_opts *o, const char *method, int law, double h, doub
     }
     rc = 0;
 done:
-    if (csv && clab_csv_close(csv, &err) && rc == 0) {
-        fprintf(stderr, "contactlab chain: %s\n", err.msg);
-        rc = 1;
-    }
+    rc = xp_case_end(&o->c, &guard, csv, rc);
     if (acsv && clab_csv_close(acsv, &err) && rc == 0) {
         fprintf(stderr, "contactlab chain: %s\n", err.msg);
         rc = 1;
@@ -358,21 +365,21 @@ done:
     free(row);
     free(vprev);
     free(vals);
-    xp_guard_free(&guard);
     clab_options_free(&meta);
     clab_sim_destroy(s);
     clab_world_destroy(w);
     return rc;
 }
 
-static void chain_help(void)
+static void chain_help(const xp_common *c)
 {
     printf("usage: contactlab chain [options]\n\n"
            "A row of N touching equal spheres (steel by default, no gravity) struck at one end by an\n"
            "equal sphere with speed v. Penalty contacts carry a wave at finite speed: Nesterenko's\n"
            "solitary wave V_s = (16/25)^(1/5) c^(4/5) v_m^(1/5), c^2 = K a^(5/2)/m, for Hertz contacts,\n"
-           "the sound speed a sqrt(k/m) for linear (Hooke) ones. DVI's rigid contacts move the whole\n"
-           "row in the first step. Arrival time of a sphere: its speed first exceeds threshold x v.\n"
+           "the sound speed a sqrt(k/m) for linear (Hooke) ones. The rigid contacts of the\n"
+           "Tasora-Anitescu CCP move the whole row in the first step. Arrival time of a sphere: its\n"
+           "speed first exceeds threshold x v.\n"
            "Writes chain-series-<law>-<method>-h_<h>.csv (velocities), chain-arrival-*.csv (arrival\n"
            "times), chain-summary.csv and figures.\n\n"
            "Experiment options:\n"
@@ -384,17 +391,17 @@ static void chain_help(void)
            "  --E PA           Young's modulus [Pa] (default 2e11)\n"
            "  --nu X           Poisson ratio (default 0.3)\n"
            "  --cor X          restitution coefficient (default 1: elastic, no dashpot)\n"
-           "  --h-penalty S    penalty step [s] (default: 1/200 of a collision of two spheres at v,\n"
-           "                   1-2-5 rounded)\n"
-           "  --h-dvi S        DVI step [s] (default 1e-5)\n"
+           "  --h-penalty S    step [s] of the force-law methods (default: 1/200 of a collision of two\n"
+           "                   spheres at v, 1-2-5 rounded)\n"
+           "  --h-dvi S        step [s] of the rigid-contact (CCP) methods (default 1e-5)\n"
            "  --threshold X    arrival when a sphere's speed exceeds X v (default 0.01; below\n"
            "                   1/(N+1), DVI's common speed)\n"
            "  --fit-from I     first sphere of the wave-speed fit (default 10; the fit ends at N-1)\n"
            "  --samples N      rows of the velocity series (default 1000)\n"
            "  --t-end S        simulated time [s] (default: 1.5 times the slower wave's transit)\n\n"
            "--h sets the step of every method at once. The force law is chosen with --laws, not\n"
-           "--opt-penalty model=...\n\n%s",
-           xp_common_help);
+           "--opt penalty:model=...\n\n");
+    xp_common_help(c);
 }
 
 int xp_chain(int argc, char **argv)
@@ -440,7 +447,7 @@ int xp_chain(int argc, char **argv)
         if (r != 0) continue;
         int bad = 0;
         switch (opt) {
-        case '?' + 256: chain_help(); rc = 0; goto out;
+        case '?' + 256: chain_help(&o.c); rc = 0; goto out;
         case 1000: if (!(bad = xp_parse_double("n", optarg, 2, MAXN, &x))) o.n = (int)x; break;
         case 1001: bad = xp_parse_double("v", optarg, 1e-9, 1e4, &o.v); break;
         case 1002: {
@@ -475,8 +482,9 @@ int xp_chain(int argc, char **argv)
     }
     for (int i = optind; i < argc; i++) xp_option_error("contactlab chain: unexpected argument '%s'\n", argv[i]);
     if (xp_option_errors("contactlab chain")) goto out;
-    if (clab_options_get(&o.c.opt_penalty, "model")) {
-        fprintf(stderr, "contactlab chain: choose the force law with --laws, not --opt-penalty model=...\n");
+    const xp_method *penalty = xp_method_find(&o.c, "penalty");
+    if (xp_user_option(&o.c, penalty, "model")) {
+        fprintf(stderr, "contactlab chain: choose the force law with --laws, not --opt penalty:model=...\n");
         goto out;
     }
     if (o.fit_from > o.n - 2) o.fit_from = o.n / 2 > 1 ? o.n / 2 : 1;
@@ -491,7 +499,7 @@ int xp_chain(int argc, char **argv)
             clab_options extra;
             clab_options_init(&extra);
             clab_options_set(&extra, "model", law_names[o.law[l]], NULL);
-            clab_sim *s = w ? xp_sim(&o.c, w, "penalty", 1e-7, &extra) : NULL;
+            clab_sim *s = w ? xp_sim(&o.c, w, penalty, 1e-7, &extra) : NULL;
             clab_options_free(&extra);
             if (s) {
                 int hooke;
@@ -504,7 +512,9 @@ int xp_chain(int argc, char **argv)
             if (!s) goto out;
         }
         t_end = 1.5 * o.n * a / (isfinite(slowest) ? slowest : 1.0);
-        if (!(o.c.methods & XP_PENALTY)) t_end = 20.0 * o.hdvi;
+        int any_force = 0;
+        for (int mi = 0; mi < o.c.nmethod; mi++) any_force |= o.c.method[mi]->kind != XP_KIND_CCP;
+        if (!any_force) t_end = 20.0 * o.hdvi;
     }
     if (xp_mkdir_p(o.c.out)) {
         fprintf(stderr, "contactlab chain: cannot create the output folder %s\n", o.c.out);
@@ -546,42 +556,37 @@ int xp_chain(int argc, char **argv)
     clab_options_set(&meta, "fit_from", sv, NULL);
     snprintf(sv, sizeof sv, "%.17g", t_end);
     clab_options_set(&meta, "t_end_s", sv, NULL);
-    if (xp_restart_begin(&o.c)) {
-        clab_options_free(&meta);
-        rc = 1;
-        goto out;
-    }
     /* a restart continues the summary: the rows of the cases finished before stay */
-    clab_csv *sum = xp_summary_open(&o.c, spath, &meta, scols, NS);
+    clab_csv *sum = xp_summary_begin(&o.c, spath, &meta, scols, NS);
     if (!sum) {
-        clab_options_free(&meta);
         rc = 1;
         goto out;
     }
-    clab_options_free(&meta);
 
     printf("%-8s %-6s %9s %11s %11s %10s %9s %12s %12s %7s\n", "method", "law", "h_s", "speed", "theory", "rel_err",
            "v_wave", "first_arr", "last_arr", "steps");
     rc = 0;
-    int ncases = ((o.c.methods & XP_PENALTY) ? o.nlaw : 0) + ((o.c.methods & XP_DVI) ? 1 : 0), icase = 0;
+    int ncases = 0, icase = 0;
+    for (int mi = 0; mi < o.c.nmethod; mi++) ncases += o.c.method[mi]->kind == XP_KIND_PENALTY ? o.nlaw : 1;
     xp_progress pb;
     char label[128];
     snprintf(label, sizeof label, "chain, %d runs", ncases);
     xp_progress_begin(&pb, &o.c, label);
-    for (int mi = 0; mi < 2 && rc == 0; mi++) {
-        int which = mi == 0 ? XP_PENALTY : XP_DVI;
-        if (!(o.c.methods & which)) continue;
-        const char *method = which == XP_PENALTY ? "penalty" : "dvi";
-        int nl = which == XP_PENALTY ? o.nlaw : 1;
+    for (int mi = 0; mi < o.c.nmethod && rc == 0; mi++) {
+        const xp_method *cm = o.c.method[mi];
+        const char *method = cm->name;
+        const int pen = cm->kind == XP_KIND_PENALTY; /* its force laws are cases */
+        int nl = pen ? o.nlaw : 1;
         for (int l = 0; l < nl && rc == 0; l++, icase++) {
             chain_result r;
             memset(&r, 0, sizeof r);
             char sfile[512], afile[512];
             double hused = 0.0;
             char clabel[64];
-            snprintf(clabel, sizeof clabel, "%s %s", method, which == XP_PENALTY ? law_names[o.law[l]] : "rigid");
+            const char *law = pen ? law_names[o.law[l]] : cm->kind == XP_KIND_CCP ? "rigid" : "own";
+            snprintf(clabel, sizeof clabel, "%s %s", method, law);
             if (xp_case_skip(&o.c, clabel)) continue; /* finished before the checkpoint */
-            int st = chain_case(&o, method, o.law[l], which == XP_PENALTY ? o.hpen : o.hdvi, t_end, &r, &hused,
+            int st = chain_case(&o, cm, o.law[l], xp_method_h(cm, o.hpen, o.hdvi), t_end, &r, &hused,
                                 sfile, afile, sizeof sfile, &pb, (double)icase / ncases, 1.0 / ncases, sum, &rc);
             if (st) {
                 free(r.arrival);
@@ -589,26 +594,13 @@ int xp_chain(int argc, char **argv)
                 if (st != 2) rc = 1; /* 2: stopped, rc is the exit status */
                 break;
             }
-            const char *law = which == XP_PENALTY ? law_names[o.law[l]] : "rigid";
             double first = r.arrival[0], last = r.arrival[o.n - 1];
-            double rel = which == XP_PENALTY ? (r.speed - r.theory) / r.theory : NAN;
+            double rel = pen ? (r.speed - r.theory) / r.theory : NAN;
             enum { NV = NS - 4 };
             double vals[NV] = {o.n, o.v, hused, r.speed, r.theory, rel, r.v_wave, first, last, last / hused,
                                r.steps, r.wall};
-            const char *cells[NS];
-            char buf[NV][64];
-            cells[0] = method;
-            cells[1] = law;
-            for (int q = 0; q < NV; q++) {
-                snprintf(buf[q], sizeof buf[q], "%.17g", vals[q]);
-                cells[q + 2] = buf[q];
-            }
-            cells[NS - 2] = afile;
-            cells[NS - 1] = sfile;
-            if (clab_csv_text_row(sum, cells, NS, &err)) {
-                fprintf(stderr, "contactlab chain: %s\n", err.msg);
-                rc = 1;
-            }
+            const char *head[] = {method, law}, *tail[] = {afile, sfile};
+            if (xp_summary_row(&o.c, sum, head, 2, vals, NV, tail, 2)) rc = 1;
             if (pb.on) fprintf(stderr, "\r%*s\r", 80, "");
             printf("%-8s %-6s %9.1e %11.5g %11.5g %10.2e %9.4f %12.4e %12.4e %7.4g\n", method, law, hused, r.speed,
                    r.theory, rel, r.v_wave, first, last, last / hused);

@@ -22,9 +22,9 @@ hof(f) = f[strstrt(f, "-h_") + 3 : strlen(f) - 4]
 sumval(f, name) = real(system("grep -v '^#' chain-summary.csv | awk -F, 'NR == 1 {for (i = 1; i <= NF; i++) if ($i == \"".name."\") c = i; next} " . \
   "index($0, \"".f."\") {print $c; exit}'"))
 colour(f) = (law(f) eq "hertz" ? "#1f77b4" : (law(f) eq "hooke" ? "#2ca02c" : "#d62728"))
-label(f) = law(f) eq "rigid" ? sprintf("DVI, h = %s s: every sphere at t = h", hof(f)) : \
-  sprintf("penalty %s, h = %s s: %.0f m/s", (law(f) eq "hertz" ? "Hertz" : "Hooke"), hof(f), sumval(f, "wave_speed_m_s"))
-theory(f) = law(f) eq "rigid" ? "DVI: t = h (first step)" : (law(f) eq "hertz" ? \
+label(f) = law(f) eq "rigid" ? sprintf("Tasora-Anitescu CCP, h = %s s: every sphere at t = h", hof(f)) : \
+  sprintf("Hertz-Mindlin penalty %s, h = %s s: %.0f m/s", (law(f) eq "hertz" ? "Hertz" : "Hooke"), hof(f), sumval(f, "wave_speed_m_s"))
+theory(f) = law(f) eq "rigid" ? "Tasora-Anitescu CCP: t = h (first step)" : (law(f) eq "hertz" ? \
   sprintf("Nesterenko V_s = %.0f m/s (v_m = %.2f m/s)", sumval(f, "wave_speed_theory_m_s"), sumval(f, "v_wave_m_s")) : \
   sprintf("linear chain a (k/m)^{1/2} = %.0f m/s", sumval(f, "wave_speed_theory_m_s")))
 n = int(real(meta(word(afiles, 1), "n_spheres")))
@@ -67,7 +67,7 @@ do for [fmt in "png pdf"] {
   set multiplot layout 1, ns title sprintf("Chain of %d spheres struck at %g m/s: velocity of the striker and of spheres 1, %d, %d, ... against time", n, v0, step, 2 * step)
   do for [j = 1:ns] {
     f = word(sfiles, j)
-    set title (law(f) eq "rigid" ? sprintf("DVI, h = %s s: after the first step all move at v/(N+1) = %.3g m/s", hof(f), v0 / (n + 1)) : sprintf("penalty, %s contacts, h = %s s", (law(f) eq "hertz" ? "Hertz" : "Hooke"), hof(f)))
+    set title (law(f) eq "rigid" ? sprintf("Tasora-Anitescu CCP, h = %s s: after the first step all move at v/(N+1) = %.3g m/s", hof(f), v0 / (n + 1)) : sprintf("Hertz-Mindlin penalty, %s contacts, h = %s s", (law(f) eq "hertz" ? "Hertz" : "Hooke"), hof(f)))
     set xlabel "time [{/Symbol m}s]"
     set ylabel "velocity along the row [m/s]"
     set grid

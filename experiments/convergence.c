@@ -221,7 +221,7 @@ done:
 }
 
 /* one snapshot (settled under method): every solver on its CCP */
-static int conv_case(conv_opts *o, const char *method, clab_csv *sum)
+static int conv_case(conv_opts *o, const xp_method *cm, clab_csv *sum)
 {
     clab_error err;
     xp_pile_info info;
@@ -230,7 +230,8 @@ static int conv_case(conv_opts *o, const char *method, clab_csv *sum)
         fprintf(stderr, "contactlab convergence: %s\n", err.msg);
         return 1;
     }
-    int is_pen = strcmp(method, "penalty") == 0;
+    const char *method = cm->name;
+    const int is_pen = cm->kind != XP_KIND_CCP; /* a force law settles with its own default step */
     double h = o->c.h > 0.0 ? o->c.h : 1e-3; /* the DVI step of the snapshot CCP */
     clab_options extra;
     clab_options_init(&extra);
@@ -239,7 +240,7 @@ static int conv_case(conv_opts *o, const char *method, clab_csv *sum)
     snprintf(label, sizeof label, "convergence: settle %s n=%d", method, o->def.n);
     double t0 = xp_pile_now();
     /* DVI settles with the snapshot's step; penalty with its own default step */
-    clab_sim *s = xp_pile_settle(&o->c, w, method, is_pen ? 0.0 : h, o->t_settle, &extra, label);
+    clab_sim *s = xp_pile_settle(&o->c, w, cm, is_pen ? 0.0 : h, o->t_settle, &extra, label);
     clab_options_free(&extra);
     if (!s) {
         clab_world_destroy(w);
@@ -398,37 +399,38 @@ done:
     return rc;
 }
 
-static void conv_help(void)
+static void conv_help(const xp_common *c)
 {
     printf("usage: contactlab convergence [options]\n\n"
            "Residual against iteration of every DVI solver on one CCP: a pile of N spheres is settled\n"
-           "(the pile of `contactlab pile`), and the CCP of the next DVI step from that state (seed 000,\n"
-           "Eq. (10)) is solved by each solver from a cold start (nu = 0). The residual is the CCP's\n"
+           "(the pile of `contactlab pile`), and the CCP of the next DVI step from that state\n"
+           "(Tasora-Anitescu, Eq. (10)) is solved by each solver from a cold start (nu = 0). The residual is the CCP's\n"
            "natural map scaled to a velocity [m/s] (dvi/ccp_solver.h), the same for every solver.\n"
            "Writes convergence-settled_<method>-<solver>.csv (residual after each iteration),\n"
            "convergence-summary.csv (iterations and CPU seconds to reach 1e-4 and 1e-6 m/s, seconds per\n"
            "iteration) and figures.\n\n"
            "Experiment options:\n"
-           "  --method M       the method that settles the pile: dvi (default), penalty (its overlaps\n"
-           "                   enter the CCP as Phi/h, capped by the recovery speed) or both\n"
+           "  --method M       the methods that settle the pile (below; default dvi): a force law's\n"
+           "                   overlaps enter the CCP as Phi/h, capped by the recovery speed\n"
            "  --n N            number of spheres (default 500)\n"
            "  --t-settle S     settling time [s] (default 0.3; --t-end is the same)\n"
-           "  --h S            step of the DVI settling run and of the snapshot CCP [s] (default 1e-3);\n"
-           "                   a penalty settling run uses its own default step\n"
+           "  --h S            step of a rigid-contact settling run and of the snapshot CCP [s]\n"
+           "                   (default 1e-3); a force-law settling run uses its own default step\n"
            "  --solvers LIST   comma-separated, from apgd, gs, jacobi, bb (default all four)\n"
            "  --max-iter N     iteration limit of each solve (default 5000)\n"
            "  --tol X          stop a solve at residual <= X [m/s] (default 1e-8)\n"
            "  --omega-jacobi X Jacobi step factor (default: the solver's, 0.3)\n"
            "  --omega-gs X     Gauss-Seidel SOR factor (default: the solver's, 1)\n"
            "  --recovery-speed V  cap on -Phi/h in the snapshot CCP [m/s] (default 1, as the backend)\n"
-           "  --reg-eps LIST   relative compliances eps m/h^2 of the regularized CCP (seed 001) solved by\n"
-           "                   Gauss-Seidel as well (default 1e-4,1e-3,1e-2,0.1,1,10; 0 = none): the\n"
-           "                   extra series convergence-regularized_*.csv and figure\n"
+           "  --reg-eps LIST   relative compliances eps m/h^2 of the Lacoursiere-Servin regularized CCP,\n"
+           "                   solved by Gauss-Seidel as well (default 1e-4,1e-3,1e-2,0.1,1,10;\n"
+           "                   0 = none): the extra series convergence-regularized_*.csv and figure\n"
            "  --reg-scheme S   euler (default: tau = 0, so only the diagonal Sigma = eps/h^2 differs\n"
            "                   from the rigid CCP) or spook (tau = 2 h)\n\n"
            "The pile defaults to --packing deposit here (dense at once, so it settles in 0.3 s). The\n"
-           "DVI settling run uses tol=" XP_PILE_DVI_TOL " m/s unless --opt-dvi tol=X says otherwise.\n\n%s\n%s",
-           xp_pile_help, xp_common_help);
+           "DVI settling run uses tol=" XP_PILE_DVI_TOL " m/s unless --opt dvi:tol=X says otherwise.\n\n%s\n",
+           xp_pile_help);
+    xp_common_help(c);
 }
 
 int xp_convergence(int argc, char **argv)
@@ -450,7 +452,8 @@ int xp_convergence(int argc, char **argv)
     conv_opts o;
     memset(&o, 0, sizeof o);
     xp_common_init(&o.c, "convergence", argc, argv);
-    o.c.methods = XP_DVI;
+    xp_methods_choose(&o.c, "dvi");
+    snprintf(o.c.method_default, sizeof o.c.method_default, "dvi");
     o.def = xp_pile_default();
     o.def.packing = XP_PILE_DEPOSIT;
     o.t_settle = 0.0;
@@ -474,7 +477,7 @@ int xp_convergence(int argc, char **argv)
         if (r != 0) continue;
         int bad = 0;
         switch (opt) {
-        case '?' + 256: conv_help(); rc = 0; goto out;
+        case '?' + 256: conv_help(&o.c); rc = 0; goto out;
         case 1000: if (!(bad = xp_parse_double("n", optarg, 1, 1e7, &x))) o.def.n = (int)x; break;
         case 1001: bad = xp_parse_double("t-settle", optarg, 0, 1e6, &o.t_settle); break;
         case 1002: {
@@ -572,11 +575,8 @@ int xp_convergence(int argc, char **argv)
         clab_options_free(&meta);
     }
     rc = 0;
-    for (int mi = 0; mi < 2 && rc == 0; mi++) {
-        int which = mi == 0 ? XP_DVI : XP_PENALTY;
-        if (!(o.c.methods & which)) continue;
-        if (conv_case(&o, which == XP_PENALTY ? "penalty" : "dvi", sum)) rc = 1;
-    }
+    for (int mi = 0; mi < o.c.nmethod && rc == 0; mi++)
+        if (conv_case(&o, o.c.method[mi], sum)) rc = 1;
     if (clab_csv_close(sum, &err)) {
         fprintf(stderr, "contactlab convergence: %s\n", err.msg);
         rc = 1;

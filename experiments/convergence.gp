@@ -20,7 +20,7 @@ label(f) = solver(f).(omega(f) ne "" ? sprintf(" ({/Symbol w} = %g)", real(omega
 light(f) = "#B0".col(f)[2:7]
 col(f) = solver(f) eq "apgd" ? "#0072B2" : solver(f) eq "gs" ? "#D55E00" : solver(f) eq "jacobi" ? "#009E73" : "#CC79A7"
 snaptitle(m) = sprintf("pile of %s spheres settled under %s: %s contacts, %s unknowns, h = %g s", \
-    meta(word(files(m), 1), "n_spheres"), (m eq "dvi" ? "DVI" : "penalty"), meta(word(files(m), 1), "contacts"), \
+    meta(word(files(m), 1), "n_spheres"), (m eq "dvi" ? "Tasora-Anitescu CCP" : m eq "penalty" ? "Hertz-Mindlin penalty" : m), meta(word(files(m), 1), "contacts"), \
     meta(word(files(m), 1), "unknowns"), real(meta(word(files(m), 1), "h_s")))
 
 do for [fmt in "png pdf"] {
@@ -67,7 +67,7 @@ do for [fmt in "png pdf"] {
   unset output
 }
 
-# ---- convergence-regularized.png/.pdf: Gauss-Seidel on the regularized CCP (seed 001) ----
+# ---- convergence-regularized.png/.pdf: Gauss-Seidel on the Lacoursiere-Servin regularized CCP ----
 # Input: convergence-regularized_<method>-gs-eps_<eps_rel>.csv and convergence-regularized.csv
 # (eps_rel = eps m/h^2; 0 is the rigid CCP). Left: residual against iteration; right: the
 # iterations to reach 1e-4, 1e-6 m/s and the tolerance against eps_rel.
@@ -76,7 +76,7 @@ if (words(rfiles) > 0) {
   rsnaps = system("ls convergence-regularized_*-gs-eps_*.csv | sed -e 's/^convergence-regularized_\\([a-z]*\\)-.*/\\1/' | sort -u")
   rfl(m) = system("ls convergence-regularized_".m."-gs-eps_*.csv | sed -e 's/.*-eps_//' -e 's/\\.csv$//' | sort -g | sed -e 's/^/convergence-regularized_".m."-gs-eps_/' -e 's/$/.csv/'")
   epsof(f) = real(meta(f, "eps_rel"))
-  rlabel(f) = epsof(f) == 0 ? "rigid CCP (seed 000)" : sprintf("{/Symbol e} m/h^2 = %g", epsof(f))
+  rlabel(f) = epsof(f) == 0 ? "rigid CCP (Tasora-Anitescu)" : sprintf("{/Symbol e} m/h^2 = %g", epsof(f))
   nrs = words(rsnaps)
   rcolors = "black #0072B2 #56B4E9 #009E73 #E69F00 #D55E00 #CC79A7 #999999 #000080"
   do for [fmt in "png pdf"] {
@@ -86,14 +86,14 @@ if (words(rfiles) > 0) {
       set terminal pdfcairo size 8in, (3.1 * nrs + 0.3) font "Sans,8" enhanced
     }
     set output "convergence-regularized.".fmt
-    set multiplot layout nrs, 2 title "Projected Gauss-Seidel on the settled-pile CCP with and without the regularization of seed 001 (diagonal {/Symbol S} = {/Symbol e}/h^2 added to N), cold start"
+    set multiplot layout nrs, 2 title "Projected Gauss-Seidel on the settled-pile CCP with and without the Lacoursiere-Servin regularization (diagonal {/Symbol S} = {/Symbol e}/h^2 added to N), cold start"
     do for [i = 1:nrs] {
       m = word(rsnaps, i)
       fl = rfl(m)
       nf = words(fl)
       f1 = word(fl, 1)
       set title sprintf("pile of %s spheres settled under %s: %s contacts, h = %g s, mean sphere mass %.3g kg", \
-          meta(f1, "n_spheres"), (m eq "dvi" ? "DVI" : "penalty"), meta(f1, "contacts"), real(meta(f1, "h_s")), \
+          meta(f1, "n_spheres"), (m eq "dvi" ? "Tasora-Anitescu CCP" : m eq "penalty" ? "Hertz-Mindlin penalty" : m), meta(f1, "contacts"), real(meta(f1, "h_s")), \
           real(meta(f1, "mean_mass_kg")))
       set grid
       set logscale y

@@ -27,12 +27,12 @@
 #include <string.h>
 #include <time.h>
 
+#include "clab_analytic.h"
 #include "clab_csv.h"
 #include "force_law.h"
 #include "xp.h"
 
 #define MAXC 8
-#define HERTZ_TC 2.9432 /* 2 sqrt(pi) Gamma(7/5)/Gamma(9/10): t_c = HERTZ_TC delta_max / v */
 
 typedef struct drop_opts {
     xp_common c;
@@ -72,33 +72,16 @@ static double round125(double x)
     return x >= 5 * dec ? 5 * dec : (x >= 2 * dec ? 2 * dec : dec);
 }
 
-/* Hertz (elastic) or damped linear impact at speed v: contact time [s], max overlap [m],
- * max force [N], restitution (Hertz: 1, the elastic theory) */
+/* Hertz (elastic) or damped linear impact at speed v (clab_analytic.h): contact time [s],
+ * max overlap [m], max force [N], restitution (Hertz: 1, the elastic theory) */
 static void drop_predict(const drop_theory *th, double v, double *tc, double *dmax, double *Fmax, double *e)
 {
-    if (!th->hooke) {
-        *dmax = pow(1.25 * th->m * v * v / th->K, 0.4);
-        *Fmax = th->K * pow(*dmax, 1.5);
-        *tc = HERTZ_TC * *dmax / v;
-        *e = 1.0;
-        return;
-    }
-    /* delta(t) = v/omega_d exp(-zeta omega_0 t) sin(omega_d t): largest where
-     * tan(omega_d t) = omega_d/(zeta omega_0); the force k delta + c delta' is largest at t = 0+
-     * or later, found by sampling */
-    double w0 = sqrt(th->K / th->m), zeta = th->c / (2.0 * sqrt(th->K * th->m));
-    double wd = w0 * sqrt(fmax(1.0 - zeta * zeta, 1e-12));
-    *tc = M_PI / wd;
-    double ts = atan2(wd, zeta * w0) / wd;
-    *dmax = v / wd * exp(-zeta * w0 * ts) * sin(wd * ts);
-    *e = exp(-M_PI * zeta / sqrt(fmax(1.0 - zeta * zeta, 1e-12)));
-    double fmaxv = 0.0;
-    for (int i = 0; i <= 1000; i++) {
-        double t = *tc * i / 1000.0, ex = exp(-zeta * w0 * t);
-        double d = v / wd * ex * sin(wd * t), dd = v * ex * (cos(wd * t) - zeta * w0 / wd * sin(wd * t));
-        fmaxv = fmax(fmaxv, th->K * d + th->c * dd);
-    }
-    *Fmax = fmaxv;
+    clab_analytic_impact r = th->hooke ? clab_analytic_hooke_impact(th->K, th->c, th->m, v)
+                                       : clab_analytic_hertz_impact(th->K, th->m, v);
+    *tc = r.contact_time;
+    *dmax = r.max_overlap;
+    *Fmax = r.max_force;
+    *e = r.restitution;
 }
 
 /* the penalty run's impact model, from the material and the backend's options in force */
@@ -124,7 +107,7 @@ static drop_theory drop_theory_of(const drop_opts *o, const clab_sim *s)
         th.K = k.kn;
         th.c = k.cn;
     } else {
-        th.K = pp.kn > 0.0 ? pp.kn : 4.0 / 3.0 * pp.Estar * sqrt(o->R);
+        th.K = pp.kn > 0.0 ? pp.kn : clab_analytic_hertz_K(pp.Estar, o->R);
     }
     clab_options_free(&m);
     return th;
@@ -191,9 +174,103 @@ static void drop_pack(double *v, const drop_result *res, double vmax_after, int 
     v[DROP_NRES + 4] = wall;
 }
 
+/* a case while it runs: what xp_case_run's drop_at and drop_pack_run keep */
+typedef struct drop_run {
+    const drop_opts *o;
+    clab_sim *s;
+    drop_result *res;
+    double H, cor, g, h, v_an, fine_dt;
+    double vmax_after;        /* largest upward speed after the first contact began */
+    int phase;                /* 0: falling, 1: first contact, 2: after it */
+    double imp_n, t_row;      /* impulse since the last row [N s], the last row's time [s] */
+    double gap_prev, vz_prev; /* the last step's gap [m] and vertical speed [m/s] */
+    double t0, wall0;         /* wall clock at the start, time spent before a restart [s] */
+    long nsteps;
+    clab_vec3 *f;             /* the forces of the last step (xp_forces) */
+    size_t fcap;
+    double *vals;             /* [DROP_NVAL] the checkpoint's running values */
+} drop_run;
+
+static void drop_pack_run(void *ctx)
+{
+    drop_run *r = ctx;
+    drop_pack(r->vals, r->res, r->vmax_after, r->phase, r->imp_n, r->t_row, r->wall0 + now_s() - r->t0);
+}
+
+/* step k of a case: the force on the ball, the first impact, the row when due */
+static int drop_at(void *ctx, long k, int done_before, double *row)
+{
+    drop_run *r = ctx;
+    clab_sim *s = r->s;
+    const clab_world *w = s->world;
+    const clab_body *ball = &w->bodies[1];
+    drop_result *res = r->res;
+    const double h = r->h, R = r->o->R;
+    double fn = 0.0;
+    if (k > 0 && !done_before) { /* the force of the step just taken (ball = body b, n up) */
+        if (xp_forces(s, &r->f, &r->fcap)) {
+            fprintf(stderr, "contactlab drop: out of memory\n");
+            return -1;
+        }
+        for (size_t i = 0; i < s->contacts.n; i++) fn += r->f[i].x;
+        r->imp_n += fn * h;
+    }
+    double gap = ball->r.z - R, vz = ball->rdot.z, gap_prev = r->gap_prev, vz_prev = r->vz_prev;
+    /* the first impact: contact while overlapping or pushed; the overlap crossings are
+     * interpolated within the step (penalty), a force of one step starts at its beginning (DVI) */
+    int touching = gap < 0.0 || fn > 0.0;
+    if (done_before) {
+        /* measured before the checkpoint */
+    } else if (k > 0 && r->phase == 0 && touching) {
+        r->phase = 1;
+        if (gap < 0.0 && gap_prev >= 0.0) {
+            double x = gap_prev / (gap_prev - gap);
+            res->t_in = w->t - h + x * h;
+            res->v_in = -(vz_prev + x * (vz - vz_prev));
+        } else {
+            res->t_in = w->t - h;
+            res->v_in = -vz_prev;
+        }
+    } else if (k > 0 && r->phase == 1 && !touching) {
+        r->phase = 2;
+        if (gap >= 0.0 && gap_prev < 0.0) {
+            double x = -gap_prev / (gap - gap_prev);
+            res->t_out = w->t - h + x * h;
+            res->v_out = vz_prev + x * (vz - vz_prev);
+        } else {
+            res->t_out = w->t - h;
+            res->v_out = vz_prev;
+        }
+    }
+    if (r->phase == 1 && !done_before) {
+        res->max_overlap = fmax(res->max_overlap, -gap);
+        res->max_force = fmax(res->max_force, fn);
+    }
+    if (r->phase >= 1 && !done_before) {
+        r->vmax_after = fmax(r->vmax_after, vz);
+        if (r->phase == 2) res->rebound_height = fmax(res->rebound_height, gap);
+    }
+    r->gap_prev = gap;
+    r->vz_prev = vz;
+    /* rows: every sample_dt in flight, every fine_dt near and during an impact */
+    /* (a ball at rest on the plane, |vz| < 1e-3 v, is in flight for this purpose) */
+    int near = fabs(vz) > 1e-3 * r->v_an && (gap < 1.5 * fabs(vz) * r->o->sample_dt || fn != 0.0 || gap < 0.0);
+    double span = w->t - r->t_row;
+    if (done_before || !(k == 0 || k == r->nsteps || span >= (near ? r->fine_dt : r->o->sample_dt) - 0.5 * h))
+        return 0;
+    clab_solver_stats st = {0};
+    if (s->type->stats) s->type->stats(s->self, &st);
+    double v[NCOLS] = {w->t, gap, vz, span > 0.0 ? r->imp_n / span : 0.0, bounce_height(r->H, r->cor, r->g, w->t),
+                       (double)s->contacts.n, (double)st.iterations};
+    memcpy(row, v, sizeof v);
+    r->imp_n = 0.0;
+    r->t_row = w->t;
+    return 1;
+}
+
 /* Run one (method, H, h) case, write its series, fill *res (first impact). Returns 0, 1 on
  * failure, 2 when stopped (signal, --stop-after; *status: the exit status). */
-static int drop_case(drop_opts *o, const char *method, double H, double cor, double h, double t_end, drop_result *res,
+static int drop_case(drop_opts *o, const xp_method *dm, double H, double cor, double h, double t_end, drop_result *res,
                      double *hused, drop_theory *thout, char *file, size_t filelen, xp_progress *pb, double pb0,
                      double pbspan, clab_csv *sum, int *status)
 {
@@ -204,19 +281,18 @@ static int drop_case(drop_opts *o, const char *method, double H, double cor, dou
         return 1;
     }
     const double g = -w->gravity.z, m = w->bodies[1].m, v_an = sqrt(2.0 * g * H);
-    clab_sim *s = xp_sim(&o->c, w, method, h > 0.0 ? h : 1e-6, NULL);
+    const char *method = dm->name;
+    clab_sim *s = xp_sim(&o->c, w, dm, h > 0.0 ? h : 1e-6, NULL);
     if (!s) {
         clab_world_destroy(w);
         return 1;
     }
-    const int pen = strcmp(method, "penalty") == 0;
+    const int pen = dm->kind == XP_KIND_PENALTY; /* the force law of penalty/force_law.h */
     drop_theory th = {0, 0.0, 0.0, m};
     if (pen) th = drop_theory_of(o, s);
-    /* the impact the theory expects at the analytic speed (DVI: the penalty model's, for scale) */
+    /* the impact the theory expects at the analytic speed (other methods: Hertz's, for scale) */
     double tc_an, dmax_an, F_an, e_an;
-    if (!pen) {
-        th.K = 4.0 / 3.0 * clab_material_mix(&w->materials[0], &w->materials[0]).Estar * sqrt(o->R);
-    }
+    if (!pen) th.K = clab_analytic_hertz_K(clab_material_mix(&w->materials[0], &w->materials[0]).Estar, o->R);
     drop_predict(&th, v_an, &tc_an, &dmax_an, &F_an, &e_an);
     if (h <= 0.0) { /* penalty default: 500 steps per contact, 1-2-5 rounded */
         h = round125(tc_an / 500.0);
@@ -233,7 +309,7 @@ static int drop_case(drop_opts *o, const char *method, double H, double cor, dou
     clab_options_init(&meta);
     char v[64];
     clab_options_set(&meta, "experiment", "drop", NULL);
-    clab_options_set(&meta, "method", method, NULL);
+    xp_method_meta(dm, &meta);
 #define META(k, val) (snprintf(v, sizeof v, "%.17g", (double)(val)), clab_options_set(&meta, k, v, NULL))
     META("H_m", H);
     META("cor", cor);
@@ -265,150 +341,56 @@ static int drop_case(drop_opts *o, const char *method, double H, double cor, dou
     csv = xp_series_open(&o->c, &guard, resumed, path, o->c.force || o->c.restart[0] ? CLAB_CSV_OVERWRITE : 0, &meta, series_cols, NCOLS);
     if (!csv) goto done;
 
-    clab_body *ball = &w->bodies[1];
-    long nsteps = (long)ceil(t_end / h - 1e-9);
+    drop_run r = {o, s, res, H, cor, g, h, v_an, fine_dt, -INFINITY, 0, 0.0, 0.0, 0.0, 0.0, now_s(), 0.0,
+                  (long)ceil(t_end / h - 1e-9), NULL, 0, vals};
     memset(res, 0, sizeof *res);
     res->t_in = res->t_out = NAN;
     res->rebound_height = -INFINITY;
-    double vmax_after = -INFINITY;   /* largest upward speed after the first contact began */
-    int phase = 0;                   /* 0: falling, 1: first contact, 2: after it */
-    size_t fcap = 16;
-    f = malloc(fcap * sizeof *f);
-    double t0 = now_s(), wall0 = 0.0;
-    double imp_n = 0.0, t_row = 0.0; /* impulse since the last row [N s] */
     if (resumed) { /* the running quantities at the checkpoint */
         memcpy(res, vals, sizeof *res);
-        vmax_after = vals[DROP_NRES], phase = (int)vals[DROP_NRES + 1], imp_n = vals[DROP_NRES + 2];
-        t_row = vals[DROP_NRES + 3], wall0 = vals[DROP_NRES + 4];
+        r.vmax_after = vals[DROP_NRES], r.phase = (int)vals[DROP_NRES + 1], r.imp_n = vals[DROP_NRES + 2];
+        r.t_row = vals[DROP_NRES + 3], r.wall0 = vals[DROP_NRES + 4];
     }
-    double gap_prev = ball->r.z - o->R, vz_prev = ball->rdot.z;
-
-    /* k_start: 0, or the step a restart continues from (its forces and rows are done) */
-    const long k_start = w->step;
-    for (long k = k_start; k <= nsteps; k++) {
-        double fn = 0.0;
-        const int done_before = resumed && k == k_start;
-        if (k > 0 && !done_before) { /* the force of the step just taken (ball = body b, n up) */
-            if (s->contacts.n > fcap || !f) {
-                fcap = 2 * s->contacts.n + 16;
-                clab_vec3 *nf = realloc(f, fcap * sizeof *f);
-                if (!nf) {
-                    fprintf(stderr, "contactlab drop: out of memory\n");
-                    goto done;
-                }
-                f = nf;
-            }
-            clab_sim_forces(s, f);
-            for (size_t i = 0; i < s->contacts.n; i++) fn += f[i].x;
-            imp_n += fn * h;
-        }
-        double gap = ball->r.z - o->R, vz = ball->rdot.z;
-        /* the first impact: contact while overlapping or pushed; the overlap crossings are
-         * interpolated within the step (penalty), a force of one step starts at its beginning (DVI) */
-        int touching = gap < 0.0 || fn > 0.0;
-        if (done_before) {
-            /* measured before the checkpoint */
-        } else if (k > 0 && phase == 0 && touching) {
-            phase = 1;
-            if (gap < 0.0 && gap_prev >= 0.0) {
-                double x = gap_prev / (gap_prev - gap);
-                res->t_in = w->t - h + x * h;
-                res->v_in = -(vz_prev + x * (vz - vz_prev));
-            } else {
-                res->t_in = w->t - h;
-                res->v_in = -vz_prev;
-            }
-        } else if (k > 0 && phase == 1 && !touching) {
-            phase = 2;
-            if (gap >= 0.0 && gap_prev < 0.0) {
-                double x = -gap_prev / (gap - gap_prev);
-                res->t_out = w->t - h + x * h;
-                res->v_out = vz_prev + x * (vz - vz_prev);
-            } else {
-                res->t_out = w->t - h;
-                res->v_out = vz_prev;
-            }
-        }
-        if (phase == 1 && !done_before) {
-            res->max_overlap = fmax(res->max_overlap, -gap);
-            res->max_force = fmax(res->max_force, fn);
-        }
-        if (phase >= 1 && !done_before) {
-            vmax_after = fmax(vmax_after, vz);
-            if (phase == 2) res->rebound_height = fmax(res->rebound_height, gap);
-        }
-        /* rows: every sample_dt in flight, every fine_dt near and during an impact */
-        /* (a ball at rest on the plane, |vz| < 1e-3 v, is in flight for this purpose) */
-        int near = fabs(vz) > 1e-3 * v_an && (gap < 1.5 * fabs(vz) * o->sample_dt || fn != 0.0 || gap < 0.0);
-        double span = w->t - t_row;
-        if (!done_before && (k == 0 || k == nsteps || span >= (near ? fine_dt : o->sample_dt) - 0.5 * h)) {
-            clab_solver_stats st = {0};
-            if (s->type->stats) s->type->stats(s->self, &st);
-            double row[NCOLS] = {w->t, gap, vz, span > 0.0 ? imp_n / span : 0.0,
-                                 bounce_height(H, cor, g, w->t), (double)s->contacts.n, (double)st.iterations};
-            imp_n = 0.0;
-            t_row = w->t;
-            drop_pack(vals, res, vmax_after, phase, imp_n, t_row, wall0 + now_s() - t0);
-            if (clab_csv_row(csv, row, NCOLS, &err) || xp_guard_snapshot(&guard, s, &err)) {
-                fprintf(stderr, "contactlab drop: %s\n", err.msg);
-                goto done;
-            }
-            xp_progress_update(pb, pb0 + pbspan * (double)k / (double)nsteps);
-        }
-        if (k == nsteps) break;
-        gap_prev = gap;
-        vz_prev = vz;
-        if (k > k_start) {
-            drop_pack(vals, res, vmax_after, phase, imp_n, t_row, wall0 + now_s() - t0);
-            int r = xp_case_poll(&o->c, &guard, s, k);
-            if (r < 0) goto done;
-            if (r > 0) {
-                if (pb->on) fprintf(stderr, "\n");
-                *status = xp_case_stopped(&o->c, s);
-                rc = 2;
-                goto done;
-            }
-        }
-        if (clab_sim_step(s, &err)) {
-            if (pb->on) fprintf(stderr, "\n");
-            xp_case_fail(&o->c, &guard, &err);
-            goto done;
-        }
-    }
+    r.gap_prev = w->bodies[1].r.z - o->R, r.vz_prev = w->bodies[1].rdot.z;
+    double row[NCOLS];
+    const xp_case_loop loop = {&o->c, &guard, s, csv, row, NCOLS, r.nsteps, resumed, pb, pb0, pbspan, drop_at,
+                               drop_pack_run, &r};
+    rc = xp_case_run(&loop, status);
+    f = r.f;
+    if (rc) goto done;
+    const int phase = r.phase;
+    const long nsteps = r.nsteps;
     res->contact_time = res->t_out - res->t_in; /* nan while the ball stays on the plane */
     /* restitution: the speed leaving the first contact, or the largest upward speed after it
      * began when the ball never leaves (DVI: 0) */
-    res->e = phase == 2 ? res->v_out / res->v_in : (phase == 1 ? fmax(vmax_after, 0.0) / res->v_in : NAN);
+    res->e = phase == 2 ? res->v_out / res->v_in : (phase == 1 ? fmax(r.vmax_after, 0.0) / res->v_in : NAN);
     if (phase < 2) res->rebound_height = NAN;
     res->steps = (double)nsteps;
-    res->wall = wall0 + now_s() - t0;
+    res->wall = r.wall0 + now_s() - r.t0;
     rc = 0;
 done:
-    xp_guard_free(&guard);
+    rc = xp_case_end(&o->c, &guard, csv, rc);
     free(f);
-    if (csv && clab_csv_close(csv, &err) && rc == 0) {
-        fprintf(stderr, "contactlab drop: %s\n", err.msg);
-        rc = 1;
-    }
     clab_options_free(&meta);
     clab_sim_destroy(s);
     clab_world_destroy(w);
     return rc;
 }
 
-static void drop_help(void)
+static void drop_help(const xp_common *c)
 {
     printf("usage: contactlab drop [options]\n\n"
            "A sphere (R = 0.02 m, 1000 kg/m^3) dropped from rest with its lowest point at height H on a\n"
-           "plane of the same material. Penalty: the first impact against Hertz theory (contact time\n"
-           "t_c = 2.9432 delta_max/v, max overlap delta_max = (5 m v^2/(4 K))^(2/5), K = 4/3 E* sqrt(R))\n"
-           "and the restitution against the material's cor. DVI: a perfectly inelastic landing within\n"
-           "two steps.\n"
+           "plane of the same material. Hertz-Mindlin penalty: the first impact against Hertz theory\n"
+           "(contact time t_c = 2.9432 delta_max/v, max overlap delta_max = (5 m v^2/(4 K))^(2/5),\n"
+           "K = 4/3 E* sqrt(R)) and the restitution against the material's cor. Tasora-Anitescu CCP\n"
+           "(rigid contacts): a perfectly inelastic landing within two steps.\n"
            "Writes one CSV per (H, cor, method, h), drop-summary.csv and figures.\n\n"
            "Experiment options:\n"
            "  --heights LIST   drop heights H of the lowest point [m] (default 0.05,0.2,0.8)\n"
-           "  --h-penalty S    penalty step [s] (default: Hertz t_c/500 of each case, 1-2-5 rounded)\n"
-           "  --h-dvi LIST     DVI step sizes [s] (default 1e-3)\n"
+           "  --h-penalty S    step [s] of the force-law methods (default: Hertz t_c/500 of each case,\n"
+           "                   1-2-5 rounded)\n"
+           "  --h-dvi LIST     step sizes [s] of the rigid-contact (CCP) methods (default 1e-3)\n"
            "  --R M            sphere radius [m] (default 0.02)\n"
            "  --rho KG_M3      sphere density [kg/m^3] (default 1000)\n"
            "  --E PA           Young's modulus of sphere and plane [Pa] (default 1e8)\n"
@@ -420,8 +402,8 @@ static void drop_help(void)
            "  --sample-dt-contact S  output interval near impacts [s] (default: Hertz t_c/200, rounded)\n"
            "  --t-end S        simulated time [s] (default: 1.1 x the time of the second impact of the\n"
            "                   highest drop of a ball with restitution cor)\n\n"
-           "--h sets the step of every method at once.\n\n%s",
-           xp_common_help);
+           "--h sets the step of every method at once.\n\n");
+    xp_common_help(c);
 }
 
 int xp_drop(int argc, char **argv)
@@ -455,7 +437,7 @@ int xp_drop(int argc, char **argv)
         if (r != 0) continue;
         int bad = 0;
         switch (opt) {
-        case '?' + 256: drop_help(); rc = 0; goto out;
+        case '?' + 256: drop_help(&o.c); rc = 0; goto out;
         case 1000: bad = xp_parse_list("heights", optarg, 1e-6, 1e3, o.H, MAXC, &o.nH); break;
         case 1001: bad = xp_parse_double("h-penalty", optarg, 1e-12, 0.1, &o.hpen); break;
         case 1002: bad = xp_parse_list("h-dvi", optarg, 1e-9, 0.1, o.hdvi, MAXC, &o.nhdvi); break;
@@ -529,57 +511,49 @@ int xp_drop(int argc, char **argv)
     char sv[64];
     snprintf(sv, sizeof sv, "%.17g", t_end);
     clab_options_set(&meta, "t_end_s", sv, NULL);
-    if (xp_restart_begin(&o.c)) {
-        clab_options_free(&meta);
-        rc = 1;
-        goto out;
-    }
     /* a restart continues the summary: the rows of the cases finished before stay */
-    clab_csv *sum = xp_summary_open(&o.c, spath, &meta, scols, NS);
+    clab_csv *sum = xp_summary_begin(&o.c, spath, &meta, scols, NS);
     if (!sum) {
-        clab_options_free(&meta);
         rc = 1;
         goto out;
     }
-    clab_options_free(&meta);
 
     printf("%-8s %6s %8s %8s %10s %10s %10s %10s %7s %7s %9s %9s\n", "method", "H", "h_s", "v_in", "t_c",
            "t_c_hertz", "overlap", "ovl_hertz", "e", "cor", "rebound", "cor^2 H");
     rc = 0;
     int ncases = 0;
-    for (int mi = 0; mi < 2; mi++)
-        if (o.c.methods & (mi == 0 ? XP_PENALTY : XP_DVI)) ncases += o.nH * o.ncor * (mi == 0 ? 1 : o.nhdvi);
+    for (int mi = 0; mi < o.c.nmethod; mi++) ncases += o.nH * o.ncor * (o.c.method[mi]->kind == XP_KIND_CCP ? o.nhdvi : 1);
     xp_progress pb;
     char label[128];
     snprintf(label, sizeof label, "drop, %d runs", ncases);
     xp_progress_begin(&pb, &o.c, label);
     int icase = 0;
-    for (int mi = 0; mi < 2 && rc == 0; mi++) {
-        int which = mi == 0 ? XP_PENALTY : XP_DVI;
-        if (!(o.c.methods & which)) continue;
-        const char *method = which == XP_PENALTY ? "penalty" : "dvi";
-        int nh = which == XP_PENALTY ? 1 : o.nhdvi;
+    for (int mi = 0; mi < o.c.nmethod && rc == 0; mi++) {
+        const xp_method *dm = o.c.method[mi];
+        const char *method = dm->name;
+        int nh = dm->kind == XP_KIND_CCP ? o.nhdvi : 1;
         for (int j = 0; j < o.ncor && rc == 0; j++)
         for (int i = 0; i < o.nH && rc == 0; i++)
             for (int k = 0; k < nh && rc == 0; k++, icase++) {
-                double H = o.H[i], cor = o.cor[j], h = which == XP_PENALTY ? o.hpen : o.hdvi[k], hused = h;
+                double H = o.H[i], cor = o.cor[j], h = xp_method_h(dm, o.hpen, o.hdvi[k]), hused = h;
                 drop_result r;
                 drop_theory th;
                 char file[512], clabel[64];
                 snprintf(clabel, sizeof clabel, "%s H=%g cor=%g", method, H, cor);
                 if (nh > 1) snprintf(clabel + strlen(clabel), sizeof clabel - strlen(clabel), " h=%g", h);
                 if (xp_case_skip(&o.c, clabel)) continue; /* finished before the checkpoint */
-                int st = drop_case(&o, method, H, cor, h, t_end, &r, &hused, &th, file, sizeof file, &pb,
+                int st = drop_case(&o, dm, H, cor, h, t_end, &r, &hused, &th, file, sizeof file, &pb,
                                    (double)icase / ncases, 1.0 / ncases, sum, &rc);
                 if (st == 2) break; /* stopped: rc is the exit status */
                 if (st) {
                     rc = 1;
                     break;
                 }
-                /* theory at the measured impact speed (penalty); DVI has no compliance to compare */
+                /* theory at the measured impact speed (the penalty force law); rigid contacts have
+                 * no compliance to compare, and no restitution term: e = 0 */
                 double tc = NAN, dmax = NAN, Fmax = NAN, e_model = NAN;
-                if (which == XP_PENALTY && r.v_in > 0.0) drop_predict(&th, r.v_in, &tc, &dmax, &Fmax, &e_model);
-                if (which == XP_DVI) e_model = 0.0;
+                if (dm->kind == XP_KIND_PENALTY && r.v_in > 0.0) drop_predict(&th, r.v_in, &tc, &dmax, &Fmax, &e_model);
+                if (dm->kind == XP_KIND_CCP) e_model = 0.0;
                 enum { NV = NS - 2 };
                 double vals[NV] = {H,
                                    hused,
@@ -601,16 +575,8 @@ int xp_drop(int argc, char **argv)
                                    cor * cor * H,
                                    r.steps,
                                    r.wall};
-                const char *cells[NS];
-                char buf[NV][64];
-                cells[0] = method;
-                for (int q = 0; q < NV; q++) {
-                    snprintf(buf[q], sizeof buf[q], "%.17g", vals[q]);
-                    cells[q + 1] = buf[q];
-                }
-                cells[NS - 1] = file;
-                if (clab_csv_text_row(sum, cells, NS, &err)) {
-                    fprintf(stderr, "contactlab drop: %s\n", err.msg);
+                const char *tail[] = {file};
+                if (xp_summary_row(&o.c, sum, &method, 1, vals, NV, tail, 1)) {
                     rc = 1;
                     break;
                 }

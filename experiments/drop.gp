@@ -32,7 +32,7 @@ do for [fmt in "png pdf"] {
     set terminal pdfcairo size 4.2 * ncor + 0.5, 3.3 font "Sans,8" enhanced
   }
   set output "drop-height.".fmt
-  set multiplot layout 1, ncor title "Sphere dropped on a plane: height of the lowest point (penalty rebounds, DVI lands inelastically)"
+  set multiplot layout 1, ncor title "Sphere dropped on a plane: height of the lowest point (Hertz-Mindlin penalty rebounds, Tasora-Anitescu CCP lands inelastically)"
   do for [j = 1:ncor] {
     c = word(cors, j)
     pf = files("drop-H_*-cor_".c."-penalty-h_*.csv")
@@ -50,8 +50,8 @@ do for [fmt in "png pdf"] {
     plot for [f in pf] f using "t_s":"height_m" with lines lw 2 lc Hidx(f) title sprintf("H = %s m (penalty h = %s s)", Hof(f), hof(f)), \
          for [f in df] f using "t_s":"height_m" with lines lw 2 dt 2 lc Hidx(f) notitle, \
          for [f in pf] f using "t_s":"height_reference_m" with lines lw 1 dt 3 lc rgb "black" notitle, \
-         NaN with lines lw 2 lc rgb "gray40" title "solid: penalty", \
-         NaN with lines lw 2 dt 2 lc rgb "gray40" title (words(df) > 0 ? "dashed: DVI, h = ".hof(word(df, 1))." s" : ""), \
+         NaN with lines lw 2 lc rgb "gray40" title "solid: Hertz-Mindlin penalty", \
+         NaN with lines lw 2 dt 2 lc rgb "gray40" title (words(df) > 0 ? "dashed: Tasora-Anitescu CCP, h = ".hof(word(df, 1))." s" : ""), \
          NaN with lines lw 1 dt 3 lc rgb "black" title "dotted: rigid ball, restitution cor"
   }
   unset multiplot
@@ -86,8 +86,8 @@ do for [fmt in "png pdf"] {
     unset autoscale x
     set yrange [0:*]
     set offsets 0, 0, graph 0.35, 0
-    plot for [f in pf] f using (1000 * (column("t_s") - ti)):"fn_N" with fsteps lw 2 lc coridx(f) title sprintf("penalty, cor = %s", corof(f)), \
-         for [f in df] f using (1000 * (column("t_s") - ti)):"fn_N" with fsteps lw 2 lc rgb "#d62728" title sprintf("DVI, h = %s s", hof(f)), \
+    plot for [f in pf] f using (1000 * (column("t_s") - ti)):"fn_N" with fsteps lw 2 lc coridx(f) title sprintf("Hertz-Mindlin penalty, cor = %s", corof(f)), \
+         for [f in df] f using (1000 * (column("t_s") - ti)):"fn_N" with fsteps lw 2 lc rgb "#d62728" title sprintf("Tasora-Anitescu CCP, h = %s s", hof(f)), \
          meta(ref, "max_force_hertz_analytic_N") with lines dt 2 lc rgb "black" title "Hertz F_{max} (elastic)"
   }
   unset multiplot
@@ -115,7 +115,7 @@ do for [fmt in "png pdf"] {
     set terminal pdfcairo size 9.5in, 3.2in font "Sans,8" enhanced
   }
   set output "drop-hertz.".fmt
-  set multiplot layout 1, 3 title "Sphere drop, first impact of the penalty method against Hertz theory"
+  set multiplot layout 1, 3 title "Sphere drop, first impact of the Hertz-Mindlin penalty method against Hertz theory"
   set grid
   set xlabel "impact speed v [m/s]"
   unset logscale
@@ -132,23 +132,23 @@ do for [fmt in "png pdf"] {
   set ylabel "contact time t_c [ms]"
   plot tcH(x) with lines lw 1.5 lc rgb "black" title "Hertz (elastic)", \
        for [j = 1:ncor] "drop-summary.csv" using "v_impact_m_s":(1000 * sel("penalty", word(cors, j) + 0) * column("contact_time_s")) \
-         with points pt 6 + j ps 1.6 lw 1.5 lc j title sprintf("penalty, cor = %s", word(cors, j))
+         with points pt 6 + j ps 1.6 lw 1.5 lc j title sprintf("Hertz-Mindlin penalty, cor = %s", word(cors, j))
   set title "max overlap, Hertz {/Symbol d}_{max} = (5 m v^2/(4 K))^{2/5}"
   set ylabel "max overlap {/Symbol d}_{max} [mm]"
   set key top left
   plot dmH(x) with lines lw 1.5 lc rgb "black" title "Hertz (elastic)", \
        for [j = 1:ncor] "drop-summary.csv" using "v_impact_m_s":(1000 * sel("penalty", word(cors, j) + 0) * column("max_overlap_m")) \
-         with points pt 6 + j ps 1.6 lw 1.5 lc j title sprintf("penalty, cor = %s", word(cors, j))
+         with points pt 6 + j ps 1.6 lw 1.5 lc j title sprintf("Hertz-Mindlin penalty, cor = %s", word(cors, j))
   set title "restitution (speed out / speed in)"
   set ylabel "restitution e"
   set yrange [-0.05:1.1]
   set offsets graph 0.0, graph 0.06, 0, 0
   set key at graph 0.97, graph 0.6 right box opaque
   plot for [j = 1:ncor] "drop-summary.csv" using "v_impact_m_s":(sel("penalty", word(cors, j) + 0) * column("restitution")) \
-         with points pt 6 + j ps 1.6 lw 1.5 lc j title sprintf("penalty, cor = %s", word(cors, j)), \
+         with points pt 6 + j ps 1.6 lw 1.5 lc j title sprintf("Hertz-Mindlin penalty, cor = %s", word(cors, j)), \
        for [j = 1:ncor] (word(cors, j) + 0) with lines dt 2 lc j title sprintf("material cor = %s", word(cors, j)), \
        "drop-summary.csv" using "v_impact_m_s":(strcol("method") eq "dvi" ? column("restitution") : NaN) \
-         with points pt 2 ps 1.6 lw 1.5 lc rgb "#d62728" title "DVI (every cor)"
+         with points pt 2 ps 1.6 lw 1.5 lc rgb "#d62728" title "Tasora-Anitescu CCP (every cor)"
   unset multiplot
   unset output
 }

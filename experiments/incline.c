@@ -30,6 +30,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "clab_analytic.h"
 #include "clab_csv.h"
 #include "xp.h"
 
@@ -62,12 +63,6 @@ static double now_s(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-/* a = g (sin theta - mu cos theta) while sliding (tan theta > mu), else 0 */
-static double analytic_accel(double g, double theta, double mu)
-{
-    return tan(theta) > mu ? g * (sin(theta) - mu * cos(theta)) : 0.0;
 }
 
 /* the scene: the plane through the origin turned by theta about y, the box resting on it
@@ -119,9 +114,109 @@ enum { NCOLS = sizeof series_cols / sizeof series_cols[0] };
 enum { INC_NRES = sizeof(inc_result) / sizeof(double), INC_NVAL = INC_NRES + 15 };
 _Static_assert(sizeof(inc_result) == INC_NRES * sizeof(double), "inc_result holds only doubles");
 
+/* a case while it runs: what xp_case_run's inc_at and inc_pack keep */
+typedef struct inc_run {
+    const inc_opts *o;
+    clab_sim *s;
+    inc_result *res;
+    clab_vec3 n, d, r0; /* the plane's normal, downhill, the box's center at the release */
+    double h, a_an;
+    long nsteps, every;
+    struct {
+        double imp_n, imp_t, t_row;                    /* impulses since the last row [N s], its time */
+        double fit_n, fit_t, fit_v, fit_tt, fit_tv;    /* least squares of v(t) */
+        double win_n, win_t, win_span;                 /* impulses in the fit window */
+    } v;                                               /* running values, as the checkpoint keeps them */
+    double t0, wall0;   /* wall clock at the start, time spent before a restart [s] */
+    clab_vec3 *f;       /* the forces of the last step (xp_forces) */
+    size_t fcap;
+    double *vals;       /* [INC_NVAL] the checkpoint's running values */
+} inc_run;
+_Static_assert(INC_NRES + sizeof(((inc_run *)0)->v) / sizeof(double) == INC_NVAL - 4, "inc_run.v: 11 doubles");
+
+static void inc_pack(void *ctx)
+{
+    inc_run *r = ctx;
+    memcpy(r->vals, r->res, sizeof *r->res);
+    memcpy(r->vals + INC_NRES, &r->v, sizeof r->v);
+    r->vals[INC_NRES + 11] = r->r0.x, r->vals[INC_NRES + 12] = r->r0.y, r->vals[INC_NRES + 13] = r->r0.z;
+    r->vals[INC_NRES + 14] = r->wall0 + now_s() - r->t0;
+}
+
+/* step k of a case: the forces on the box, the fit's sums, the row when due */
+static int inc_at(void *ctx, long k, int done_before, double *row)
+{
+    inc_run *r = ctx;
+    clab_sim *s = r->s;
+    const clab_world *w = s->world;
+    const clab_body *box = &w->bodies[1];
+    inc_result *res = r->res;
+    const double h = r->h;
+    const clab_vec3 n = r->n, d = r->d;
+    /* contact forces on the box from the last step (box = body b, n from plane to box),
+     * accumulated as impulses until the next row: rows hold interval means */
+    if (k > 0 && !done_before) {
+        double fn = 0.0, ft = 0.0;
+        if (xp_forces(s, &r->f, &r->fcap)) {
+            fprintf(stderr, "contactlab incline: out of memory\n");
+            return -1;
+        }
+        for (size_t i = 0; i < s->contacts.n; i++) {
+            const clab_contact *c = &s->contacts.c[i];
+            const clab_vec3 *f = &r->f[i];
+            clab_vec3 tu, tw;
+            clab_contact_frame(c, &tu, &tw);
+            clab_vec3 F = clab_v3_add(clab_v3_scale(c->n, f->x),
+                                      clab_v3_add(clab_v3_scale(tu, f->y), clab_v3_scale(tw, f->z)));
+            if (c->a == 1) F = clab_v3_neg(F); /* the box as body a */
+            fn += clab_v3_dot(F, n);
+            ft -= clab_v3_dot(F, d);
+        }
+        r->v.imp_n += fn * h;
+        r->v.imp_t += ft * h;
+        if (w->t >= r->o->fit_from - 1e-12) {
+            r->v.win_n += fn * h;
+            r->v.win_t += ft * h;
+            r->v.win_span += h;
+        }
+    }
+    clab_vec3 dr = clab_v3_sub(box->r, r->r0);
+    double sd = clab_v3_dot(dr, d), vd = clab_v3_dot(box->rdot, d);
+    double gap = clab_v3_dot(box->r, n) - INC_HZ;
+    if (k > 0 && !done_before) {
+        res->max_gap = fmax(res->max_gap, gap);
+        res->min_gap = fmin(res->min_gap, gap);
+    }
+    if (w->t >= r->o->fit_from - 1e-12 && !done_before) {
+        r->v.fit_n += 1.0;
+        r->v.fit_t += w->t;
+        r->v.fit_v += vd;
+        r->v.fit_tt += w->t * w->t;
+        r->v.fit_tv += w->t * vd;
+    }
+    if (done_before || !(k % r->every == 0 || k == r->nsteps)) return 0;
+    clab_solver_stats st = {0};
+    if (s->type->stats) s->type->stats(s->self, &st);
+    double span = w->t - r->v.t_row;
+    double v[NCOLS] = {w->t,
+                       sd,
+                       vd,
+                       0.5 * r->a_an * w->t * w->t,
+                       r->a_an * w->t,
+                       span > 0.0 ? r->v.imp_n / span : 0.0,
+                       span > 0.0 ? r->v.imp_t / span : 0.0,
+                       gap,
+                       (double)s->contacts.n,
+                       (double)st.iterations};
+    memcpy(row, v, sizeof v);
+    r->v.imp_n = r->v.imp_t = 0.0;
+    r->v.t_row = w->t;
+    return 1;
+}
+
 /* Run one (method, theta) case, write its series, fill its summary row; *hused is the step.
  * Returns 0, 1 on failure, 2 when stopped (signal, --stop-after; *status: exit status). */
-static int inc_case(inc_opts *o, const char *method, double ratio, double h, double t_end, inc_result *res,
+static int inc_case(inc_opts *o, const xp_method *im, double ratio, double h, double t_end, inc_result *res,
                     double *hused, char *file, size_t filelen, xp_progress *pb, double pb0, double pbspan,
                     clab_csv *sum, int *status)
 {
@@ -132,12 +227,13 @@ static int inc_case(inc_opts *o, const char *method, double ratio, double h, dou
         fprintf(stderr, "contactlab incline: %s\n", err.msg);
         return 1;
     }
-    clab_sim *s = xp_sim(&o->c, w, method, h > 0.0 ? h : 1e-5, NULL);
+    const char *method = im->name;
+    clab_sim *s = xp_sim(&o->c, w, im, h > 0.0 ? h : 1e-5, NULL);
     if (!s) {
         clab_world_destroy(w);
         return 1;
     }
-    if (h <= 0.0) { /* penalty default: a tenth of the backend's stable step, 1-2-5 rounded */
+    if (h <= 0.0) { /* force laws' default: a tenth of the backend's stable step, 1-2-5 rounded */
         double hs = s->type->stable_step ? s->type->stable_step(s->self, w) : 0.0;
         h = round125(hs > 0.0 ? 0.1 * hs : 1e-5);
         s->h = h;
@@ -149,14 +245,14 @@ static int inc_case(inc_opts *o, const char *method, double ratio, double h, dou
 
     const double g = -w->gravity.z;
     const clab_vec3 n = clab_v3(sin(theta), 0.0, cos(theta)), d = clab_v3(cos(theta), 0.0, -sin(theta));
-    const double a_an = analytic_accel(g, theta, mu);
+    const double a_an = clab_analytic_incline_accel(g, theta, mu);
 
     /* metadata: the experiment's parameters, then the simulation's (backend and model) */
     clab_options meta;
     clab_options_init(&meta);
     char v[64];
     clab_options_set(&meta, "experiment", "incline", NULL);
-    clab_options_set(&meta, "method", method, NULL);
+    xp_method_meta(im, &meta);
 #define META(k, val) (snprintf(v, sizeof v, "%.17g", (double)(val)), clab_options_set(&meta, k, v, NULL))
     META("mu", mu);
     META("tan_theta_over_mu", ratio);
@@ -206,123 +302,27 @@ static int inc_case(inc_opts *o, const char *method, double ratio, double h, dou
     }
     const clab_vec3 r0 = resumed ? clab_v3(vals[INC_NRES + 11], vals[INC_NRES + 12], vals[INC_NRES + 13]) : box->r;
 
-    long nsteps = (long)ceil(t_end / h - 1e-9);
-    long every = (long)fmax(1.0, floor(o->sample_dt / h + 0.5));
+    inc_run r = {o, s, res, n, d, r0, h, a_an, (long)ceil(t_end / h - 1e-9),
+                 (long)fmax(1.0, floor(o->sample_dt / h + 0.5)), {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, now_s(), 0.0,
+                 NULL, 0, vals};
     memset(res, 0, sizeof *res);
     res->max_gap = -INFINITY;
     res->min_gap = INFINITY;
-    size_t fcap = 16;
-    f = malloc(fcap * sizeof *f);
-    double t0 = now_s(), wall0 = 0.0;
-    double imp_n = 0.0, imp_t = 0.0, t_row = 0.0;  /* impulses since the last row [N s] */
-    double fit_n = 0, fit_t = 0, fit_v = 0, fit_tt = 0, fit_tv = 0; /* least squares of v(t) */
-    double win_n = 0.0, win_t = 0.0, win_span = 0.0; /* impulses in the fit window */
-    double *const run[INC_NVAL - INC_NRES - 4] = {&imp_n, &imp_t,  &t_row, &fit_n, &fit_t, &fit_v,
-                                                  &fit_tt, &fit_tv, &win_n, &win_t, &win_span};
-    enum { NRUN = sizeof run / sizeof run[0] };
     if (resumed) { /* the running quantities at the checkpoint */
         memcpy(res, vals, sizeof *res);
-        for (int q = 0; q < NRUN; q++) *run[q] = vals[INC_NRES + q];
-        wall0 = vals[INC_NRES + 14];
+        memcpy(&r.v, vals + INC_NRES, sizeof r.v);
+        r.wall0 = vals[INC_NRES + 14];
     }
-#define INC_PACK()                                                                          \
-    (memcpy(vals, res, sizeof *res), vals[INC_NRES + 11] = r0.x, vals[INC_NRES + 12] = r0.y, \
-     vals[INC_NRES + 13] = r0.z, vals[INC_NRES + 14] = wall0 + now_s() - t0)
-
-    /* k_start: 0, or the step a restart continues from (its forces and rows are done) */
-    const long k_start = w->step;
-    for (long k = k_start; k <= nsteps; k++) {
-        const int done_before = resumed && k == k_start;
-        /* contact forces on the box from the last step (box = body b, n from plane to box),
-         * accumulated as impulses until the next row: rows hold interval means */
-        if (k > 0 && !done_before) {
-            double fn = 0.0, ft = 0.0;
-            if (s->contacts.n > fcap || !f) {
-                fcap = 2 * s->contacts.n + 16;
-                clab_vec3 *nf = realloc(f, fcap * sizeof *f);
-                if (!nf) {
-                    fprintf(stderr, "contactlab incline: out of memory\n");
-                    goto done;
-                }
-                f = nf;
-            }
-            clab_sim_forces(s, f);
-            for (size_t i = 0; i < s->contacts.n; i++) {
-                const clab_contact *c = &s->contacts.c[i];
-                clab_vec3 tu, tw;
-                clab_contact_frame(c, &tu, &tw);
-                clab_vec3 F = clab_v3_add(clab_v3_scale(c->n, f[i].x),
-                                          clab_v3_add(clab_v3_scale(tu, f[i].y), clab_v3_scale(tw, f[i].z)));
-                if (c->a == 1) F = clab_v3_neg(F); /* the box as body a */
-                fn += clab_v3_dot(F, n);
-                ft -= clab_v3_dot(F, d);
-            }
-            imp_n += fn * h;
-            imp_t += ft * h;
-            if (w->t >= o->fit_from - 1e-12) {
-                win_n += fn * h;
-                win_t += ft * h;
-                win_span += h;
-            }
-        }
-        clab_vec3 dr = clab_v3_sub(box->r, r0);
-        double sd = clab_v3_dot(dr, d), vd = clab_v3_dot(box->rdot, d);
-        double gap = clab_v3_dot(box->r, n) - INC_HZ;
-        if (k > 0 && !done_before) {
-            res->max_gap = fmax(res->max_gap, gap);
-            res->min_gap = fmin(res->min_gap, gap);
-        }
-        if (w->t >= o->fit_from - 1e-12 && !done_before) {
-            fit_n += 1.0;
-            fit_t += w->t;
-            fit_v += vd;
-            fit_tt += w->t * w->t;
-            fit_tv += w->t * vd;
-        }
-        if ((k % every == 0 || k == nsteps) && !done_before) {
-            clab_solver_stats st = {0};
-            if (s->type->stats) s->type->stats(s->self, &st);
-            double span = w->t - t_row;
-            double row[NCOLS] = {w->t,
-                                 sd,
-                                 vd,
-                                 0.5 * a_an * w->t * w->t,
-                                 a_an * w->t,
-                                 span > 0.0 ? imp_n / span : 0.0,
-                                 span > 0.0 ? imp_t / span : 0.0,
-                                 gap,
-                                 (double)s->contacts.n,
-                                 (double)st.iterations};
-            imp_n = imp_t = 0.0;
-            t_row = w->t;
-            for (int q = 0; q < NRUN; q++) vals[INC_NRES + q] = *run[q];
-            INC_PACK();
-            if (clab_csv_row(csv, row, NCOLS, &err) || xp_guard_snapshot(&guard, s, &err)) {
-                fprintf(stderr, "contactlab incline: %s\n", err.msg);
-                goto done;
-            }
-            xp_progress_update(pb, pb0 + pbspan * (double)k / (double)nsteps);
-        }
-        if (k == nsteps) break;
-        if (k > k_start) {
-            for (int q = 0; q < NRUN; q++) vals[INC_NRES + q] = *run[q];
-            INC_PACK();
-            int r = xp_case_poll(&o->c, &guard, s, k);
-            if (r < 0) goto done;
-            if (r > 0) {
-                if (pb->on) fprintf(stderr, "\n");
-                *status = xp_case_stopped(&o->c, s);
-                rc = 2;
-                goto done;
-            }
-        }
-        if (clab_sim_step(s, &err)) {
-            if (pb->on) fprintf(stderr, "\n");
-            xp_case_fail(&o->c, &guard, &err);
-            goto done;
-        }
-    }
-#undef INC_PACK
+    double row[NCOLS];
+    const xp_case_loop loop = {&o->c, &guard, s, csv, row, NCOLS, r.nsteps, resumed, pb, pb0, pbspan, inc_at,
+                               inc_pack, &r};
+    rc = xp_case_run(&loop, status);
+    f = r.f;
+    if (rc) goto done;
+    const double fit_n = r.v.fit_n, fit_t = r.v.fit_t, fit_v = r.v.fit_v, fit_tt = r.v.fit_tt, fit_tv = r.v.fit_tv;
+    const double win_n = r.v.win_n, win_t = r.v.win_t, win_span = r.v.win_span;
+    const long nsteps = r.nsteps;
+    const double t0 = r.t0, wall0 = r.wall0;
     res->s_final = clab_v3_dot(clab_v3_sub(box->r, r0), d);
     res->v_final = clab_v3_dot(box->rdot, d);
     double den = fit_n * fit_tt - fit_t * fit_t;
@@ -333,19 +333,15 @@ static int inc_case(inc_opts *o, const char *method, double ratio, double h, dou
     res->wall = wall0 + now_s() - t0;
     rc = 0;
 done:
-    xp_guard_free(&guard);
+    rc = xp_case_end(&o->c, &guard, csv, rc);
     free(f);
-    if (csv && clab_csv_close(csv, &err) && rc == 0) {
-        fprintf(stderr, "contactlab incline: %s\n", err.msg);
-        rc = 1;
-    }
     clab_options_free(&meta);
     clab_sim_destroy(s);
     clab_world_destroy(w);
     return rc;
 }
 
-static void inc_help(void)
+static void inc_help(const xp_common *c)
 {
     printf("usage: contactlab incline [options]\n\n"
            "A box (0.2 x 0.2 x 0.1 m, 1 kg) on a plane inclined by theta, swept through the stick/slip\n"
@@ -357,8 +353,9 @@ static void inc_help(void)
            "Experiment options:\n"
            "  --mu X           friction coefficient (default 0.3)\n"
            "  --ratios LIST    the cases as tan(theta)/mu (default: 16 values 0.5, 0.6, ..., 2.0)\n"
-           "  --h-penalty S    penalty step [s] (default: a tenth of the stable step, 1-2-5 rounded)\n"
-           "  --h-dvi S        DVI step [s] (default 1e-3)\n"
+           "  --h-penalty S    step [s] of the force-law methods (default: a tenth of the stable step,\n"
+           "                   1-2-5 rounded)\n"
+           "  --h-dvi S        step [s] of the rigid-contact (CCP) methods (default 1e-3)\n"
            "  --mass KG        box mass [kg] (default 1)\n"
            "  --E PA           Young's modulus of box and plane, penalty law [Pa] (default 1e8)\n"
            "  --nu X           Poisson ratio (default 0.3)\n"
@@ -367,8 +364,8 @@ static void inc_help(void)
            "  --settle S       rest under the normal part of gravity before the release [s] (default 0.1)\n"
            "  --fit-from S     start of the acceleration fit window [s] (default 0.2, at most t_end/2)\n"
            "  --t-end S        simulated time after the release [s] (default 1)\n\n"
-           "--h sets the step of every method at once.\n\n%s",
-           xp_common_help);
+           "--h sets the step of every method at once.\n\n");
+    xp_common_help(c);
 }
 
 int xp_incline(int argc, char **argv)
@@ -408,7 +405,7 @@ int xp_incline(int argc, char **argv)
         if (r != 0) continue;
         int bad = 0;
         switch (opt) {
-        case '?' + 256: inc_help(); rc = 0; goto out;
+        case '?' + 256: inc_help(&o.c); rc = 0; goto out;
         case 1000: bad = xp_parse_double("mu", optarg, 1e-6, 10, &o.mu); break;
         case 1001: bad = xp_parse_list("ratios", optarg, 0.0, 1e3, o.ratio, MAXR, &o.nratio); break;
         case 1002: bad = xp_parse_double("h-penalty", optarg, 1e-12, 0.1, &o.hpen); break;
@@ -483,68 +480,53 @@ int xp_incline(int argc, char **argv)
     clab_options_set(&meta, "accel_rel_err", "(accel - analytic)/analytic; empty (nan) where the box should stick", NULL);
     clab_options_set(&meta, "fn_mean_N", "mean normal force on [fit_from, t_end]; analytic m g cos theta", NULL);
     clab_options_set(&meta, "ft_mean_N", "mean friction force up the slope on [fit_from, t_end]; analytic min(m g sin theta, mu m g cos theta)", NULL);
-    clab_options_set(&meta, "gap_m", "box bottom above the plane; DVI hovers at mu h v_T while sliding (seed 000, Eq. (5d))", NULL);
-    clab_options_set(&meta, "gap_relaxation_m", "DVI: mu h v_T at t_end, the hover gap the CCP relaxation predicts", NULL);
-    if (xp_restart_begin(&o.c)) {
-        clab_options_free(&meta);
-        rc = 1;
-        goto out;
-    }
+    clab_options_set(&meta, "gap_m", "box bottom above the plane; rigid contacts (Tasora-Anitescu CCP, relaxed Coulomb, Eq. (5d)) hover at mu h v_T while sliding", NULL);
+    clab_options_set(&meta, "gap_relaxation_m", "rigid contacts: mu h v_T at t_end, the hover gap the relaxed Coulomb cone predicts", NULL);
     /* a restart continues the summary: the rows of the cases finished before stay */
-    clab_csv *sum = xp_summary_open(&o.c, spath, &meta, scols, NS);
+    clab_csv *sum = xp_summary_begin(&o.c, spath, &meta, scols, NS);
     if (!sum) {
-        clab_options_free(&meta);
         rc = 1;
         goto out;
     }
-    clab_options_free(&meta);
 
     printf("%-8s %7s %7s %8s %11s %11s %10s %10s %10s\n", "method", "tan/mu", "theta", "h_s", "accel", "analytic",
            "rel_err", "s_final", "s_analytic");
     rc = 0;
     const double g = 9.81;
-    for (int mi = 0; mi < 2 && rc == 0; mi++) {
-        int which = mi == 0 ? XP_PENALTY : XP_DVI;
-        if (!(o.c.methods & which)) continue;
-        const char *method = which == XP_PENALTY ? "penalty" : "dvi";
+    for (int mi = 0; mi < o.c.nmethod && rc == 0; mi++) {
+        const xp_method *im = o.c.method[mi];
+        const char *method = im->name;
         xp_progress pb;
         char label[128];
         snprintf(label, sizeof label, "incline %s, %d angles", method, o.nratio);
         xp_progress_begin(&pb, &o.c, label);
         for (int i = 0; i < o.nratio && rc == 0; i++) {
             double ratio = o.ratio[i], theta = atan(ratio * o.mu);
-            double h = which == XP_PENALTY ? o.hpen : o.hdvi, hused = h;
+            double h = xp_method_h(im, o.hpen, o.hdvi), hused = h;
             inc_result r;
             char file[512], clabel[64];
             snprintf(clabel, sizeof clabel, "%s tan/mu=%g", method, ratio);
             if (xp_case_skip(&o.c, clabel)) continue; /* finished before the checkpoint */
-            int st = inc_case(&o, method, ratio, h, t_end, &r, &hused, file, sizeof file, &pb, (double)i / o.nratio,
+            int st = inc_case(&o, im, ratio, h, t_end, &r, &hused, file, sizeof file, &pb, (double)i / o.nratio,
                               1.0 / o.nratio, sum, &rc);
             if (st == 2) break; /* stopped: rc is the exit status */
             if (st) {
                 rc = 1;
                 break;
             }
-            double a_an = analytic_accel(g, theta, o.mu);
+            double a_an = clab_analytic_incline_accel(g, theta, o.mu);
             double s_an = 0.5 * a_an * t_end * t_end;
             double rel = a_an > 0.0 ? (r.accel - a_an) / a_an : NAN;
-            /* DVI: a sliding box hovers at mu h v_T (seed 000, Eq. (5d)), largest at the end */
-            double gap_rel = which == XP_DVI ? o.mu * hused * r.v_final : NAN;
+            /* rigid contacts: a sliding box hovers at mu h v_T (relaxed Coulomb cone, Eq. (5d)),
+             * largest at the end */
+            double gap_rel = im->kind == XP_KIND_CCP ? o.mu * hused * r.v_final : NAN;
             double fn_an = o.mass * g * cos(theta), ft_an = fmin(o.mass * g * sin(theta), o.mu * fn_an);
             enum { NV = NS - 2 };
             double vals[NV] = {o.mu,      theta * 180.0 / M_PI, tan(theta), ratio,     hused,     r.s_final, s_an,
                                r.accel,   a_an,                 r.accel - a_an, rel,   r.fn_mean, fn_an,     r.ft_mean,
                                ft_an,     r.min_gap,            r.max_gap, gap_rel,   r.steps,   r.wall};
-            const char *cells[NS];
-            char buf[NV][64];
-            cells[0] = method;
-            for (int q = 0; q < NV; q++) {
-                snprintf(buf[q], sizeof buf[q], "%.17g", vals[q]);
-                cells[q + 1] = buf[q];
-            }
-            cells[NS - 1] = file;
-            if (clab_csv_text_row(sum, cells, NS, &err)) {
-                fprintf(stderr, "contactlab incline: %s\n", err.msg);
+            const char *tail[] = {file};
+            if (xp_summary_row(&o.c, sum, &method, 1, vals, NV, tail, 1)) {
                 rc = 1;
                 break;
             }

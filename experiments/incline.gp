@@ -50,14 +50,14 @@ do for [fmt in "png pdf"] {
   set title "acceleration down the slope (fit of v(t))"
   set ylabel "acceleration a [m/s^2]"
   plot a_an(x) with lines lw 2 lc rgb "black" title "g (sin {/Symbol q} - {/Symbol m} cos {/Symbol q}), 0 when sticking", \
-       "incline-summary.csv" using "tan_theta_over_mu":(sel("penalty") * column("accel_m_s2")) with points pt 6 ps 1.6 lc rgb "#1f77b4" title "penalty", \
-       "" using "tan_theta_over_mu":(sel("dvi") * column("accel_m_s2")) with points pt 2 ps 1.4 lw 1.5 lc rgb "#d62728" title "DVI"
+       "incline-summary.csv" using "tan_theta_over_mu":(sel("penalty") * column("accel_m_s2")) with points pt 6 ps 1.6 lc rgb "#1f77b4" title "Hertz-Mindlin penalty", \
+       "" using "tan_theta_over_mu":(sel("dvi") * column("accel_m_s2")) with points pt 2 ps 1.4 lw 1.5 lc rgb "#d62728" title "Tasora-Anitescu CCP"
   set title "friction / normal force, mean over the fit window"
   set ylabel "F_t / ({/Symbol m} F_n)"
   set key bottom right box opaque
   plot f_an(x) with lines lw 2 lc rgb "black" title "min(tan {/Symbol q}, {/Symbol m}) / {/Symbol m}", \
-       "incline-summary.csv" using "tan_theta_over_mu":(sel("penalty") * column("ft_mean_N") / (mu * column("fn_mean_N"))) with points pt 6 ps 1.6 lc rgb "#1f77b4" title "penalty", \
-       "" using "tan_theta_over_mu":(sel("dvi") * column("ft_mean_N") / (mu * column("fn_mean_N"))) with points pt 2 ps 1.4 lw 1.5 lc rgb "#d62728" title "DVI"
+       "incline-summary.csv" using "tan_theta_over_mu":(sel("penalty") * column("ft_mean_N") / (mu * column("fn_mean_N"))) with points pt 6 ps 1.6 lc rgb "#1f77b4" title "Hertz-Mindlin penalty", \
+       "" using "tan_theta_over_mu":(sel("dvi") * column("ft_mean_N") / (mu * column("fn_mean_N"))) with points pt 2 ps 1.4 lw 1.5 lc rgb "#d62728" title "Tasora-Anitescu CCP"
   unset multiplot
   unset output
 
@@ -81,7 +81,7 @@ do for [fmt in "png pdf"] {
        for [f in dfiles] f using "t_s":"s_m" every 5 with points pt 2 ps 1.0 lc cidx(f) notitle, \
        for [f in afiles] f using "t_s":"s_analytic_m" with lines dt 2 lw 1 lc rgb "black" \
          title (f eq word(afiles, 1) ? "analytic a t^2/2" : ""), \
-       (hp ne "" ? NaN : 1/0) with lines lw 2 lc rgb "gray40" title "lines: penalty, h = ".hp." s", \
-       (hd ne "" ? NaN : 1/0) with points pt 2 lc rgb "gray40" title "crosses: DVI, h = ".hd." s"
+       (hp ne "" ? NaN : 1/0) with lines lw 2 lc rgb "gray40" title "lines: Hertz-Mindlin penalty, h = ".hp." s", \
+       (hd ne "" ? NaN : 1/0) with points pt 2 lc rgb "gray40" title "crosses: Tasora-Anitescu CCP, h = ".hd." s"
   unset output
 }

@@ -3,6 +3,7 @@ bin_PROGRAMS += contactlab
 contactlab_SOURCES = \
 	experiments/main.c \
 	experiments/xp.c \
+	experiments/xp_case.c \
 	experiments/xp.h \
 	experiments/bowling.c \
 	experiments/run.c

@@ -191,14 +191,14 @@ fail:
 /* One method: settle the pile, write its series and force distribution. Returns 0, 1 on
  * failure, 2 when stopped (signal, --stop-after) with *status the exit status. sum: the
  * summary, part of the checkpoints. */
-static int pile_case(pile_opts *o, const char *method, double t_end, clab_csv *sum, pile_result *res, char *file,
+static int pile_case(pile_opts *o, const xp_method *pm, double t_end, clab_csv *sum, pile_result *res, char *file,
                      size_t filelen, int *status)
 {
     clab_error err;
     xp_pile_info info;
     clab_world *w;
-    int is_pen = strcmp(method, "penalty") == 0;
-    clab_sim *s = xp_pile_sim(&o->c, &o->def, method, is_pen ? o->hpen : o->hdvi, &w, &info);
+    const char *method = pm->name;
+    clab_sim *s = xp_pile_sim(&o->c, &o->def, pm, xp_method_h(pm, o->hpen, o->hdvi), &w, &info);
     if (!s) return 1;
     double h = s->h;
     memset(res, 0, sizeof *res);
@@ -213,7 +213,7 @@ static int pile_case(pile_opts *o, const char *method, double t_end, clab_csv *s
     clab_options_init(&meta);
     char v[64];
     clab_options_set(&meta, "experiment", "pile", NULL);
-    clab_options_set(&meta, "method", method, NULL);
+    xp_method_meta(pm, &meta);
     xp_pile_meta(&o->def, &info, &meta);
 #define META(k, val) (snprintf(v, sizeof v, "%.17g", (double)(val)), clab_options_set(&meta, k, v, NULL))
     META("h_s", h);
@@ -346,7 +346,7 @@ done:
     return rc;
 }
 
-static void pile_help(void)
+static void pile_help(const xp_common *c)
 {
     printf("usage: contactlab pile [options]\n\n"
            "Granular settling: N spheres (radii uniform in R (1 +- p)) fall from a random loose packing\n"
@@ -358,17 +358,18 @@ static void pile_help(void)
            "(every final contact), pile-summary.csv and figures.\n\n"
            "Experiment options:\n"
            "  --n N            number of spheres (default 500)\n"
-           "  --h-dvi S        DVI step [s] (default 1e-3)\n"
-           "  --h-penalty S    penalty step [s] (default: half the stable step t_c/10, 1-2-5 rounded;\n"
-           "                   2e-5 s for the default material)\n"
+           "  --h-dvi S        step [s] of the rigid-contact (CCP) methods (default 1e-3)\n"
+           "  --h-penalty S    step [s] of the force-law methods (default: half the stable step t_c/10,\n"
+           "                   1-2-5 rounded; 2e-5 s for the default material)\n"
            "  --t-end S        simulated time [s] (default 0.5)\n"
            "  --sample-dt S    output interval [s] (default 5e-3)\n"
            "  --window S       floor load averaged over the last S seconds (default t_end/10)\n"
            "  --bins N         histogram bins (default 30)\n"
            "  --fmax X         histogram range [0, X] in units of <f> (default 6)\n\n"
-           "--h sets the step of every method at once. DVI runs with tol=" XP_PILE_DVI_TOL " m/s unless\n"
-           "--opt-dvi tol=X says otherwise.\n\n%s\n%s",
-           xp_pile_help, xp_common_help);
+           "--h sets the step of every method at once. Rigid-contact methods run with tol=" XP_PILE_DVI_TOL "\n"
+           "m/s unless --opt dvi:tol=X says otherwise.\n\n%s\n",
+           xp_pile_help);
+    xp_common_help(c);
 }
 
 int xp_pile(int argc, char **argv)
@@ -398,7 +399,7 @@ int xp_pile(int argc, char **argv)
         if (r == 0) r = xp_pile_option(&o.def, opt, optarg);
         if (r != 0) continue;
         switch (opt) {
-        case '?' + 256: pile_help(); rc = 0; goto out;
+        case '?' + 256: pile_help(&o.c); rc = 0; goto out;
         case 1000: if (!xp_parse_double("n", optarg, 1, 1e7, &x)) o.def.n = (int)x; break;
         case 1012: xp_parse_double("h-dvi", optarg, 1e-9, 0.1, &o.hdvi); break;
         case 1013: xp_parse_double("h-penalty", optarg, 1e-12, 0.1, &o.hpen); break;
@@ -451,17 +452,16 @@ int xp_pile(int argc, char **argv)
     printf("%-8s %5s %8s %7s %10s %10s %8s %7s %10s %8s %8s %7s %8s\n", "method", "n", "h_s", "cpu_s", "cpu_s/step",
            "KE_end_J", "contacts", "coord", "max_pen_m", "floor/W", "supp/W", "beta", "iter");
     rc = 0;
-    for (int mi = 0; mi < 2 && rc == 0; mi++) {
-        int which = mi == 0 ? XP_PENALTY : XP_DVI;
-        if (!(o.c.methods & which)) continue;
-        const char *method = which == XP_PENALTY ? "penalty" : "dvi";
+    for (int mi = 0; mi < o.c.nmethod && rc == 0; mi++) {
+        const xp_method *pm = o.c.method[mi];
+        const char *method = pm->name;
         pile_result r;
         char file[600];
         if (xp_case_skip(&o.c, method)) {
             printf("%-8s finished before the checkpoint: its files and summary row are kept\n", method);
             continue;
         }
-        int st = pile_case(&o, method, t_end, sum, &r, file, sizeof file, &rc);
+        int st = pile_case(&o, pm, t_end, sum, &r, file, sizeof file, &rc);
         if (st == 2) break; /* stopped: rc is the exit status */
         if (st) {
             rc = 1;
@@ -476,16 +476,8 @@ int xp_pile(int argc, char **argv)
                                r.contacts, r.active, r.coordination, r.max_pen, r.floor_avg, r.support_avg, W,
                                r.floor_avg / W, r.support_avg / W, r.mean_fn, (double)r.nforces, r.beta, r.beta_err,
                                r.it_mean, (double)r.maxiter_hits};
-        const char *cells[NS];
-        char buf[NS][64];
-        cells[0] = method;
-        for (int q = 0; q < NS - 2; q++) {
-            snprintf(buf[q], sizeof buf[q], "%.17g", vals[q]);
-            cells[q + 1] = buf[q];
-        }
-        cells[NS - 1] = file;
-        if (clab_csv_text_row(sum, cells, NS, &err)) {
-            fprintf(stderr, "contactlab pile: %s\n", err.msg);
+        const char *tail[] = {file};
+        if (xp_summary_row(&o.c, sum, &method, 1, vals, NS - 2, tail, 1)) {
             rc = 1;
             break;
         }

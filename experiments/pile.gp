@@ -13,7 +13,7 @@ if (words(series) == 0) { print "pile.gp: no pile-n_*-<method>.csv series in thi
 
 meta(f, k) = system("sed -n 's/^# ".k." = //p' ".f." | head -1")
 isdvi(f) = strstrt(f, "-dvi") > 0
-label(f) = (isdvi(f) ? "DVI" : "penalty").sprintf(", N = %s, h = %g s", meta(f, "n_spheres"), real(meta(f, "h_s")))
+label(f) = (isdvi(f) ? "Tasora-Anitescu CCP" : "Hertz-Mindlin penalty").sprintf(", N = %s, h = %g s", meta(f, "n_spheres"), real(meta(f, "h_s")))
 col(f) = isdvi(f) ? "#0072B2" : "#D55E00"
 nseries = words(series)
 # every N in its own dash pattern when several were run into the same folder
@@ -56,7 +56,7 @@ do for [fmt in "png pdf"] {
   plot for [i = 1:nseries] word(series, i) using "t_s":(column("max_penetration_m") > 0 ? column("max_penetration_m") : NaN) \
        with lines lw 1.5 lc rgb col(word(series, i)) title label(word(series, i))
 
-  set title "DVI solver iterations per step (mean over each output interval)"
+  set title "Tasora-Anitescu CCP solver iterations per step (mean over each output interval)"
   set ylabel "iterations per step"
   unset logscale y
   set format y "%g"
@@ -79,7 +79,7 @@ if (nh == 0) { print "pile.gp: no pile-n_*-<method>-pdf.csv histograms in this f
 beta(f) = real(meta(f, "tail_beta"))
 c0(f) = real(meta(f, "tail_ln_prefactor"))
 fmax(f) = real(system("tail -1 ".f." | cut -d, -f2"))
-hlabel(f) = (isdvi(f) ? "DVI" : "penalty").sprintf(", N = %s: %s forces", meta(f, "n_spheres"), meta(f, "n_forces"))
+hlabel(f) = (isdvi(f) ? "Tasora-Anitescu CCP" : "Hertz-Mindlin penalty").sprintf(", N = %s: %s forces", meta(f, "n_spheres"), meta(f, "n_forces"))
 flabel(f) = sprintf("fit f > <f>: exp(-%.2f f/<f>)", beta(f))
 
 do for [fmt in "png pdf"] {

@@ -340,7 +340,7 @@ double xp_pile_penalty_step(const clab_sim *s)
     return xp_round125(hs > 0.0 ? 0.5 * hs : 1e-5);
 }
 
-clab_sim *xp_pile_sim(const xp_common *c, const xp_pile_def *d, const char *method, double h, clab_world **w,
+clab_sim *xp_pile_sim(const xp_common *c, const xp_pile_def *d, const xp_method *m, double h, clab_world **w,
                       xp_pile_info *info)
 {
     clab_error err;
@@ -351,8 +351,8 @@ clab_sim *xp_pile_sim(const xp_common *c, const xp_pile_def *d, const char *meth
     }
     clab_options extra;
     clab_options_init(&extra);
-    if (strcmp(method, "penalty") != 0) xp_pile_dvi_defaults(&extra);
-    clab_sim *s = xp_sim(c, *w, method, h > 0.0 ? h : 1e-5, &extra);
+    if (m->kind == XP_KIND_CCP) xp_pile_dvi_defaults(&extra);
+    clab_sim *s = xp_sim(c, *w, m, h > 0.0 ? h : 1e-5, &extra);
     clab_options_free(&extra);
     if (!s) {
         clab_world_destroy(*w);
@@ -363,12 +363,12 @@ clab_sim *xp_pile_sim(const xp_common *c, const xp_pile_def *d, const char *meth
     return s;
 }
 
-clab_sim *xp_pile_settle(const xp_common *c, clab_world *w, const char *method, double h, double t_end,
+clab_sim *xp_pile_settle(const xp_common *c, clab_world *w, const xp_method *m, double h, double t_end,
                          const clab_options *extra, const char *label)
 {
-    clab_sim *s = xp_sim(c, w, method, h > 0.0 ? h : 1e-3, extra);
+    clab_sim *s = xp_sim(c, w, m, h > 0.0 ? h : 1e-3, extra);
     if (!s) return NULL;
-    if (h <= 0.0 && strcmp(method, "penalty") == 0) s->h = xp_pile_penalty_step(s);
+    if (h <= 0.0 && m->kind != XP_KIND_CCP) s->h = xp_pile_penalty_step(s);
     long n = (long)ceil(t_end / s->h - 1e-9);
     xp_progress pb;
     xp_progress_begin(&pb, c, label);

@@ -101,21 +101,21 @@ int xp_pile_measure(const clab_sim *s, const xp_pile_info *info, clab_vec3 **for
  * to 1, 2 or 5 times a power of ten. */
 double xp_pile_penalty_step(const clab_sim *s);
 
-/* The pile of d under method ("penalty" or "dvi", the latter with xp_pile_dvi_defaults): the
- * world built into *w (its info in *info) and a simulation of it with step h, or, when
- * h <= 0, xp_pile_penalty_step. NULL (and *w NULL) on failure, the message printed as
+/* The pile of d under method m (a rigid-contact method with xp_pile_dvi_defaults): the world
+ * built into *w (its info in *info) and a simulation of it with step h, or, when h <= 0,
+ * xp_pile_penalty_step. NULL (and *w NULL) on failure, the message printed as
  * "contactlab NAME: ...". */
-clab_sim *xp_pile_sim(const xp_common *c, const xp_pile_def *d, const char *method, double h, clab_world **w,
+clab_sim *xp_pile_sim(const xp_common *c, const xp_pile_def *d, const xp_method *m, double h, clab_world **w,
                       xp_pile_info *info);
 
 /* A 1-2-5 rounding down of x > 0. */
 double xp_round125(double x);
 
-/* Settle a pile: run method ("penalty" or "dvi") with step h for t_end seconds, with the
- * common options of c and extra backend options (may be NULL); progress under label.
- * h <= 0 picks the default step (penalty: xp_pile_penalty_step; dvi: 1e-3 s).
+/* Settle a pile: run method m with step h for t_end seconds, with the common options of c
+ * and extra backend options (may be NULL); progress under label. h <= 0 picks the default
+ * step (a force law: xp_pile_penalty_step; rigid contacts: 1e-3 s).
  * Returns the simulation (world stepped in place) or NULL (message printed). */
-clab_sim *xp_pile_settle(const xp_common *c, clab_world *w, const char *method, double h, double t_end,
+clab_sim *xp_pile_settle(const xp_common *c, clab_world *w, const xp_method *m, double h, double t_end,
                          const clab_options *extra, const char *label);
 
 /* Wall-clock seconds (monotonic), and the CPU seconds of this process (the library is

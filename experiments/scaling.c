@@ -39,28 +39,29 @@ static const char *const series_cols[] = {"step", "t_s", "contacts", "iterations
 enum { NCOLS = sizeof series_cols / sizeof series_cols[0] };
 
 /* one (method, N): warm up, then time the steps one by one */
-static int scal_case(scal_opts *o, const char *method, int n, scal_result *res, char *file, size_t filelen)
+static int scal_case(scal_opts *o, const xp_method *sm, int n, scal_result *res, char *file, size_t filelen)
 {
     clab_error err;
     xp_pile_info info;
     xp_pile_def d = o->def;
     d.n = n;
     clab_world *w;
-    int is_pen = strcmp(method, "penalty") == 0;
-    clab_sim *s = xp_pile_sim(&o->c, &d, method, is_pen ? o->hpen : o->hdvi, &w, &info);
+    const char *method = sm->name;
+    const int ccp = sm->kind == XP_KIND_CCP;
+    clab_sim *s = xp_pile_sim(&o->c, &d, sm, xp_method_h(sm, o->hpen, o->hdvi), &w, &info);
     if (!s) return 1;
     double h = s->h;
     memset(res, 0, sizeof *res);
     res->h = h;
     res->warm = (long)ceil(o->t_warm / h - 1e-9);
-    res->steps = is_pen ? o->steps_pen : o->steps_dvi;
+    res->steps = ccp ? o->steps_dvi : o->steps_pen;
     snprintf(file, filelen, "scaling-n_%d-%s.csv", n, method);
     char path[2048], v[64];
     xp_path(&o->c, file, path, sizeof path);
     clab_options meta;
     clab_options_init(&meta);
     clab_options_set(&meta, "experiment", "scaling", NULL);
-    clab_options_set(&meta, "method", method, NULL);
+    xp_method_meta(sm, &meta);
     xp_pile_meta(&d, &info, &meta);
 #define META(k, val) (snprintf(v, sizeof v, "%.17g", (double)(val)), clab_options_set(&meta, k, v, NULL))
     META("h_s", h);
@@ -132,7 +133,7 @@ done:
     return rc;
 }
 
-static void scal_help(void)
+static void scal_help(const xp_common *c)
 {
     printf("usage: contactlab scaling [options]\n\n"
            "Cost per step against body count: for each N a pile is deposited (dense at once), run for\n"
@@ -142,14 +143,16 @@ static void scal_help(void)
            "(method, N)), scaling-fit.csv (b and c per method) and figures.\n\n"
            "Experiment options:\n"
            "  --n LIST         sphere counts (default 250,500,1000,2000,4000)\n"
-           "  --steps-penalty K timed penalty steps per N (default 500)\n"
-           "  --steps-dvi K    timed DVI steps per N (default 10)\n"
+           "  --steps-penalty K timed steps per N of the force-law methods (default 500)\n"
+           "  --steps-dvi K    timed steps per N of the rigid-contact (CCP) methods (default 10)\n"
            "  --t-end S        untimed warm-up before the timed steps [s] (default 0.01)\n"
-           "  --h-dvi S        DVI step [s] (default 1e-3)\n"
-           "  --h-penalty S    penalty step [s] (default: half the stable step, 1-2-5 rounded)\n\n"
+           "  --h-dvi S        step [s] of the rigid-contact (CCP) methods (default 1e-3)\n"
+           "  --h-penalty S    step [s] of the force-law methods (default: half the stable step,\n"
+           "                   1-2-5 rounded)\n\n"
            "--h sets the step of every method at once. The pile defaults to --packing deposit here.\n"
-           "DVI runs with tol=" XP_PILE_DVI_TOL " m/s unless --opt-dvi tol=X says otherwise.\n\n%s\n%s",
-           xp_pile_help, xp_common_help);
+           "Rigid-contact methods run with tol=" XP_PILE_DVI_TOL " m/s unless --opt dvi:tol=X says otherwise.\n\n%s\n",
+           xp_pile_help);
+    xp_common_help(c);
 }
 
 int xp_scaling(int argc, char **argv)
@@ -184,7 +187,7 @@ int xp_scaling(int argc, char **argv)
         if (r > 0) continue;
         int bad = 0;
         switch (opt) {
-        case '?' + 256: scal_help(); rc = 0; goto out;
+        case '?' + 256: scal_help(&o.c); rc = 0; goto out;
         case 1000: bad = xp_parse_list("n", optarg, 1, 1e7, o.n, MAXN, &o.nn); break;
         case 1001: if (!(bad = xp_parse_double("steps-penalty", optarg, 1, 1e9, &x))) o.steps_pen = (long)x; break;
         case 1002: if (!(bad = xp_parse_double("steps-dvi", optarg, 1, 1e9, &x))) o.steps_dvi = (long)x; break;
@@ -238,10 +241,9 @@ int xp_scaling(int argc, char **argv)
     printf("%-8s %6s %8s %9s %10s %11s %11s %12s\n", "method", "n", "h_s", "contacts", "iterations", "cpu_s/step",
            "wall_s/step", "cpu_s/sim_s");
     rc = 0;
-    for (int mi = 0; mi < 2 && rc == 0; mi++) {
-        int which = mi == 0 ? XP_PENALTY : XP_DVI;
-        if (!(o.c.methods & which)) continue;
-        const char *method = which == XP_PENALTY ? "penalty" : "dvi";
+    for (int mi = 0; mi < o.c.nmethod && rc == 0; mi++) {
+        const xp_method *sm = o.c.method[mi];
+        const char *method = sm->name;
         double lx[MAXN], ly[MAXN];
         int np = 0;
         double nmin = INFINITY, nmax = 0.0;
@@ -249,7 +251,7 @@ int xp_scaling(int argc, char **argv)
             int n = (int)o.n[i];
             scal_result r;
             char file[512];
-            if (scal_case(&o, method, n, &r, file, sizeof file)) {
+            if (scal_case(&o, sm, n, &r, file, sizeof file)) {
                 rc = 1;
                 break;
             }

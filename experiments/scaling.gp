@@ -12,7 +12,7 @@ methods = system("grep -v '^#' scaling-summary.csv | tail -n +2 | cut -d, -f1 | 
 fitval(m, k) = real(system("grep '^".m.",' scaling-fit.csv | cut -d, -f".k))
 hasfit(m) = system("grep -c '^".m.",' scaling-fit.csv") + 0 > 0
 col(m) = m eq "dvi" ? "#0072B2" : "#D55E00"
-name(m) = m eq "dvi" ? "DVI" : "penalty"
+name(m) = m eq "dvi" ? "Tasora-Anitescu CCP" : m eq "penalty" ? "Hertz-Mindlin penalty" : m
 meta(k) = system("grep '^# ".k." = ' scaling-n_*-dvi.csv 2>/dev/null | head -1 | sed 's/.* = //'")
 dvitol = meta("dvi_tol_m_s")
 hstr(m) = sprintf("%g", real(system("grep '^".m.",' scaling-summary.csv | head -1 | cut -d, -f4")))

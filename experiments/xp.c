@@ -27,6 +27,15 @@ void xp_option_error(const char *fmt, ...)
     va_end(ap);
 }
 
+void xp_option_error_more(const char *fmt, ...)
+{
+    if (xp_nerrors > XP_MAX_ERRORS) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+}
+
 void xp_option_unknown(void)
 {
     xp_nerrors++;
@@ -41,35 +50,201 @@ int xp_option_errors(const char *prefix)
     return xp_nerrors;
 }
 
-const char xp_common_help[] =
-    "Common options:\n"
-    "  --method M          penalty, dvi or both (default both)\n"
-    "  --h S               step size [s] for every method (default: per method, see above)\n"
-    "  --t-end S           simulated time [s]\n"
-    "  --out DIR           output folder (default out/<experiment>)\n"
-    "  --opt-penalty K=V   penalty backend option (repeatable; `contactlab list` shows them)\n"
-    "  --opt-dvi K=V       DVI backend option (repeatable)\n"
-    "  --force             overwrite results already in the output folder\n"
-    "  --no-plot           write the CSVs only, no figures\n"
-    "  --no-progress       no progress bar (it is shown only when stderr is a terminal)\n"
-    "  --checkpoint-every N  a checkpoint every N steps of a simulation, in <out>/<experiment>.ckpt\n"
-    "  --restart FILE      continue from a checkpoint with the same options: finished simulations\n"
-    "                      are kept, the interrupted one continues byte-identically, the rest run\n"
-    "  --stop-after N      stop after step N of a simulation as if interrupted (checkpoint, exit 3)\n"
-    "                      (these three: pile, chain, drop, incline; SIGINT/SIGTERM stop those\n"
-    "                      with a checkpoint and print the command to resume)\n"
-    "  --help              this text\n";
+/* The named variants; xp_common_init appends every other registered backend under its name. */
+static const xp_method xp_variants[] = {
+    {"penalty", "Hertz-Mindlin penalty (DEM)", "penalty", NULL, XP_KIND_PENALTY, 0},
+    {"dvi", "Tasora-Anitescu CCP (relaxed Coulomb)", "dvi", "friction=relaxed", XP_KIND_CCP, 0},
+    {"dvi-exact", "De Saxce fixed point (exact Coulomb)", "dvi", "friction=exact", XP_KIND_CCP, 0},
+    {"dvi-regularized", "Lacoursiere-Servin regularized CCP", "dvi", "friction=relaxed",
+     XP_KIND_CCP, 1},
+};
+
+void xp_common_help(const xp_common *c)
+{
+    printf("Methods (--method, a comma-separated list; default %s):\n", c->method_default);
+    for (int k = 0; k < c->ntable; k++) {
+        const xp_method *m = &c->table[k];
+        printf("  %-16s %s\n", m->name, m->title);
+        printf("  %-16s   backend %s%s%s%s\n", "", m->backend, m->options ? ", " : "", m->options ? m->options : "",
+               m->regularized ? (c->gives_stiffness ? ", stiffness= and cor= from the experiment"
+                                                    : ", needs --opt NAME:stiffness=K [N/m]")
+                              : "");
+    }
+    printf("  %-16s penalty,dvi;  all: every method above%s\n\n", "both",
+           c->gives_stiffness ? "" : " but those that need a stiffness");
+    printf("Common options:\n"
+           "  --method M          methods (above)\n"
+           "  --h S               step size [s] for every method (default: per method, see above)\n"
+           "  --t-end S           simulated time [s]\n"
+           "  --out DIR           output folder (default out/<experiment>)\n"
+           "  --opt [M:]K=V       backend option K=V of method or backend M, or of every method\n"
+           "                      without M (repeatable; `contactlab list` shows each backend's)\n"
+           "  --opt-penalty K=V   the same as --opt penalty:K=V\n"
+           "  --opt-dvi K=V       the same as --opt dvi:K=V (every method on the DVI backend)\n"
+           "  --force             overwrite results already in the output folder\n"
+           "  --no-plot           write the CSVs only, no figures\n"
+           "  --no-progress       no progress bar (it is shown only when stderr is a terminal)\n"
+           "  --checkpoint-every N  a checkpoint every N steps of a simulation, in <out>/<experiment>.ckpt\n"
+           "  --restart FILE      continue from a checkpoint with the same options: finished simulations\n"
+           "                      are kept, the interrupted one continues byte-identically, the rest run\n"
+           "  --stop-after N      stop after step N of a simulation as if interrupted (checkpoint, exit 3)\n"
+           "                      (these three: pile, chain, drop, incline; SIGINT/SIGTERM stop those\n"
+           "                      with a checkpoint and print the command to resume)\n"
+           "  --help              this text\n");
+}
+
+/* the method table: the variants, then the registered backends no variant is named after
+ * (a backend asking for no contact envelope is taken for a force law, one with an envelope
+ * for rigid contacts) */
+static void table_init(xp_common *c)
+{
+    c->ntable = 0;
+    for (size_t k = 0; k < sizeof xp_variants / sizeof xp_variants[0]; k++) c->table[c->ntable++] = xp_variants[k];
+    for (const clab_backend_type *const *b = clab_backend_all(); *b && c->ntable < XP_MAX_METHODS; b++) {
+        int named = 0;
+        for (int k = 0; k < c->ntable; k++) named |= strcmp(c->table[k].name, (*b)->name) == 0;
+        if (named) continue;
+        xp_method m = {(*b)->name, (*b)->summary, (*b)->name, NULL,
+                       (*b)->default_envelope > 0.0 ? XP_KIND_CCP : XP_KIND_FORCE, 0};
+        c->table[c->ntable++] = m;
+    }
+}
+
+const xp_method *xp_method_find(const xp_common *c, const char *name)
+{
+    for (int k = 0; k < c->ntable; k++)
+        if (strcmp(c->table[k].name, name) == 0) return &c->table[k];
+    return NULL;
+}
+
+/* the chosen methods in table order */
+static void methods_list(xp_common *c)
+{
+    c->nmethod = 0;
+    for (int k = 0; k < c->ntable; k++)
+        if (c->chosen & 1u << k) c->method[c->nmethod++] = &c->table[k];
+}
+
+int xp_methods_choose(xp_common *c, const char *list)
+{
+    char buf[256];
+    unsigned set = 0;
+    snprintf(buf, sizeof buf, "%s", list);
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        const xp_method *m = xp_method_find(c, tok);
+        if (m) {
+            set |= 1u << (m - c->table);
+        } else if (strcmp(tok, "both") == 0) {
+            set |= 1u << (xp_method_find(c, "penalty") - c->table) | 1u << (xp_method_find(c, "dvi") - c->table);
+        } else if (strcmp(tok, "all") == 0) {
+            for (int k = 0; k < c->ntable; k++)
+                if (!c->table[k].regularized || c->gives_stiffness) set |= 1u << k;
+        } else {
+            xp_option_error("contactlab %s: --method '%s' is not one of:", c->name, tok);
+            for (int k = 0; k < c->ntable; k++) xp_option_error_more(" %s,", c->table[k].name);
+            xp_option_error_more(" both, all (or a comma-separated list)\n");
+            return -1;
+        }
+    }
+    if (!set) {
+        xp_option_error("contactlab %s: --method '%s' names no method\n", c->name, list);
+        return -1;
+    }
+    c->chosen = set;
+    methods_list(c);
+    return 0;
+}
+
+void xp_methods_print(const xp_common *c)
+{
+    for (int k = 0; k < c->nmethod; k++) {
+        const xp_method *m = c->method[k];
+        printf("%-16s %s (backend %s%s%s)\n", m->name, m->title, m->backend, m->options ? ", " : "",
+               m->options ? m->options : "");
+    }
+    printf("\n");
+}
+
+void xp_method_meta(const xp_method *m, clab_options *meta)
+{
+    clab_options_set(meta, "method", m->name, NULL);
+    clab_options_set(meta, "method_title", m->title, NULL);
+}
+
+/* the user options of scope ("" every method, a backend, a method), created when missing */
+static clab_options *scope_opts(xp_common *c, const char *scope)
+{
+    for (int i = 0; i < c->nopt; i++)
+        if (strcmp(c->opt[i].scope, scope) == 0) return &c->opt[i].opt;
+    if (c->nopt == XP_MAX_SCOPES) return NULL;
+    xp_scope_opts *o = &c->opt[c->nopt++];
+    snprintf(o->scope, sizeof o->scope, "%s", scope);
+    clab_options_init(&o->opt);
+    return &o->opt;
+}
+
+static const clab_options *scope_find(const xp_common *c, const char *scope)
+{
+    for (int i = 0; i < c->nopt; i++)
+        if (strcmp(c->opt[i].scope, scope) == 0) return &c->opt[i].opt;
+    return NULL;
+}
+
+const char *xp_user_option(const xp_common *c, const xp_method *m, const char *key)
+{
+    const char *scopes[3] = {m ? m->name : NULL, m ? m->backend : NULL, ""}, *v = NULL;
+    for (int i = 0; i < 3 && !v; i++) {
+        const clab_options *u = scopes[i] ? scope_find(c, scopes[i]) : NULL;
+        if (u) v = clab_options_get((clab_options *)u, key);
+    }
+    return v;
+}
+
+/* --opt [SCOPE:]K=V (flag: the option's name for messages); SCOPE a method or a backend */
+static int opt_option(xp_common *c, const char *arg, const char *scope, const char *flag)
+{
+    char sc[32] = "";
+    const char *kv = arg, *colon = strchr(arg, ':'), *eq = strchr(arg, '=');
+    if (scope) {
+        snprintf(sc, sizeof sc, "%s", scope);
+    } else if (colon && (!eq || colon < eq)) {
+        if ((size_t)(colon - arg) >= sizeof sc) {
+            xp_option_error("contactlab %s: %s '%s': the method name is too long\n", c->name, flag, arg);
+            return -1;
+        }
+        memcpy(sc, arg, (size_t)(colon - arg));
+        sc[colon - arg] = '\0';
+        kv = colon + 1;
+        int known = xp_method_find(c, sc) != NULL || clab_backend_lookup(sc) != NULL;
+        if (!known) {
+            xp_option_error("contactlab %s: %s '%s': '%s' is neither a method nor a backend (see --help)\n", c->name,
+                            flag, arg, sc);
+            return -1;
+        }
+    }
+    clab_options *o = scope_opts(c, sc);
+    clab_error err;
+    if (!o) {
+        xp_option_error("contactlab %s: %s: options of more than %d methods\n", c->name, flag, XP_MAX_SCOPES);
+        return -1;
+    }
+    if (clab_options_parse(o, kv, flag, &err)) {
+        xp_option_error("contactlab: %s\n", err.msg);
+        return -1;
+    }
+    return 1;
+}
 
 void xp_common_init(xp_common *c, const char *name, int argc, char **argv)
 {
     memset(c, 0, sizeof *c);
-    c->methods = XP_PENALTY | XP_DVI;
+    snprintf(c->name, sizeof c->name, "%s", name);
+    table_init(c);
+    xp_methods_choose(c, "both");
+    snprintf(c->method_default, sizeof c->method_default, "both");
     snprintf(c->out, sizeof c->out, "out/%s", name);
     c->progress = isatty(2);
     c->plot = 1;
-    clab_options_init(&c->opt_penalty);
-    clab_options_init(&c->opt_dvi);
-    snprintf(c->name, sizeof c->name, "%s", name);
     c->resume_case = -1;
     /* drivers get main's argv + 1 (argv[0] is the subcommand): keep the whole command line */
     c->argc = c->argc_all = argc + 1;
@@ -85,8 +260,8 @@ void xp_common_init(xp_common *c, const char *name, int argc, char **argv)
 
 void xp_common_free(xp_common *c)
 {
-    clab_options_free(&c->opt_penalty);
-    clab_options_free(&c->opt_dvi);
+    for (int i = 0; i < c->nopt; i++) clab_options_free(&c->opt[i].opt);
+    c->nopt = 0;
     clab_checkpoint_info_free(&c->resume);
     free(c->drop);
     free(c->argv_meta);
@@ -193,17 +368,8 @@ int xp_parse_list(const char *opt, const char *arg, double lo, double hi, double
 
 int xp_common_option(xp_common *c, int opt, const char *arg)
 {
-    clab_error err;
     switch (opt) {
-    case 'm':
-        if (strcmp(arg, "penalty") == 0) c->methods = XP_PENALTY;
-        else if (strcmp(arg, "dvi") == 0) c->methods = XP_DVI;
-        else if (strcmp(arg, "both") == 0) c->methods = XP_PENALTY | XP_DVI;
-        else {
-            xp_option_error("contactlab: --method '%s' is not one of: penalty, dvi, both\n", arg);
-            return -1;
-        }
-        return 1;
+    case 'm': return xp_methods_choose(c, arg) ? -1 : 1;
     case 'H': return xp_parse_double("h", arg, 1e-12, 10.0, &c->h) ? -1 : 1;
     case 'T': return xp_parse_double("t-end", arg, 1e-12, 1e9, &c->t_end) ? -1 : 1;
     case 'o':
@@ -215,14 +381,9 @@ int xp_common_option(xp_common *c, int opt, const char *arg)
         snprintf(c->out, sizeof c->out, "%s", arg);
         drop_option(c, arg, 1);
         return 1;
-    case 'P':
-    case 'D':
-        if (clab_options_parse(opt == 'P' ? &c->opt_penalty : &c->opt_dvi, arg,
-                               opt == 'P' ? "--opt-penalty" : "--opt-dvi", &err)) {
-            xp_option_error("contactlab: %s\n", err.msg);
-            return -1;
-        }
-        return 1;
+    case 'O': return opt_option(c, arg, NULL, "--opt");
+    case 'P': return opt_option(c, arg, "penalty", "--opt-penalty");
+    case 'D': return opt_option(c, arg, "dvi", "--opt-dvi");
     case 'f': c->force = 1; drop_option(c, NULL, 1); return 1;
     case 'N': c->plot = 0; drop_option(c, NULL, 1); return 1;
     case 'Q': c->progress = 0; drop_option(c, NULL, 1); return 1;
@@ -250,14 +411,26 @@ int xp_mkdir_p(const char *path)
 
 void xp_path(const xp_common *c, const char *file, char *buf, size_t len) { snprintf(buf, len, "%s/%s", c->out, file); }
 
-clab_sim *xp_sim(const xp_common *c, clab_world *w, const char *method, double h, const clab_options *extra)
+clab_sim *xp_sim(const xp_common *c, clab_world *w, const xp_method *m, double h, const clab_options *extra)
 {
     clab_options o;
     clab_error err;
     clab_options_init(&o);
+    if (m->options) clab_options_parse(&o, m->options, "method", &err);
     if (extra) clab_options_merge(&o, extra);
-    clab_options_merge(&o, strcmp(method, "penalty") == 0 ? &c->opt_penalty : &c->opt_dvi);
-    clab_sim *s = clab_sim_create(w, method, h, &o, &err);
+    /* the user's: of every method, of the backend, of the method */
+    const char *scopes[3] = {"", m->backend, strcmp(m->name, m->backend) != 0 ? m->name : NULL};
+    for (int i = 0; i < 3; i++) {
+        const clab_options *u = scopes[i] ? scope_find(c, scopes[i]) : NULL;
+        if (u) clab_options_merge(&o, u);
+    }
+    if (m->regularized && !clab_options_get(&o, "stiffness") && !clab_options_get(&o, "compliance")) {
+        fprintf(stderr, "contactlab %s: method %s needs the contact stiffness: --opt %s:stiffness=K [N/m]\n", c->name,
+                m->name, m->name);
+        clab_options_free(&o);
+        return NULL;
+    }
+    clab_sim *s = clab_sim_create(w, m->backend, h, &o, &err);
     if (!s) fprintf(stderr, "contactlab: %s\n", err.msg);
     if (s && xp_sort_refused(s, "contactlab")) {
         clab_sim_destroy(s);
@@ -526,199 +699,4 @@ clab_csv *xp_guard_resume(xp_guard *g, int k, const char *path, size_t ncols, cl
     }
     g->csv[k] = clab_csv_resume(path, (long long)g->out.bytes[k], (long)g->out.rows[k], ncols, err);
     return g->csv[k];
-}
-
-/* ---- checkpoint and restart of an experiment ---- */
-
-/* FNV-1a of the result-determining command line (the metadata's): a checkpoint is continued
- * only by the command that wrote it */
-static uint32_t command_hash(const xp_common *c)
-{
-    uint32_t h = 2166136261u;
-    for (int i = 0; i < c->argc; i++) {
-        for (const unsigned char *p = (const unsigned char *)c->argv[i]; *p; p++) h = (h ^ *p) * 16777619u;
-        h = (h ^ 0u) * 16777619u; /* word separator */
-    }
-    return h;
-}
-
-static void case_tag(const xp_common *c, int index, const char *label, char *buf, size_t n)
-{
-    snprintf(buf, n, "%.20s #%08x case %d (%.12s)", c->name, (unsigned)command_hash(c), index, label);
-}
-
-static void ckpt_path(const xp_common *c, char *buf, size_t n) { snprintf(buf, n, "%s/%s.ckpt", c->out, c->name); }
-
-int xp_restart_begin(xp_common *c)
-{
-    xp_catch_signals();
-    if (!c->restart[0]) return 0;
-    clab_error err;
-    const char *pre = c->name;
-    if (clab_checkpoint_peek(c->restart, &c->resume, &err)) {
-        fprintf(stderr, "contactlab %s: cannot restart: %s\n", pre, err.msg);
-        return -1;
-    }
-    /* tag: "<experiment> #<command hash> case <i> (<label>)" */
-    char name[32] = "";
-    unsigned hash = 0;
-    int index = -1;
-    if (sscanf(c->resume.out.tag, "%31s #%8x case %d", name, &hash, &index) != 3 || strcmp(name, c->name) != 0) {
-        fprintf(stderr, "contactlab %s: cannot restart: %s was not written by contactlab %s (its tag: '%s')\n", pre,
-                c->restart, c->name, c->resume.out.tag);
-        return -1;
-    }
-    if (hash != command_hash(c)) {
-        fprintf(stderr, "contactlab %s: cannot restart: %s was written by contactlab %s with other options; give the "
-                        "interrupted run's options (the '# command' line of its CSVs) and only --restart besides\n",
-                pre, c->restart, c->name);
-        return -1;
-    }
-    c->resume_case = index;
-    return 0;
-}
-
-clab_csv *xp_summary_resume(xp_common *c, const char *path, size_t ncols, clab_error *err)
-{
-    if (c->resume.out.nfiles < 1) {
-        clab_error_set(err, CLAB_EINVAL, "%s: the checkpoint %s records no summary", path, c->restart);
-        return NULL;
-    }
-    return clab_csv_resume(path, (long long)c->resume.out.bytes[0], (long)c->resume.out.rows[0], ncols, err);
-}
-
-clab_csv *xp_summary_open(xp_common *c, const char *path, const clab_options *meta, const char *const *cols,
-                          size_t ncols)
-{
-    clab_error err = {0};
-    clab_csv *f = c->restart[0] ? xp_summary_resume(c, path, ncols, &err)
-                                : clab_csv_open(path, c->force ? CLAB_CSV_OVERWRITE : 0, &err);
-    if (f && !c->restart[0] &&
-        (clab_csv_meta(f, meta, c->argc, c->argv, &err) || clab_csv_header(f, cols, ncols, &err))) {
-        clab_csv_close(f, NULL);
-        f = NULL;
-    }
-    if (!f) fprintf(stderr, "contactlab %s: %s%s\n", c->name, c->restart[0] ? "cannot restart: " : "", err.msg);
-    return f;
-}
-
-clab_csv *xp_series_open(const xp_common *c, xp_guard *g, int resumed, const char *path, int flags,
-                         const clab_options *meta, const char *const *cols, size_t ncols)
-{
-    clab_error err = {0};
-    clab_csv *f;
-    if (resumed) {
-        f = xp_guard_resume(g, 1, path, ncols, &err);
-    } else {
-        f = clab_csv_open(path, flags, &err);
-        if (f && (clab_csv_meta(f, meta, c->argc, c->argv, &err) || clab_csv_header(f, cols, ncols, &err))) {
-            clab_csv_close(f, NULL);
-            f = NULL;
-        }
-        if (f) xp_guard_add(g, f);
-    }
-    if (!f) fprintf(stderr, "contactlab %s: %s%s\n", c->name, resumed ? "cannot restart: " : "", err.msg);
-    return f;
-}
-
-int xp_case_skip(xp_common *c, const char *label)
-{
-    int index = c->ncase++;
-    snprintf(c->case_label, sizeof c->case_label, "%s", label);
-    return c->resume_case >= 0 && index < c->resume_case;
-}
-
-int xp_case_begin(xp_common *c, xp_guard *g, clab_sim *s, clab_csv *summary, int nfiles, double *values,
-                  size_t nvalues)
-{
-    char path[2048], tag[CLAB_CHECKPOINT_TAG_LEN];
-    int index = c->ncase - 1;
-    ckpt_path(c, path, sizeof path);
-    case_tag(c, index, c->case_label, tag, sizeof tag);
-    xp_guard_init(g, path, tag);
-    g->values = values;
-    g->nvalues = nvalues;
-    if (c->resume_case != index) {
-        xp_guard_add(g, summary);
-        return 0;
-    }
-    char pre[64];
-    snprintf(pre, sizeof pre, "contactlab %s", c->name);
-    clab_checkpoint_info info;
-    if (xp_guard_restore(g, s, c->restart, nfiles, &info, pre)) return -1;
-    g->csv[0] = summary;
-    c->resume_case = -1; /* the cases after it run from the start */
-    printf("%s %s: restarting from %s at step %ld, t = %.9g s\n", pre, c->case_label, c->restart, info.step, info.t);
-    fflush(stdout);
-    return 1;
-}
-
-int xp_case_due(const xp_common *c, long k)
-{
-    return xp_stop_signal() || (c->stop_after > 0 && k == c->stop_after) ||
-           (c->checkpoint_every > 0 && k % c->checkpoint_every == 0);
-}
-
-int xp_case_poll(xp_common *c, xp_guard *g, const clab_sim *s, long k)
-{
-    int stop = xp_stop_signal() || (c->stop_after > 0 && k == c->stop_after);
-    if (!xp_case_due(c, k)) return 0;
-    clab_error err;
-    if (xp_guard_checkpoint(g, s, &err)) {
-        fprintf(stderr, "contactlab %s: %s\n", c->name, err.msg);
-        return -1;
-    }
-    return stop;
-}
-
-void xp_case_fail(xp_common *c, xp_guard *g, const clab_error *err)
-{
-    char pre[64];
-    snprintf(pre, sizeof pre, "contactlab %s", c->name);
-    fprintf(stderr, "%s: %s: %s\n", pre, c->case_label, err->msg);
-    if (xp_guard_fail(g, pre) == 0)
-        fprintf(stderr, "%s: (to inspect it: clab_checkpoint_read; a --restart with the same options would fail the "
-                        "same way)\n", pre);
-}
-
-void xp_shell_word(FILE *f, const char *a)
-{
-    int plain = a[0] != '\0';
-    for (const char *p = a; *p && plain; p++)
-        plain = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./=:,+-@%", *p) != NULL;
-    if (plain) {
-        fputs(a, f);
-        return;
-    }
-    fputc('\'', f);
-    for (const char *p = a; *p; p++)
-        if (*p == '\'') fputs("'\\''", f);
-        else fputc(*p, f);
-    fputc('\'', f);
-}
-
-int xp_case_stopped(const xp_common *c, const clab_sim *s)
-{
-    int sig = xp_stop_signal();
-    char path[2048];
-    ckpt_path(c, path, sizeof path);
-    if (sig)
-        printf("contactlab %s: stopped by %s at step %ld of %s (t = %.9g s)", c->name,
-               sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal", s->world->step, c->case_label,
-               s->world->t);
-    else
-        printf("contactlab %s: stopped after step %ld of %s (t = %.9g s), as --stop-after asked", c->name,
-               s->world->step, c->case_label, s->world->t);
-    printf("; CSVs flushed (complete rows), checkpoint written: %s\nto resume: ", path);
-    /* the same command without --restart and --stop-after, then --restart */
-    for (int i = 0; i < c->argc_all; i++) {
-        if (c->drop && c->drop[i] == 2) continue;
-        if (i) putchar(' ');
-        xp_shell_word(stdout, i == 0 ? "contactlab" : c->argv_all[i]);
-    }
-    fputs(" --restart ", stdout);
-    xp_shell_word(stdout, path);
-    putchar('\n');
-    fflush(stdout);
-    return sig ? 128 + sig : XP_STOPPED;
 }

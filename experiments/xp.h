@@ -1,5 +1,5 @@
 /* xp.h: what every experiment driver shares: the subcommand table, the common options
- * (--method, --h, --t-end, --out, --opt-penalty/--opt-dvi, --force), the progress bar,
+ * (--method, --h, --t-end, --out, --opt, --force), the progress bar,
  * output folders, metadata and the gnuplot step. */
 #ifndef CLAB_XP_H
 #define CLAB_XP_H
@@ -19,19 +19,57 @@ typedef struct xp_experiment {
     int (*run)(int argc, char **argv); /* argv[0] is the subcommand name; returns exit status */
 } xp_experiment;
 
-/* the methods a driver can run; "both" expands to penalty and dvi */
-enum { XP_PENALTY = 1, XP_DVI = 2 };
+/* ---- methods: a method is a row of a table, a registered backend and the backend options
+ * that make the method. The table holds the named variants (penalty, dvi, dvi-exact,
+ * dvi-regularized) and then every other registered backend (clab_backend_all()) under its own
+ * name, so a backend registered later runs in every experiment. ---- */
+
+/* what kind of contact a method has: the step a driver gives it by default and the theory
+ * it is compared with */
+typedef enum xp_kind {
+    XP_KIND_CCP,     /* rigid contacts, a cone complementarity problem a step (Tasora-Anitescu):
+                        the step is the user's (--h-dvi) */
+    XP_KIND_PENALTY, /* the spring-dashpots of penalty/force_law.h (Hertz-Mindlin or Hooke): the
+                        default step comes from the backend's stable step (--h-penalty), and
+                        Hertz's or Hooke's impact and wave theory apply */
+    XP_KIND_FORCE    /* another force law: the default step from its stable step, no theory */
+} xp_kind;
+
+typedef struct xp_method {
+    const char *name;    /* in file names, CSV metadata and printed tables: "penalty", "dvi-exact" */
+    const char *title;   /* by its authors and equations: "De Saxce fixed point (exact Coulomb)" */
+    const char *backend; /* the registered backend */
+    const char *options; /* backend options that make the method, "key=value[,key=value]", or NULL */
+    xp_kind kind;
+    int regularized;     /* compliant normal rows: needs stiffness= (the experiment's, or --opt) */
+} xp_method;
+
+#define XP_MAX_METHODS 16 /* rows of the table */
+#define XP_MAX_SCOPES 20  /* --opt scopes: all methods, a backend, a method */
+
+/* user options of one scope: "" (every method), a backend's name (every method on it) or a
+ * method's name */
+typedef struct xp_scope_opts {
+    char scope[32];
+    clab_options opt;
+} xp_scope_opts;
 
 typedef struct xp_common {
-    int methods;           /* XP_PENALTY | XP_DVI */
+    xp_method table[XP_MAX_METHODS]; /* every method (xp_common_init) */
+    int ntable;
+    const xp_method *method[XP_MAX_METHODS]; /* the chosen ones (--method), in table order */
+    int nmethod;
+    unsigned chosen;       /* bit k: table[k] is chosen */
+    char method_default[64]; /* --method's default, for --help */
+    int gives_stiffness;   /* the experiment gives a regularized method its stiffness ('all' has them) */
     double h;              /* step size [s]; 0 = the experiment's default per method */
     double t_end;          /* end time [s]; 0 = the experiment's default */
     char out[1024];        /* output folder */
     int force;             /* overwrite existing results */
     int progress;          /* progress bar on stderr (when stderr is a terminal) */
     int plot;              /* run gnuplot after the CSVs are written */
-    clab_options opt_penalty; /* --opt-penalty key=value */
-    clab_options opt_dvi;     /* --opt-dvi key=value */
+    xp_scope_opts opt[XP_MAX_SCOPES]; /* --opt [METHOD:]key=value (--opt-penalty, --opt-dvi) */
+    int nopt;
     int argc;              /* the command line as it determines the results, for metadata: */
     char **argv;           /*   without --out, --force, --no-plot, --no-progress, --checkpoint-every,
                                 --restart, --stop-after (so runs in two folders compare byte for byte) */
@@ -57,6 +95,7 @@ typedef struct xp_common {
     {"h", required_argument, 0, 'H'},                           \
     {"t-end", required_argument, 0, 'T'},                       \
     {"out", required_argument, 0, 'o'},                         \
+    {"opt", required_argument, 0, 'O'},                         \
     {"opt-penalty", required_argument, 0, 'P'},                 \
     {"opt-dvi", required_argument, 0, 'D'},                     \
     {"force", no_argument, 0, 'f'},                             \
@@ -67,11 +106,29 @@ typedef struct xp_common {
     {"stop-after", required_argument, 0, 'S'},                  \
     {"help", no_argument, 0, '?' + 256}
 
-/* the help lines of the common options */
-extern const char xp_common_help[];
+/* the help of the methods (the table, the default) and of the common options */
+void xp_common_help(const xp_common *c);
 
-/* defaults: methods both, out = "out/<name>", progress when stderr is a terminal */
+/* defaults: methods both (penalty,dvi), out = "out/<name>", progress when stderr is a terminal */
 void xp_common_init(xp_common *c, const char *name, int argc, char **argv);
+/* Choose the methods of list (as --method takes it); a driver's default when called before
+ * the options are parsed. -1 (message printed, counted) on an unknown name. */
+int xp_methods_choose(xp_common *c, const char *list);
+/* The method called name in the table, NULL when there is none. */
+const xp_method *xp_method_find(const xp_common *c, const char *name);
+/* The value the user gave method m for key (--opt M:key, of its backend, of every method),
+ * NULL when none. */
+const char *xp_user_option(const xp_common *c, const xp_method *m, const char *key);
+/* Print the chosen methods, one a line: name, title, backend and options. */
+void xp_methods_print(const xp_common *c);
+/* The method's name and title as metadata (clab_sim_meta adds its backend and options) */
+void xp_method_meta(const xp_method *m, clab_options *meta);
+/* The step of method m: h_force for a force law (0: its default from the stable step),
+ * h_ccp for rigid contacts */
+static inline double xp_method_h(const xp_method *m, double h_force, double h_ccp)
+{
+    return m->kind == XP_KIND_CCP ? h_ccp : h_force;
+}
 void xp_common_free(xp_common *c);
 /* Handle one common option (getopt's return value opt, its optarg); returns 1 when it was
  * one, 0 when not, -1 on a bad value (message printed). */
@@ -83,6 +140,12 @@ int xp_common_option(xp_common *c, int opt, const char *arg);
  * as needed and returns the number of problems: the command line is good when it is 0. */
 #define XP_MAX_ERRORS 20
 void xp_option_error(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+/* more of the last problem's message (not counted again) */
+void xp_option_error_more(const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 1, 2)))
 #endif
@@ -100,9 +163,11 @@ int xp_mkdir_p(const char *path);
 /* out/<file>, in a static-free caller buffer */
 void xp_path(const xp_common *c, const char *file, char *buf, size_t len);
 
-/* A simulation of `world` under backend `method` ("penalty" or "dvi") with the common
- * options for that method; prints the error and returns NULL on failure. */
-clab_sim *xp_sim(const xp_common *c, clab_world *w, const char *method, double h, const clab_options *extra);
+/* A simulation of `world` under method m with step h: its backend with, in this order, the
+ * method's options, the experiment's extra options (may be NULL) and the user's --opt of
+ * every method, of m's backend and of m. A regularized method needs stiffness= (or
+ * compliance=) from extra or --opt. Prints the error and returns NULL on failure. */
+clab_sim *xp_sim(const xp_common *c, clab_world *w, const xp_method *m, double h, const clab_options *extra);
 /* 1, with a message naming who, when s has the option sort on: the commands follow their
  * bodies by index (CSV columns, checkpoints), which the sort renumbers */
 int xp_sort_refused(const clab_sim *s, const char *who);
@@ -239,6 +304,46 @@ void xp_case_fail(xp_common *c, xp_guard *g, const clab_error *err);
  * returns the exit status (128 + signal number; 3 for --stop-after). */
 int xp_case_stopped(const xp_common *c, const clab_sim *s);
 #define XP_STOPPED 3 /* exit status of --stop-after */
+
+/* The contact forces of s's last step in *f (grown to *cap entries as needed), one
+ * (F_n, F_u, F_w) a contact (clab_sim_forces). -1 when out of memory. */
+int xp_forces(const clab_sim *s, clab_vec3 **f, size_t *cap);
+
+/* The step loop of a case (drop, incline, chain), from the state's step (0, or where a
+ * restart continues) to nsteps. At each step k, at() measures the state (done_before: the
+ * step a restart continues from, measured before the checkpoint) and returns 1 when an output
+ * row is due (row filled), 0 when not, -1 on failure (printed). A due row is written after
+ * pack() has stored the driver's running values in the guard's values, and the state is kept
+ * as the last good one (xp_guard_snapshot); between steps a checkpoint is written when due
+ * (xp_case_poll), and a failed step saves the last good state (xp_case_fail). */
+typedef struct xp_case_loop {
+    xp_common *c;
+    xp_guard *g;          /* the case's (xp_case_begin) */
+    clab_sim *s;
+    clab_csv *csv;        /* the series */
+    double *row;          /* [ncols] the row at() fills */
+    size_t ncols;
+    long nsteps;
+    int resumed;          /* xp_case_begin returned 1 */
+    xp_progress *pb;      /* progress pb0 + pbspan k/nsteps */
+    double pb0, pbspan;
+    int (*at)(void *ctx, long k, int done_before, double *row);
+    void (*pack)(void *ctx);
+    void *ctx;
+} xp_case_loop;
+/* 0 at nsteps, 1 on failure (printed), 2 when stopped (*status: the exit status). */
+int xp_case_run(const xp_case_loop *L, int *status);
+
+/* xp_restart_begin, then xp_summary_open; meta is freed. NULL on failure (printed). */
+clab_csv *xp_summary_begin(xp_common *c, const char *path, clab_options *meta, const char *const *cols, size_t ncols);
+/* The end of a case: free its guard, close its series (may be NULL); rc, or 1 when rc was 0
+ * and the series failed to close (printed). */
+int xp_case_end(const xp_common *c, xp_guard *g, clab_csv *series, int rc);
+
+/* A summary row: the text cells head, the numbers vals (as %.17g), the text cells tail.
+ * -1 on failure (printed). */
+int xp_summary_row(const xp_common *c, clab_csv *sum, const char *const *head, size_t nhead, const double *vals,
+                   size_t nvals, const char *const *tail, size_t ntail);
 
 /* the subcommands */
 int xp_bowling(int argc, char **argv);

@@ -16,7 +16,8 @@ libcontactlab_la_SOURCES += \
 	lib/broadphase_spheres.c \
 	lib/collide_sphere.c \
 	lib/collide_box.c \
-	lib/collide_box_box.c
+	lib/collide_box_box.c \
+	lib/analytic.c
 
 pkginclude_HEADERS += \
 	lib/clab_math.h \
@@ -32,7 +33,8 @@ pkginclude_HEADERS += \
 	lib/clab_backends.h \
 	lib/clab_collide.h \
 	lib/clab_sim.h \
-	lib/clab_clock.h
+	lib/clab_clock.h \
+	lib/clab_analytic.h
 
 noinst_HEADERS += lib/collide_internal.h lib/clab_v2.h lib/clab_balance.h
 

@@ -10,11 +10,13 @@
  *    measured impact speed for an elastic material (cor = 1; Johnson 1985 Sect. 11.4,
  *    t_c = 2.9432 delta_max/v; measured ~0.3%), restitution within 2% of the material's cor
  *    for cor = 1 and 0.8 (the damping law is built for it); DVI restitution < 0.01 (no
- *    restitution term in seed 000's Eq. (5): inelastic).
- * 3. chain of 15 spheres: DVI moves every sphere in the first step (arrival = h, seed 000's
+ *    restitution term in Tasora-Anitescu's Eq. (5): inelastic).
+ * 3. chain of 15 spheres: DVI moves every sphere in the first step (arrival = h, the Tasora-Anitescu
  *    rigid CCP couples the whole row); penalty arrival times increase strictly with position,
  *    and the Hertz wave speed is within 2% of Nesterenko's solitary-wave speed
- *    (16/25)^(1/5) c^(4/5) v_m^(1/5) (measured -0.8%: discrete chain vs long-wave limit). */
+ *    (16/25)^(1/5) c^(4/5) v_m^(1/5) (measured -0.8%: discrete chain vs long-wave limit).
+ * 4. a method list with a variant (penalty,dvi-exact) and --opt METHOD:K=V: each option in the
+ *    metadata of its own method's series only. */
 #include "config.h"
 
 #include <dirent.h>
@@ -24,6 +26,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "clab_analytic.h"
 #include "clab_csv.h"
 #include "tap.h"
 #include "xp.h"
@@ -103,7 +106,7 @@ static void test_incline(void)
     const char *args[] = {"--ratios", "1.5,0.8", "--t-end", "0.3", "--settle", "0.05", "--fit-from", "0.1", NULL};
     tap_ok(run(xp_incline, "incline", args) == 0, "incline runs (tan theta/mu = 1.5, 0.8; both methods)");
     const double g = 9.81, mu = 0.3, th = atan(1.5 * mu);
-    const double a = g * (sin(th) - mu * cos(th)); /* Coulomb block on a slope */
+    const double a = clab_analytic_incline_accel(g, th, mu); /* Coulomb block on a slope */
     const char *methods[] = {"penalty", "dvi"};
     for (int i = 0; i < 2; i++) {
         char what[128];
@@ -137,11 +140,11 @@ static void test_drop(void)
     tap_ok(e >= 0.0 && e < 0.01, "drop DVI: inelastic landing, restitution %.3g < 0.01", e);
 }
 
-/* the arrival file of a chain run, by its name's start */
-static int read_arrival(const char *prefix, clab_csv_table *t)
+/* a CSV that an experiment (sub: its output folder) wrote, by its name's start */
+static int read_series(const char *sub, const char *prefix, clab_csv_table *t)
 {
     char dir[512], path[1024];
-    snprintf(dir, sizeof dir, "%s/chain", outdir);
+    snprintf(dir, sizeof dir, "%s/%s", outdir, sub);
     DIR *d = opendir(dir);
     if (!d) return -1;
     struct dirent *e;
@@ -164,7 +167,7 @@ static void test_chain(void)
     const char *f = "chain/chain-summary.csv";
     double h = summary(f, "method", "dvi", NULL, NULL, "h_s");
     clab_csv_table t;
-    if (read_arrival("chain-arrival-rigid-dvi-", &t) == 0) {
+    if (read_series("chain", "chain-arrival-rigid-dvi-", &t) == 0) {
         long ia = clab_csv_table_column(&t, "arrival_s");
         int all = t.nrows == 15 && ia >= 0;
         for (size_t r = 0; all && r < t.nrows; r++) all = fabs(t.v[r * t.ncols + ia] - h) <= 1e-12 * h;
@@ -177,7 +180,7 @@ static void test_chain(void)
     for (int l = 0; l < 2; l++) {
         char prefix[64];
         snprintf(prefix, sizeof prefix, "chain-arrival-%s-penalty-", laws[l]);
-        if (read_arrival(prefix, &t) == 0) {
+        if (read_series("chain", prefix, &t) == 0) {
             long ia = clab_csv_table_column(&t, "arrival_s");
             int inc = t.nrows == 15 && ia >= 0;
             for (size_t r = 1; inc && r < t.nrows; r++) inc = t.v[r * t.ncols + ia] > t.v[(r - 1) * t.ncols + ia];
@@ -190,6 +193,42 @@ static void test_chain(void)
     tap_rel(summary(f, "method", "penalty", "contact_law", "hertz", "wave_speed_m_s"),
             summary(f, "method", "penalty", "contact_law", "hertz", "wave_speed_theory_m_s"), 0.02,
             "chain penalty hertz: wave speed within 2% of Nesterenko's solitary wave");
+}
+
+/* A method list with a named variant and options by method (--opt METHOD:K=V, the alias
+ * --opt-penalty): each reaches its method's backend and no other, as the series' metadata
+ * (clab_sim_meta: every parameter in force) shows. */
+static void test_methods(void)
+{
+    const char *args[] = {"--method", "penalty,dvi-exact", "--opt", "dvi-exact:exact_tol=2e-7", "--opt-penalty",
+                          "model=hooke", "--heights", "0.05", "--cor", "0.8", "--t-end", "0.02", NULL};
+    tap_ok(run(xp_drop, "methods", args) == 0, "drop --method penalty,dvi-exact --opt dvi-exact:exact_tol=2e-7 "
+                                                "--opt-penalty model=hooke runs");
+    clab_csv_table t;
+    if (read_series("methods", "drop-H_0.05-cor_0.8-dvi-exact-h_", &t) == 0) {
+        const char *fr = clab_csv_table_meta(&t, "dvi_friction"), *et = clab_csv_table_meta(&t, "dvi_exact_tol_m_s");
+        const char *ti = clab_csv_table_meta(&t, "method_title"), *be = clab_csv_table_meta(&t, "backend");
+        tap_ok(be && strcmp(be, "dvi") == 0 && fr && strcmp(fr, "exact") == 0,
+               "method dvi-exact: backend dvi with friction = exact (metadata: %s, %s)", be ? be : "?", fr ? fr : "?");
+        tap_ok(et && strtod(et, NULL) == 2e-7, "--opt dvi-exact:exact_tol=2e-7 reaches it (metadata: %s)", et ? et : "?");
+        tap_ok(ti && strstr(ti, "De Saxce"), "its title names its author: %s", ti ? ti : "?");
+        tap_ok(clab_csv_table_meta(&t, "model") == NULL, "the penalty option model=hooke does not reach it");
+        clab_csv_table_free(&t);
+    } else {
+        tap_ok(0, "method dvi-exact: series readable");
+    }
+    if (read_series("methods", "drop-H_0.05-cor_0.8-penalty-h_", &t) == 0) {
+        const char *mo = clab_csv_table_meta(&t, "model"), *be = clab_csv_table_meta(&t, "backend");
+        tap_ok(be && strcmp(be, "penalty") == 0 && mo && strcmp(mo, "hooke") == 0,
+               "method penalty: --opt-penalty model=hooke reaches the penalty backend (metadata: %s, %s)",
+               be ? be : "?", mo ? mo : "?");
+        tap_ok(clab_csv_table_meta(&t, "dvi_exact_tol_m_s") == NULL, "the dvi-exact option exact_tol does not reach it");
+        clab_csv_table_free(&t);
+    } else {
+        tap_ok(0, "method penalty: series readable");
+    }
+    tap_ok(isnan(summary("methods/drop-summary.csv", "method", "dvi", NULL, NULL, "h_s")),
+           "no row of the method dvi, which the list leaves out");
 }
 
 /* remove the output folders (two levels: <outdir>/<experiment>/<files>) */
@@ -223,6 +262,7 @@ int main(void)
     test_incline();
     test_drop();
     test_chain();
+    test_methods();
     remove_tree(outdir);
     return tap_done();
 }

@@ -1,0 +1,74 @@
+/* clab_analytic.h: closed-form references the experiments and the tests check a simulation
+ * against, each with the equation it evaluates. SI units throughout; no state. */
+#ifndef CLAB_ANALYTIC_H
+#define CLAB_ANALYTIC_H
+
+/* ---- normal impact of a sphere on a rigid flat (the flat fixed: m_eff = m) ---- */
+
+/* What an impact at speed v does: its duration t_c [s], the largest overlap delta_max [m],
+ * the largest force [N] and the restitution e (speed out / speed in). */
+typedef struct clab_analytic_impact {
+    double contact_time;
+    double max_overlap;
+    double max_force;
+    double restitution;
+} clab_analytic_impact;
+
+/* Hertz's contact constant of a sphere of radius R on a flat, F = K delta^(3/2):
+ *     K = 4/3 E* sqrt(R),  1/E* = (1 - nu_1^2)/E_1 + (1 - nu_2^2)/E_2   [N/m^1.5] */
+double clab_analytic_hertz_K(double Estar, double R);
+
+/* CLAB_ANALYTIC_HERTZ_TC: t_c = CLAB_ANALYTIC_HERTZ_TC delta_max / v, the integral
+ * 2 int_0^1 (1 - x^(5/2))^(-1/2) dx = 2 sqrt(pi) Gamma(7/5)/Gamma(9/10) = 2.94327..., to the
+ * four digits Johnson quotes (the experiments' summaries are written with this value). */
+#define CLAB_ANALYTIC_HERTZ_TC 2.9432
+
+/* Elastic Hertz impact (Johnson, Contact Mechanics, 1985, Sect. 11.4) of mass m at speed v,
+ * F = K delta^(3/2):
+ *     1/2 m v^2 = 2/5 K delta_max^(5/2)  ->  delta_max = (5 m v^2 / (4 K))^(2/5),
+ *     F_max = K delta_max^(3/2),  t_c = 2.9432 delta_max / v,  e = 1. */
+clab_analytic_impact clab_analytic_hertz_impact(double K, double m, double v);
+
+/* Linear spring-dashpot impact (Hooke), F = k delta + c delta', of mass m at speed v:
+ *     omega_0 = sqrt(k/m), zeta = c / (2 sqrt(k m)), omega_d = omega_0 sqrt(1 - zeta^2),
+ *     delta(t) = v/omega_d exp(-zeta omega_0 t) sin(omega_d t),
+ *     t_c = pi / omega_d,  e = exp(-pi zeta / sqrt(1 - zeta^2)),
+ *     delta_max at tan(omega_d t) = omega_d / (zeta omega_0);
+ * F_max, largest of k delta + c delta' over the contact, found on 1001 samples of [0, t_c].
+ * (zeta is kept below 1: 1 - zeta^2 no smaller than 1e-12.) */
+clab_analytic_impact clab_analytic_hooke_impact(double k, double c, double m, double v);
+
+/* ---- a ball launched sliding without spin on a plane (slip to roll) ---- */
+
+/* A solid sphere (J = 2/5 m R^2) at v0 with Coulomb friction mu: friction mu m g slows the
+ * center, vx = v0 - mu g t, and spins the ball up, omega R = 5/2 mu g t, so the slip
+ * vx - omega R = v0 - 7/2 mu g t vanishes at
+ *     t* = 2 v0 / (7 mu g),
+ * after which the ball rolls at 5 v0 / 7. */
+double clab_analytic_roll_time(double v0, double mu, double g);
+double clab_analytic_roll_speed(double v0);
+/* vx(t) and slip(t) of the above (mu <= 0: no friction, vx = slip = v0). */
+void clab_analytic_slip_to_roll(double v0, double mu, double g, double t, double *vx, double *slip);
+
+/* ---- a block on an inclined plane ---- */
+
+/* Rigid block, Coulomb friction mu, slope theta: it sticks while tan theta <= mu, else it
+ * slides down with
+ *     a = g (sin theta - mu cos theta);
+ * returns a, 0 when it sticks. */
+double clab_analytic_incline_accel(double g, double theta, double mu);
+
+/* ---- a chain of equal spheres struck at one end ---- */
+
+/* Nesterenko's solitary wave in a Hertzian chain without precompression (Nesterenko,
+ * Dynamics of Heterogeneous Materials, 2001, Ch. 1; long-wave limit of
+ * m u_i'' = F_(i-1,i) - F_(i,i+1), F = K delta^(3/2)), spheres of mass m at spacing a:
+ *     u_tt = -c^2 [(-u_x)^(3/2)]_x,  c^2 = K a^(5/2) / m,
+ *     V_s = (16/25)^(1/5) c^(4/5) v_m^(1/5),
+ * v_m the wave's peak particle speed. */
+double clab_analytic_nesterenko_speed(double K, double m, double a, double vm);
+/* The linear (Hooke, F = k delta) chain's long-wave sound speed, the fastest group speed of
+ * omega = 2 sqrt(k/m) sin(q a / 2):  c_0 = a sqrt(k/m). */
+double clab_analytic_chain_sound_speed(double k, double m, double a);
+
+#endif
