@@ -3,7 +3,9 @@
  * and knows nothing of the narrow phase or the driver above it:
  *   grid.c                the general uniform grid over any bounded shapes (clab_broadphase's
  *                         pairs, sorted by (i, j));
- *   broadphase_spheres.c  the cell list of an all-sphere scene: the kept rows at once;
+ *   broadphase_spheres.c  the cell list of an all-sphere scene: the kept rows at once
+ *                         (its step 3, the pairs cell by cell: sphere_pairs.c, below it;
+ *                         sphere_list.h, the two files' shared types);
  *   skin.c                the Verlet skin: the reference state of a build, the motion test,
  *                         and the bodies' hot records it gathers on the way;
  *   pairlist.c            the kept list: the skin test, else a rebuild (the sphere list, or
@@ -46,8 +48,21 @@ typedef struct clab_rows {
 } clab_rows;
 
 /* rows->row, rows->gen with room for n + 1 entries and rows->nbr for np pairs and the zeros
- * behind them; 0 on success */
-int clab_rows_reserve(clab_rows *rows, size_t n, size_t np);
+ * behind them; 0 on success (here, so that both builders reach it without calling each other) */
+static inline int clab_rows_reserve(clab_rows *rows, size_t n, size_t np)
+{
+    if (n + 1 > rows->cap_rows || !rows->row) {
+        size_t cap = n + n / 2 + 16;
+        if (clab_bp_resize(&rows->row, cap, sizeof(size_t)) || clab_bp_resize(&rows->gen, cap, 1)) return 1;
+        rows->cap_rows = cap;
+    }
+    if (np + CLAB_PREFETCH_AHEAD > rows->cap_nbr || !rows->nbr) {
+        size_t cap = np + np / 4 + 1024;
+        if (clab_bp_resize(&rows->nbr, cap, sizeof(uint32_t))) return 1;
+        rows->cap_nbr = cap;
+    }
+    return 0;
+}
 
 /* ---- the general grid (grid.c) ---- */
 

@@ -12,7 +12,7 @@
  *      |     v
  *   pairlist.c             the kept list: skin test or rebuild (broad phase)
  *      |-- skin.c          Verlet skin, hot records
- *      |-- broadphase_spheres.c   sphere cell list
+ *      |-- broadphase_spheres.c   sphere cell list -> sphere_pairs.c
  *      '-- grid.c          general grid, clab_collide_bounds, clab_broadphase_test
  * (narrow.c reads the broad phase's types, calls none of its functions.) */
 #ifndef CLAB_COLLIDE_INTERNAL_H

@@ -20,6 +20,7 @@ libcontactlab_la_SOURCES += \
 	lib/pairlist.c \
 	lib/skin.c \
 	lib/broadphase_spheres.c \
+	lib/sphere_pairs.c \
 	lib/grid.c
 
 pkginclude_HEADERS += \
@@ -40,7 +41,8 @@ pkginclude_HEADERS += \
 
 noinst_HEADERS += lib/clab_v2.h lib/clab_balance.h
 ## the collision layer's private headers, top to bottom (collide_internal.h draws the flow)
-noinst_HEADERS += lib/collide_internal.h lib/narrow.h lib/narrow_pair.h lib/broadphase.h lib/collide_common.h
+noinst_HEADERS += lib/collide_internal.h lib/narrow.h lib/narrow_pair.h lib/broadphase.h lib/sphere_list.h \
+	lib/collide_common.h
 
 ## scenes and output: scene files (libconfig), CSV series, VTK frames
 libcontactlab_la_SOURCES += lib/scene.c lib/scene_read.c lib/csv.c lib/vtk.c

@@ -8,21 +8,6 @@
 #include "broadphase.h"
 #include "clab_clock.h"
 
-int clab_rows_reserve(clab_rows *rows, size_t n, size_t np)
-{
-    if (n + 1 > rows->cap_rows || !rows->row) {
-        size_t cap = n + n / 2 + 16;
-        if (clab_bp_resize(&rows->row, cap, sizeof(size_t)) || clab_bp_resize(&rows->gen, cap, 1)) return 1;
-        rows->cap_rows = cap;
-    }
-    if (np + CLAB_PREFETCH_AHEAD > rows->cap_nbr || !rows->nbr) {
-        size_t cap = np + np / 4 + 1024;
-        if (clab_bp_resize(&rows->nbr, cap, sizeof(uint32_t))) return 1;
-        rows->cap_nbr = cap;
-    }
-    return 0;
-}
-
 void clab_broad_free(clab_broad *bp)
 {
     clab_grid_free(&bp->grid);
