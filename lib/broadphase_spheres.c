@@ -1,10 +1,11 @@
 /* broadphase_spheres.c: the kept pair list of an all-sphere scene from one cell list.
  *
- * clab_broadphase_kept builds its list as clab_broadphase (bounds grown by M/2, M = margin +
- * skin + slack) followed by the distance filter of two spheres, |d| <= R_i + R_j + M with the
- * narrow phase's factor (1 + 2e-10) on the squares (d the minimum image of r_j - r_i). When
- * every bounded body is a sphere and their 2R + M are within a factor SL_SIZE_RATIO of each
- * other (the granular benchmarks), the same list comes from one uniform cell list here:
+ * pairlist.c builds the kept list as the grid's pairs (grid.c, bounds grown by M/2,
+ * M = margin + skin + slack) followed by the distance filter of two spheres,
+ * |d| <= R_i + R_j + M with the narrow phase's factor (1 + 2e-10) on the squares (d the
+ * minimum image of r_j - r_i). When every bounded body is a sphere and their 2R + M are
+ * within a factor SL_SIZE_RATIO of each other (the granular benchmarks), the same list comes
+ * from one uniform cell list here:
  *
  * 1. scan: each sphere's bounds exactly as clab_broadphase computes them (r -+ (R + M/2),
  *    moved to the image whose center lies in the period), a copy of its center, radius and
@@ -23,11 +24,12 @@
  * 4. order: the blocks are copied out in index order as the rows of the list (clab_pair_list:
  *    row[i], then the partners j > i of body i), a half-space's row (the spheres of higher
  *    index that reach it) gathered from the spheres' bit masks; a row with a half-space
- *    marked in cd->gen.
+ *    marked in rows->gen.
  * So the set is the general path's and the rows are sorted by (i, j): the same list. The
  * pair loop runs on all threads (cells handed out dynamically: a block lands in whichever
  * thread's buffer, and step 4 puts it in its place), steps 1 and 4 on contiguous ranges of
- * bodies, so the list is the same for any thread count. */
+ * bodies, so the list is the same for any thread count. Step 3 is sphere_pairs.c's; the
+ * rest is here, one function a step (scan_all, make_grid and sort_cells, write_rows). */
 #include <float.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -37,136 +39,47 @@
 #include <omp.h>
 #endif
 
-#include "collide_internal.h"
+#include "sphere_list.h"
 
-#define SL_MAX_PLANES 32  /* more half-spaces: the general path */
 #define SL_SIZE_RATIO 2.0 /* largest 2R + M over the smallest, else the general path */
 #define SL_PAR_MIN 4096   /* fewer spheres: one thread */
-#define SL_MAX_THREADS 64
 #define SL_ROOM_PAIRS 8 /* partners a body the borrowed room is made for (borrow) */
 
-typedef struct {
-    int body, fixed;
-    double m[3]; /* outward normal */
-    clab_vec3 r;
-} sl_plane;
-
-static int reserve(clab_collider *cd, size_t n, size_t ncells, int nt)
+static int reserve(clab_spheres *sp, size_t n, size_t ncells, int nt)
 {
-    if (n > cd->cap_sl) {
+    if (n > sp->cap_sl) {
         size_t cap = n + n / 2 + 16;
-        if (clab_bp_resize(&cd->sl_lo, 3 * cap, sizeof(double)) || clab_bp_resize(&cd->sl_hi, 3 * cap, sizeof(double)) ||
-            clab_bp_resize(&cd->sl_cell, cap, sizeof(int32_t)) || clab_bp_resize(&cd->sl_cnt, cap, sizeof(uint32_t)) ||
-            clab_bp_resize(&cd->sl_pmask, cap, sizeof(uint32_t)) || clab_bp_resize(&cd->sl_src, cap, sizeof(size_t)) ||
-            clab_bp_resize(&cd->sl_thr, cap, 1) || clab_bp_resize(&cd->sl_slot, cap, sizeof(sphere_slot)) ||
-            clab_bp_resize(&cd->sl_slotof, cap, sizeof(uint32_t)) ||
-            clab_bp_resize(&cd->sl_stage, cap, sizeof(sphere_slot)))
+        if (clab_bp_resize(&sp->sl_lo, 3 * cap, sizeof(double)) || clab_bp_resize(&sp->sl_hi, 3 * cap, sizeof(double)) ||
+            clab_bp_resize(&sp->sl_cell, cap, sizeof(int32_t)) || clab_bp_resize(&sp->sl_cnt, cap, sizeof(uint32_t)) ||
+            clab_bp_resize(&sp->sl_pmask, cap, sizeof(uint32_t)) || clab_bp_resize(&sp->sl_src, cap, sizeof(size_t)) ||
+            clab_bp_resize(&sp->sl_thr, cap, 1) || clab_bp_resize(&sp->sl_slot, cap, sizeof(sphere_slot)) ||
+            clab_bp_resize(&sp->sl_slotof, cap, sizeof(uint32_t)) ||
+            clab_bp_resize(&sp->sl_stage, cap, sizeof(sphere_slot)))
             return 1;
-        cd->cap_sl = cap;
+        sp->cap_sl = cap;
     }
-    if (ncells > cd->cap_cells || nt > cd->sl_ncount || !cd->sl_cstart) {
+    if (ncells > sp->cap_cells || nt > sp->sl_ncount || !sp->sl_cstart) {
         size_t cap = ncells + ncells / 2 + 16;
-        if (cap < cd->cap_cells) cap = cd->cap_cells;
-        if (clab_bp_resize(&cd->sl_cstart, cap + 1, sizeof(uint32_t)) ||
-            clab_bp_resize(&cd->sl_ccount, cap * (size_t)nt, sizeof(uint32_t)))
+        if (cap < sp->cap_cells) cap = sp->cap_cells;
+        if (clab_bp_resize(&sp->sl_cstart, cap + 1, sizeof(uint32_t)) ||
+            clab_bp_resize(&sp->sl_ccount, cap * (size_t)nt, sizeof(uint32_t)))
             return 1;
-        cd->cap_cells = cap;
-        cd->sl_ncount = nt;
+        sp->cap_cells = cap;
+        sp->sl_ncount = nt;
     }
-    if (nt > cd->sl_nbuf) {
-        int32_t **b = realloc(cd->sl_buf, (size_t)nt * sizeof *b);
+    if (nt > sp->sl_nbuf) {
+        int32_t **b = realloc(sp->sl_buf, (size_t)nt * sizeof *b);
         if (!b) return 1;
-        cd->sl_buf = b;
-        size_t *c = realloc(cd->sl_bufcap, (size_t)nt * sizeof *c);
+        sp->sl_buf = b;
+        size_t *c = realloc(sp->sl_bufcap, (size_t)nt * sizeof *c);
         if (!c) return 1;
-        cd->sl_bufcap = c;
-        for (int t = cd->sl_nbuf; t < nt; t++) {
+        sp->sl_bufcap = c;
+        for (int t = sp->sl_nbuf; t < nt; t++) {
             b[t] = NULL;
             c[t] = 0;
         }
-        cd->sl_nbuf = nt;
+        sp->sl_nbuf = nt;
     }
-    return 0;
-}
-
-/* the bounds of spheres i and j overlap directly or through the periodic images the general
- * path makes: along a periodic axis a body whose bounds cross lo (hi) has an image a period
- * up (down), lo + L and hi + L computed as there; the images of a body combine the axes
- * freely, so the test is per axis */
-static inline int bounds_meet(const double *li, const double *hi, const double *lj, const double *hj,
-                              const clab_periodic *per)
-{
-    for (int k = 0; k < 3; k++) {
-        if (li[k] <= hj[k] && lj[k] <= hi[k]) continue;
-        if (!per->on[k]) return 0;
-        double L = per->hi[k] - per->lo[k];
-        double si = li[k] < per->lo[k] ? L : hi[k] >= per->hi[k] ? -L : 0.0;
-        double sj = lj[k] < per->lo[k] ? L : hj[k] >= per->hi[k] ? -L : 0.0;
-        if (si != 0.0 && li[k] + si <= hj[k] && lj[k] <= hi[k] + si) continue;
-        if (sj != 0.0 && li[k] <= hj[k] + sj && lj[k] + sj <= hi[k]) continue;
-        if (si != 0.0 && sj != 0.0 && li[k] + si <= hj[k] + sj && lj[k] + sj <= hi[k] + si) continue;
-        return 0;
-    }
-    return 1;
-}
-
-/* the plane list slot of half-space body i */
-static inline int plane_of(const sl_plane *pl, int i)
-{
-    int q = 0;
-    while (pl[q].body != i) q++;
-    return q;
-}
-
-static int cmp_int32(const void *a, const void *b)
-{
-    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
-    return (x > y) - (x < y);
-}
-
-static void sort_partners(int32_t *a, size_t n)
-{
-    if (n > 48) {
-        qsort(a, n, sizeof *a, cmp_int32);
-        return;
-    }
-    for (size_t k = 1; k < n; k++) {
-        int32_t v = a[k];
-        size_t m = k;
-        for (; m > 0 && a[m - 1] > v; m--) a[m] = a[m - 1];
-        a[m] = v;
-    }
-}
-
-/* a thread's partner buffer while the list is built: a stretch of the dead records
- * (borrowed, never reallocated) or the thread's own growable array */
-typedef struct {
-    int32_t *p;       /* the partners [cap], len used */
-    size_t cap, len;
-    int borrowed;     /* p points into cd->scratch */
-    int32_t **own;    /* the thread's own array (cd->sl_buf[t]) and its capacity */
-    size_t *owncap;
-} pbuf;
-
-/* append j to a thread's buffer (its own array grown by doubling; a borrowed stretch that is
- * full moves into it); 0 on success */
-static inline int push(pbuf *b, int32_t j)
-{
-    if (b->len == b->cap) {
-        size_t c = b->cap ? 2 * b->cap : 4096;
-        int32_t *q = *b->own;
-        if (*b->owncap < c) {
-            q = realloc(*b->own, c * sizeof *q);
-            if (!q) return 1;
-            *b->own = q;
-            *b->owncap = c;
-        }
-        if (b->borrowed && b->len) memcpy(q, b->p, b->len * sizeof *q);
-        b->borrowed = 0;
-        b->p = q;
-        b->cap = *b->owncap;
-    }
-    b->p[b->len++] = j;
     return 0;
 }
 
@@ -183,33 +96,33 @@ typedef struct {
 } scan_part;
 
 /* step 1 over the bodies [a, b) */
-static void scan(clab_collider *cd, const clab_world *w, double M, size_t a, size_t b, scan_part *sp)
+static void scan(clab_spheres *sp, const clab_world *w, double M, size_t a, size_t b, scan_part *pt)
 {
     const clab_periodic *per = &w->periodic;
     const int periodic = per->on[0] || per->on[1] || per->on[2];
     const double g = 0.5 * M;
     double halfL[3]; /* 0.5 L as clab_broadphase computes it; infinite along the other axes */
     clab_world_half_periods(per, halfL);
-    memset(sp, 0, sizeof *sp);
-    sp->dmin = INFINITY;
+    memset(pt, 0, sizeof *pt);
+    pt->dmin = INFINITY;
     for (int k = 0; k < 3; k++) {
-        sp->clo[k] = INFINITY;
-        sp->chi[k] = -INFINITY;
+        pt->clo[k] = INFINITY;
+        pt->chi[k] = -INFINITY;
     }
     for (size_t i = a; i < b; i++) {
         const clab_body *bd = &w->bodies[i];
         if (bd->shape.type == CLAB_SHAPE_PLANE) {
-            if (sp->nplanes == SL_MAX_PLANES) {
-                sp->bad = 1;
+            if (pt->nplanes == SL_MAX_PLANES) {
+                pt->bad = 1;
                 return;
             }
-            sp->plane[sp->nplanes++] = (int)i;
-            cd->sl_cell[i] = -1;
+            pt->plane[pt->nplanes++] = (int)i;
+            sp->sl_cell[i] = -1;
             continue;
         }
         double R = bd->shape.radius;
         if (bd->shape.type != CLAB_SHAPE_SPHERE || !(R > 0.0 && R < 1e300) || !clab_v3_isfinite(bd->r)) {
-            sp->bad = 1;
+            pt->bad = 1;
             return;
         }
         /* clab_collide_bounds of a sphere: r -+ (R + margin/2) */
@@ -218,39 +131,32 @@ static void scan(clab_collider *cd, const clab_world *w, double M, size_t a, siz
             lv[k] = r[k] - e;
             hv[k] = r[k] + e;
             if (!(hv[k] - lv[k] < halfL[k])) {
-                sp->bad = 1; /* the general path reports it */
+                pt->bad = 1; /* the general path reports it */
                 return;
             }
         }
         if (periodic) clab_wrap_bounds(per, lv, hv);
         double D = 2.0 * R + M, a1 = fabs(r[0]) + fabs(r[1]) + fabs(r[2]) + R; /* all finite: plain compares */
-        if (D < sp->dmin) sp->dmin = D;
-        if (D > sp->dmax) sp->dmax = D;
-        if (R > sp->Rmax) sp->Rmax = R;
-        if (a1 > sp->big) sp->big = a1;
-        sphere_slot *st = &cd->sl_stage[i];
+        if (D < pt->dmin) pt->dmin = D;
+        if (D > pt->dmax) pt->dmax = D;
+        if (R > pt->Rmax) pt->Rmax = R;
+        if (a1 > pt->big) pt->big = a1;
+        sphere_slot *st = &sp->sl_stage[i];
         for (int k = 0; k < 3; k++) {
-            cd->sl_lo[3 * i + k] = lv[k];
-            cd->sl_hi[3 * i + k] = hv[k];
+            sp->sl_lo[3 * i + k] = lv[k];
+            sp->sl_hi[3 * i + k] = hv[k];
             double c = 0.5 * (lv[k] + hv[k]);
-            if (c < sp->clo[k]) sp->clo[k] = c;
-            if (c > sp->chi[k]) sp->chi[k] = c;
+            if (c < pt->clo[k]) pt->clo[k] = c;
+            if (c > pt->chi[k]) pt->chi[k] = c;
             st->r[k] = r[k];
         }
         st->R = R;
         st->body = (int32_t)i;
-        cd->sl_cell[i] = 0; /* a sphere: its cell comes in step 2 */
+        sp->sl_cell[i] = 0; /* a sphere: its cell comes in step 2 */
         st->fixed = bd->fixed != 0;
-        sp->ns++;
+        pt->ns++;
     }
 }
-
-/* the cell grid: cells per axis, the origin and 1/side of the cell coordinates */
-typedef struct {
-    long nc[3];
-    double base[3], inv[3];
-    double side; /* the smallest side [m] */
-} sl_grid;
 
 /* cell of a point x (the center of a sphere's bounds), clamped into the grid */
 static inline long cell_index(const sl_grid *gr, const double *x)
@@ -261,150 +167,6 @@ static inline long cell_index(const sl_grid *gr, const double *x)
         c[k] = t < 1.0 ? 0 : t >= (double)gr->nc[k] ? gr->nc[k] - 1 : (long)t;
     }
     return c[0] + gr->nc[0] * (c[1] + gr->nc[1] * c[2]);
-}
-
-/* the candidate buffer of cell_pairs (on the stack), emptied whenever it fills */
-#define SL_CAND 512
-
-/* sphere B, of higher index than sphere i (center xi yi zi, radius Ri, fixed fi, bounds li
- * hi_), with |d|^2 <= far2 or > hmin2 (d = r_B - r_i): whether the pair is kept. keep_near_spheres:
- * d = r_j - r_i at its minimum image, |d|^2 against S^2. Within S the image is d itself
- * (|d_k| <= S < c <= L/3); beyond S, d moves only when some |d_k| > L/2, so only when |d| > hmin,
- * the smallest half period. Then the general path's tests: not both fixed, the bounds meet */
-static inline int sl_pair_kept(const sphere_slot *B, double xi, double yi, double zi, double Ri, int fi,
-                               const double *li, const double *hi_, const double *lo, const double *hi, double M,
-                               double far2, double hmin2, const double half[3], const clab_periodic *per)
-{
-    clab_vec3 d = clab_v3(B->r[0] - xi, B->r[1] - yi, B->r[2] - zi);
-    const double d2 = clab_v3_dot(d, d);
-    const double S = Ri + B->R + M;
-    if (d2 > far2 || d2 > S * S * (1.0 + 2e-10)) {
-        if (!(d2 > hmin2)) return 0;
-        if (!((fabs(d.x) > half[0]) | (fabs(d.y) > half[1]) | (fabs(d.z) > half[2]))) return 0;
-        if (clab_image_far(per, half, d, S)) return 0;
-        d = clab_world_min_image(per, d);
-        if (clab_v3_dot(d, d) > S * S * (1.0 + 2e-10)) return 0;
-    }
-    if (fi && B->fixed) return 0;
-    /* clab_broadphase: the bounds overlap */
-    return bounds_meet(li, hi_, lo + 3 * (size_t)B->body, hi + 3 * (size_t)B->body, per);
-}
-
-/* the candidates cand[0..m) of sphere i that pass sl_pair_kept, in order, into buf; 1 when
- * out of memory */
-static int sl_take(const sphere_slot *slot, const uint32_t *cand, size_t m, double xi, double yi, double zi, double Ri,
-                   int fi, const double *li, const double *hi_, const double *lo, const double *hi, double M,
-                   double far2, double hmin2, const double half[3], const clab_periodic *per, pbuf *buf)
-{
-    for (size_t q = 0; q < m; q++) {
-        const sphere_slot *B = &slot[cand[q]];
-        if (sl_pair_kept(B, xi, yi, zi, Ri, fi, li, hi_, lo, hi, M, far2, hmin2, half, per) && push(buf, B->body))
-            return 1;
-    }
-    return 0;
-}
-
-/* step 3 for the spheres of cell c: their partners into the thread's buffer */
-static int cell_pairs(clab_collider *cd, const clab_world *w, const sl_grid *gr, long c, const sl_plane *pl,
-                      int nplanes, double M, double Rmax, int t, pbuf *buf)
-{
-    const clab_periodic *per = &w->periodic;
-    double half[3];
-    clab_world_half_periods(per, half);
-    double hmin = half[0] < half[1] ? half[0] : half[1];
-    hmin = hmin < half[2] ? hmin : half[2];
-    const double hmin2 = hmin * hmin;
-    const uint32_t *cstart = cd->sl_cstart;
-    const sphere_slot *slot = cd->sl_slot;
-    const double *lo = cd->sl_lo, *hi = cd->sl_hi;
-    /* the cells around c (itself included) as runs of slots: a row of up to 3 cells along x
-     * is one run; along a periodic axis the neighbours wrap (at least 3 cells a period, so no
-     * cell comes twice), else the grid's edge cuts them */
-    const long nx = gr->nc[0], ny = gr->nc[1], nz = gr->nc[2];
-    long cx = c % nx, cy = (c / nx) % ny, cz = c / (nx * ny);
-    uint32_t rs[18], re[18];
-    int nr = 0;
-    if (cx > 0 && cx < nx - 1 && cy > 0 && cy < ny - 1 && cz > 0 && cz < nz - 1) { /* inside: no edge, no wrap */
-        for (int dz = -1; dz <= 1; dz++)
-            for (int dy = -1; dy <= 1; dy++) {
-                long row = c + nx * (dy + ny * dz);
-                rs[nr] = cstart[row - 1];
-                re[nr++] = cstart[row + 2];
-            }
-    } else {
-        for (int dz = -1; dz <= 1; dz++) {
-            long z = cz + dz;
-            if (z < 0 || z >= nz) {
-                if (!per->on[2]) continue;
-                z = z < 0 ? z + nz : z - nz;
-            }
-            for (int dy = -1; dy <= 1; dy++) {
-                long y = cy + dy;
-                if (y < 0 || y >= ny) {
-                    if (!per->on[1]) continue;
-                    y = y < 0 ? y + ny : y - ny;
-                }
-                long row = nx * (y + ny * z), x0 = cx > 0 ? cx - 1 : 0, x1 = cx + 1 < nx ? cx + 1 : nx - 1;
-                rs[nr] = cstart[row + x0];
-                re[nr++] = cstart[row + x1 + 1];
-                if (per->on[0] && cx == 0) {
-                    rs[nr] = cstart[row + nx - 1];
-                    re[nr++] = cstart[row + nx];
-                }
-                if (per->on[0] && cx == nx - 1) {
-                    rs[nr] = cstart[row];
-                    re[nr++] = cstart[row + 1];
-                }
-            }
-        }
-    }
-    for (uint32_t s = cstart[c]; s < cstart[c + 1]; s++) {
-        const sphere_slot *A = &slot[s];
-        const int32_t i = A->body;
-        const double xi = A->r[0], yi = A->r[1], zi = A->r[2], Ri = A->R;
-        const int fi = A->fixed;
-        const double *li = lo + 3 * (size_t)i, *hi_ = hi + 3 * (size_t)i;
-        /* S = R_i + R_j + M <= Smax (rounding is monotone): beyond Smax no pair */
-        const double Smax = Ri + Rmax + M, far2 = Smax * Smax * (1.0 + 2e-10);
-        size_t first = buf->len;
-        /* the candidates by a pass without a branch on the index test or the distance test
-         * (both coin tosses: half the slots are of lower index), noted in order, then the rest
-         * of the tests for those only (sl_pair_kept): the same pairs. The buffer is emptied
-         * whenever it fills (more than SL_CAND candidates around one sphere) */
-        uint32_t cand[SL_CAND];
-        size_t m = 0;
-        for (int q = 0; q < nr; q++)
-            for (uint32_t u = rs[q], e = re[q]; u < e; u++) {
-                const sphere_slot *B = &slot[u];
-                const double dx = B->r[0] - xi, dy = B->r[1] - yi, dz = B->r[2] - zi;
-                const double d2 = dx * dx + dy * dy + dz * dz;
-                cand[m] = u;
-                m += (size_t)((B->body > i) & ((d2 <= far2) | (d2 > hmin2)));
-                if (m == SL_CAND) {
-                    if (sl_take(slot, cand, m, xi, yi, zi, Ri, fi, li, hi_, lo, hi, M, far2, hmin2, half, per, buf))
-                        return 1;
-                    m = 0;
-                }
-            }
-        if (sl_take(slot, cand, m, xi, yi, zi, Ri, fi, li, hi_, lo, hi, M, far2, hmin2, half, per, buf)) return 1;
-        uint32_t mask = 0;
-        for (int q = 0; q < nplanes; q++) {
-            if ((pl[q].fixed && fi) || !clab_box_meets_plane(li, hi_, pl[q].m, pl[q].r, M)) continue;
-            if (pl[q].body > i) {
-                if (push(buf, pl[q].body)) return 1;
-            } else {
-                mask |= 1u << q;
-            }
-        }
-        /* by slot: a thread's cells are its own stretch of slots (by body index, the threads'
-         * writes would share cache lines) */
-        cd->sl_pmask[s] = mask;
-        if (buf->len > first) sort_partners(buf->p + first, buf->len - first); /* p may still be NULL when empty */
-        cd->sl_cnt[s] = (uint32_t)(buf->len - first);
-        cd->sl_src[s] = first;
-        cd->sl_thr[s] = (unsigned char)t;
-    }
-    return 0;
 }
 
 /* inside a parallel region: this thread's contiguous share [*a, *b) of n items, the number of
@@ -422,12 +184,12 @@ static inline int thread_range(size_t n, size_t *a, size_t *b, int *nt)
     return t;
 }
 
-/* the per-body arrays of the list for n bodies carved from the storage of cd->scratch (grown
+/* the per-body arrays of the list for n bodies carved from the storage of sp->scratch (grown
  * when smaller): 153 bytes a body that then cost no memory of their own; 0 on success, else
  * the collider's own arrays are used */
-static int borrow(clab_collider *cd, size_t n)
+static int borrow(clab_spheres *sp, size_t n)
 {
-    clab_contacts *s = cd->scratch;
+    clab_contacts *s = sp->scratch;
     const size_t per = 6 * sizeof(double) + 2 * sizeof(sphere_slot) + sizeof(size_t) + 4 * sizeof(uint32_t) + 1;
     if (!s || n == 0 || n > SIZE_MAX / (per + SL_ROOM_PAIRS * sizeof(int32_t)) / 2) return 1;
     /* room for SL_ROOM_PAIRS partners a body behind the arrays (a dense pile has about 6) */
@@ -440,81 +202,68 @@ static int borrow(clab_collider *cd, size_t n)
     }
     /* 8-byte items first, then 4-byte, then bytes: each array aligned */
     char *p = (char *)s->c;
-    cd->sl_lo = (double *)p;
+    sp->sl_lo = (double *)p;
     p += 3 * n * sizeof(double);
-    cd->sl_hi = (double *)p;
+    sp->sl_hi = (double *)p;
     p += 3 * n * sizeof(double);
-    cd->sl_stage = (sphere_slot *)p;
+    sp->sl_stage = (sphere_slot *)p;
     p += n * sizeof(sphere_slot);
-    cd->sl_slot = (sphere_slot *)p;
+    sp->sl_slot = (sphere_slot *)p;
     p += n * sizeof(sphere_slot);
-    cd->sl_src = (size_t *)p;
+    sp->sl_src = (size_t *)p;
     p += n * sizeof(size_t);
-    cd->sl_cell = (int32_t *)p;
+    sp->sl_cell = (int32_t *)p;
     p += n * sizeof(int32_t);
-    cd->sl_slotof = (uint32_t *)p;
+    sp->sl_slotof = (uint32_t *)p;
     p += n * sizeof(uint32_t);
-    cd->sl_cnt = (uint32_t *)p;
+    sp->sl_cnt = (uint32_t *)p;
     p += n * sizeof(uint32_t);
-    cd->sl_pmask = (uint32_t *)p;
+    sp->sl_pmask = (uint32_t *)p;
     p += n * sizeof(uint32_t);
-    cd->sl_thr = (unsigned char *)p;
+    sp->sl_thr = (unsigned char *)p;
     p += n;
     /* the rest, from the next 4-byte boundary: the partners (all of it, as the records may
      * hold far more than asked for) */
     const size_t used = ((size_t)(p - (char *)s->c) + 3) & ~(size_t)3;
-    cd->sl_proom = (int32_t *)(void *)((char *)s->c + used);
-    cd->sl_pcap = (s->cap * sizeof(clab_contact) - used) / sizeof(int32_t);
-    cd->sl_borrowed = 1;
-    cd->cap_sl = n;
+    sp->sl_proom = (int32_t *)(void *)((char *)s->c + used);
+    sp->sl_pcap = (s->cap * sizeof(clab_contact) - used) / sizeof(int32_t);
+    sp->sl_borrowed = 1;
+    sp->cap_sl = n;
     return 0;
 }
 
 /* the collider's own per-body arrays, for a call without scratch: the borrowed pointers forgotten */
-static void unborrow(clab_collider *cd)
+static void unborrow(clab_spheres *sp)
 {
-    cd->sl_lo = cd->sl_hi = NULL;
-    cd->sl_stage = cd->sl_slot = NULL;
-    cd->sl_src = NULL;
-    cd->sl_cell = NULL;
-    cd->sl_slotof = cd->sl_cnt = cd->sl_pmask = NULL;
-    cd->sl_thr = NULL;
-    cd->sl_proom = NULL;
-    cd->sl_pcap = 0;
-    cd->sl_borrowed = 0;
-    cd->cap_sl = 0;
+    sp->sl_lo = sp->sl_hi = NULL;
+    sp->sl_stage = sp->sl_slot = NULL;
+    sp->sl_src = NULL;
+    sp->sl_cell = NULL;
+    sp->sl_slotof = sp->sl_cnt = sp->sl_pmask = NULL;
+    sp->sl_thr = NULL;
+    sp->sl_proom = NULL;
+    sp->sl_pcap = 0;
+    sp->sl_borrowed = 0;
+    sp->cap_sl = 0;
 }
 
-static int sphere_list(clab_collider *cd, const clab_world *w, double M, size_t *npairs);
-
-/* the list, with its per-body scratch borrowed from clab_collide's output when it can be
- * (the collider's own arrays, freed first, otherwise) */
-int clab_sphere_list(clab_collider *cd, const clab_world *w, double M, size_t *npairs)
+void clab_spheres_free(clab_spheres *sp)
 {
-    if (cd->scratch && !cd->sl_borrowed && !cd->general_only) {
-        void *own[] = {cd->sl_lo, cd->sl_hi, cd->sl_stage, cd->sl_slot, cd->sl_src,
-                       cd->sl_cell, cd->sl_slotof, cd->sl_cnt, cd->sl_pmask, cd->sl_thr};
-        if (borrow(cd, w->nbodies) == 0)
-            for (size_t k = 0; k < sizeof own / sizeof own[0]; k++) free(own[k]);
-    }
-    int rc = sphere_list(cd, w, M, npairs);
-    if (cd->sl_borrowed) unborrow(cd);
-    return rc;
+    for (int t = 0; t < sp->sl_nbuf; t++) free(sp->sl_buf[t]);
+    free(sp->sl_buf);
+    free(sp->sl_bufcap);
+    void *arrays[] = {sp->sl_lo,   sp->sl_hi,    sp->sl_cell,   sp->sl_cnt,    sp->sl_pmask,
+                      sp->sl_src,  sp->sl_thr,   sp->sl_slot,   sp->sl_cstart, sp->sl_ccount,
+                      sp->sl_stage, sp->sl_slotof};
+    for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++) free(arrays[k]);
 }
 
-static int sphere_list(clab_collider *cd, const clab_world *w, double M, size_t *npairs)
+/* step 1, on contiguous ranges of bodies (the half-spaces come out in index order), the
+ * threads' findings merged; 1 when the scene is not one for the list */
+static int scan_all(clab_spheres *sp, const clab_world *w, double M, int T, sl_scene *sc)
 {
     const size_t n = w->nbodies;
     const clab_periodic *per = &w->periodic;
-    if (cd->general_only || n < 2 || n >= INT32_MAX || !(M >= 0.0 && M < 1e300)) return 1;
-    int T = 1;
-#ifdef _OPENMP
-    if (n >= SL_PAR_MIN) T = omp_get_max_threads();
-#endif
-    if (T > SL_MAX_THREADS) T = SL_MAX_THREADS;
-    if (reserve(cd, n, 0, T)) return -1;
-
-    /* 1. scan, on contiguous ranges of bodies (the half-spaces come out in index order) */
     scan_part part[SL_MAX_THREADS];
     int nparts = 1;
 #ifdef _OPENMP
@@ -523,94 +272,104 @@ static int sphere_list(clab_collider *cd, const clab_world *w, double M, size_t 
         int t = omp_get_thread_num(), nt = omp_get_num_threads();
 #pragma omp single
         nparts = nt;
-        scan(cd, w, M, n * (size_t)t / (size_t)nt, n * (size_t)(t + 1) / (size_t)nt, &part[t]);
+        scan(sp, w, M, n * (size_t)t / (size_t)nt, n * (size_t)(t + 1) / (size_t)nt, &part[t]);
     }
 #else
-    scan(cd, w, M, 0, n, &part[0]);
+    (void)T;
+    scan(sp, w, M, 0, n, &part[0]);
 #endif
-    sl_plane pl[SL_MAX_PLANES];
-    int nplanes = 0;
-    size_t ns = 0;
-    double dmin = INFINITY, dmax = 0.0, Rmax = 0.0, big = 0.0, clo[3] = {INFINITY, INFINITY, INFINITY},
-           chi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    sc->nplanes = 0;
+    sc->ns = 0;
+    sc->dmin = INFINITY;
+    sc->dmax = sc->Rmax = sc->big = 0.0;
+    for (int k = 0; k < 3; k++) {
+        sc->clo[k] = INFINITY;
+        sc->chi[k] = -INFINITY;
+    }
     for (int t = 0; t < nparts; t++) {
-        const scan_part *sp = &part[t];
-        if (sp->bad || nplanes + sp->nplanes > SL_MAX_PLANES) return 1;
-        for (int q = 0; q < sp->nplanes; q++) {
-            const clab_body *b = &w->bodies[sp->plane[q]];
+        const scan_part *pt = &part[t];
+        if (pt->bad || sc->nplanes + pt->nplanes > SL_MAX_PLANES) return 1;
+        for (int q = 0; q < pt->nplanes; q++) {
+            const clab_body *b = &w->bodies[pt->plane[q]];
             if (!(clab_v3_isfinite(b->r) && isfinite(b->e.e0) && isfinite(b->e.e1) && isfinite(b->e.e2) &&
                   isfinite(b->e.e3)))
                 return 1;
             clab_vec3 m = clab_q_rotate(b->e, clab_v3(0.0, 0.0, 1.0));
             for (int k = 0; k < 3; k++)
                 if (per->on[k] && fabs(clab_v3_get(m, k)) > 1e-12) return 1; /* the general path reports it */
-            sl_plane *p = &pl[nplanes++];
-            p->body = sp->plane[q];
+            sl_plane *p = &sc->pl[sc->nplanes++];
+            p->body = pt->plane[q];
             p->fixed = b->fixed != 0;
             p->m[0] = m.x;
             p->m[1] = m.y;
             p->m[2] = m.z;
             p->r = b->r;
         }
-        ns += sp->ns;
-        dmin = fmin(dmin, sp->dmin);
-        dmax = fmax(dmax, sp->dmax);
-        Rmax = fmax(Rmax, sp->Rmax);
-        big = fmax(big, sp->big);
+        sc->ns += pt->ns;
+        sc->dmin = fmin(sc->dmin, pt->dmin);
+        sc->dmax = fmax(sc->dmax, pt->dmax);
+        sc->Rmax = fmax(sc->Rmax, pt->Rmax);
+        sc->big = fmax(sc->big, pt->big);
         for (int k = 0; k < 3; k++) {
-            clo[k] = fmin(clo[k], sp->clo[k]);
-            chi[k] = fmax(chi[k], sp->chi[k]);
+            sc->clo[k] = fmin(sc->clo[k], pt->clo[k]);
+            sc->chi[k] = fmax(sc->chi[k], pt->chi[k]);
         }
     }
-    if (ns == 0 || !(dmax <= SL_SIZE_RATIO * dmin)) return 1;
+    return sc->ns == 0 || !(sc->dmax <= SL_SIZE_RATIO * sc->dmin);
+}
 
-    /* 2. the grid: side at least the largest 2R + M, with room for rounding at the scale of
-     * the coordinates */
+/* step 2, the grid: side at least the largest 2R + M, with room for rounding at the scale of
+ * the coordinates; *nc cells. 1 when the scene is not one for the list */
+static int make_grid(const clab_periodic *per, const sl_scene *sc, double M, sl_grid *gr, long *nc)
+{
+    double big = sc->big;
     for (int k = 0; k < 3; k++)
         if (per->on[k]) big = fmax(big, fabs(per->lo[k]) + fabs(per->hi[k]));
-    double side = dmax * (1.0 + 1e-6) + 64.0 * DBL_EPSILON * (big + M);
-    sl_grid gr;
+    double side = sc->dmax * (1.0 + 1e-6) + 64.0 * DBL_EPSILON * (big + M);
     double ncells = 1.0;
-    gr.side = INFINITY;
+    gr->side = INFINITY;
     for (int k = 0; k < 3; k++) {
         if (per->on[k]) {
             double L = per->hi[k] - per->lo[k], q = floor(L / side);
             if (!(q >= 3.0 && q <= 1e7)) return 1;
-            gr.nc[k] = (long)q;
-            gr.base[k] = per->lo[k];
-            gr.inv[k] = q / L;
-            gr.side = fmin(gr.side, L / q);
+            gr->nc[k] = (long)q;
+            gr->base[k] = per->lo[k];
+            gr->inv[k] = q / L;
+            gr->side = fmin(gr->side, L / q);
         } else {
-            double q = floor((chi[k] - clo[k]) / side) + 1.0;
+            double q = floor((sc->chi[k] - sc->clo[k]) / side) + 1.0;
             if (!(q <= 1e7)) return 1;
-            gr.nc[k] = (long)q;
-            gr.base[k] = clo[k];
-            gr.inv[k] = 1.0 / side;
-            gr.side = fmin(gr.side, side);
+            gr->nc[k] = (long)q;
+            gr->base[k] = sc->clo[k];
+            gr->inv[k] = 1.0 / side;
+            gr->side = fmin(gr->side, side);
         }
-        ncells *= (double)gr.nc[k];
+        ncells *= (double)gr->nc[k];
     }
-    if (ncells > 8.0 * (double)ns + 4096.0) return 1; /* sparse: the general path hashes */
-    const long nc = (long)ncells;
-    if (reserve(cd, n, (size_t)nc, T)) return -1;
-    cd->kept = 0; /* cd->row, cd->nbr are overwritten below */
-    /* cells, and a counting sort by cell on contiguous ranges of bodies: each range counts
-     * its spheres a cell, the starts run cell by cell and range by range, so a cell's spheres
-     * come in index order (the same slots for any thread count) */
-    int32_t *cell = cd->sl_cell;
-    uint32_t *cstart = cd->sl_cstart;
+    if (ncells > 8.0 * (double)sc->ns + 4096.0) return 1; /* sparse: the general path hashes */
+    *nc = (long)ncells;
+    return 0;
+}
+
+/* step 2, the cells, and a counting sort by cell on contiguous ranges of bodies: each range
+ * counts its spheres a cell, the starts run cell by cell and range by range, so a cell's
+ * spheres come in index order (the same slots for any thread count) */
+static void sort_cells(clab_spheres *sp, const sl_grid *gr, long nc, size_t n, int T)
+{
+    int32_t *cell = sp->sl_cell;
+    uint32_t *cstart = sp->sl_cstart;
 #pragma omp parallel num_threads(T) if (T > 1)
     {
         size_t a, b;
         int nt;
         const int t = thread_range(n, &a, &b, &nt);
-        uint32_t *cnt = cd->sl_ccount + (size_t)t * (size_t)nc;
+        uint32_t *cnt = sp->sl_ccount + (size_t)t * (size_t)nc;
         memset(cnt, 0, (size_t)nc * sizeof *cnt);
         for (size_t i = a; i < b; i++) {
             if (cell[i] < 0) continue; /* a half-space */
             double x[3];
-            for (int k = 0; k < 3; k++) x[k] = 0.5 * (cd->sl_lo[3 * i + k] + cd->sl_hi[3 * i + k]);
-            cell[i] = (int32_t)cell_index(&gr, x);
+            for (int k = 0; k < 3; k++) x[k] = 0.5 * (sp->sl_lo[3 * i + k] + sp->sl_hi[3 * i + k]);
+            cell[i] = (int32_t)cell_index(gr, x);
             cnt[cell[i]]++;
         }
 #pragma omp barrier
@@ -620,7 +379,7 @@ static int sphere_list(clab_collider *cd, const clab_world *w, double M, size_t 
             for (long c = 0; c < nc; c++) {
                 cstart[c] = run;
                 for (int u = 0; u < nt; u++) {
-                    uint32_t *q = cd->sl_ccount + (size_t)u * (size_t)nc + c, k = *q;
+                    uint32_t *q = sp->sl_ccount + (size_t)u * (size_t)nc + c, k = *q;
                     *q = run; /* range u's first slot in cell c */
                     run += k;
                 }
@@ -630,43 +389,25 @@ static int sphere_list(clab_collider *cd, const clab_world *w, double M, size_t 
         for (size_t i = a; i < b; i++)
             if (cell[i] >= 0) {
                 uint32_t p = cnt[cell[i]]++;
-                cd->sl_slot[p] = cd->sl_stage[i];
-                cd->sl_slotof[i] = p;
+                sp->sl_slot[p] = sp->sl_stage[i];
+                sp->sl_slotof[i] = p;
             }
     }
+}
 
-    /* 3. pairs, cell by cell on every thread */
-    int nomem = 0;
-    const int32_t *tpart[SL_MAX_THREADS] = {NULL}; /* where each thread's partners are */
-#pragma omp parallel num_threads(T) if (T > 1) reduction(| : nomem)
-    {
-        int t = 0;
-#ifdef _OPENMP
-        t = omp_get_thread_num();
-#endif
-        /* the partners go to thread t's share of the dead records' room left after the
-         * borrowed per-body arrays, else (or once it is full) to the thread's own array */
-        pbuf buf = {cd->sl_buf[t], cd->sl_bufcap[t], 0, 0, &cd->sl_buf[t], &cd->sl_bufcap[t]};
-        if (cd->sl_pcap) {
-            const size_t p0 = cd->sl_pcap * (size_t)t / (size_t)T, p1 = cd->sl_pcap * (size_t)(t + 1) / (size_t)T;
-            buf.p = cd->sl_proom + p0;
-            buf.cap = p1 - p0;
-            buf.borrowed = 1;
-        }
-#pragma omp for schedule(dynamic, 32)
-        for (long c = 0; c < nc; c++) {
-            if (nomem || cstart[c] == cstart[c + 1]) continue;
-            nomem = cell_pairs(cd, w, &gr, c, pl, nplanes, M, Rmax, t, &buf);
-        }
-        tpart[t] = buf.p;
-    }
-    if (nomem) return -1;
-
-    /* 4. order: the half-spaces' rows counted per thread range, the blocks' first pairs by a
-     * scan over the bodies, then each range copies its blocks and its share of the rows */
+/* Step 4, the order: the half-spaces' rows counted per thread range, the blocks' first pairs
+ * by a scan over the bodies, then each range copies its blocks and its share of the rows.
+ * *total pairs; 1 when out of memory. One parallel region whose barriers order its four
+ * passes (kept whole: split, its per-range counts would go through memory between regions) */
+static int write_rows(clab_spheres *sp, clab_rows *rows, size_t n, const sl_scene *sc, const int32_t *const *tpart,
+                      int T, size_t *total)
+{
+    const sl_plane *pl = sc->pl;
+    const int nplanes = sc->nplanes;
     size_t rowcnt[SL_MAX_THREADS][SL_MAX_PLANES], rowstart[SL_MAX_PLANES], rowtot[SL_MAX_PLANES],
         tsum[SL_MAX_THREADS + 1];
-    size_t total = 0;
+    int nomem = 0;
+    *total = 0;
 #pragma omp parallel num_threads(T) if (T > 1)
     {
         size_t a, b;
@@ -675,8 +416,8 @@ static int sphere_list(clab_collider *cd, const clab_world *w, double M, size_t 
         for (int q = 0; q < nplanes; q++) rowcnt[t][q] = 0;
         if (nplanes)
             for (size_t i = a; i < b; i++)
-                if (cd->sl_cell[i] >= 0)
-                    for (uint32_t m = cd->sl_pmask[cd->sl_slotof[i]]; m; m &= m - 1) rowcnt[t][__builtin_ctz(m)]++;
+                if (sp->sl_cell[i] >= 0)
+                    for (uint32_t m = sp->sl_pmask[sp->sl_slotof[i]]; m; m &= m - 1) rowcnt[t][__builtin_ctz(m)]++;
 #pragma omp barrier
 #pragma omp single
         for (int q = 0; q < nplanes; q++) {
@@ -685,36 +426,36 @@ static int sphere_list(clab_collider *cd, const clab_world *w, double M, size_t 
             rowtot[q] = s;
         }
         size_t s = 0;
-        for (size_t i = a; i < b; i++) s += cd->sl_cell[i] >= 0 ? cd->sl_cnt[cd->sl_slotof[i]] : rowtot[plane_of(pl, (int)i)];
+        for (size_t i = a; i < b; i++) s += sp->sl_cell[i] >= 0 ? sp->sl_cnt[sp->sl_slotof[i]] : rowtot[plane_of(pl, (int)i)];
         tsum[t + 1] = s;
 #pragma omp barrier
 #pragma omp single
         {
             tsum[0] = 0;
             for (int u = 0; u < nt; u++) tsum[u + 1] += tsum[u];
-            total = tsum[nt];
-            if (clab_pair_list_reserve(cd, n, total)) {
+            *total = tsum[nt];
+            if (clab_rows_reserve(rows, n, *total)) {
                 nomem = 1;
             } else {
-                cd->row[n] = total;
-                for (size_t u = 0; u < CLAB_PREFETCH_AHEAD; u++) cd->nbr[total + u] = 0;
+                rows->row[n] = *total;
+                for (size_t u = 0; u < CLAB_PREFETCH_AHEAD; u++) rows->nbr[*total + u] = 0;
             }
         }
         if (!nomem) {
-            uint32_t *out = cd->nbr;
+            uint32_t *out = rows->nbr;
             size_t off = tsum[t];
             for (size_t i = a; i < b; i++) {
-                cd->row[i] = off;
-                cd->gen[i] = cd->sl_cell[i] < 0; /* a half-space's row: the general path */
-                if (cd->sl_cell[i] >= 0) {
-                    uint32_t sl = cd->sl_slotof[i];
-                    size_t k = cd->sl_cnt[sl];
+                rows->row[i] = off;
+                rows->gen[i] = sp->sl_cell[i] < 0; /* a half-space's row: the general path */
+                if (sp->sl_cell[i] >= 0) {
+                    uint32_t sl = sp->sl_slotof[i];
+                    size_t k = sp->sl_cnt[sl];
                     if (k == 0) continue; /* (a thread without partners has no buffer: no pointer arithmetic on NULL) */
-                    const int32_t *src = tpart[cd->sl_thr[sl]] + cd->sl_src[sl];
+                    const int32_t *src = tpart[sp->sl_thr[sl]] + sp->sl_src[sl];
                     for (size_t u = 0; u < k; u++) out[off + u] = (uint32_t)src[u];
                     if (nplanes) /* a half-space partner: the general path for the row */
                         for (size_t u = 0; u < k; u++)
-                            if (cd->sl_cell[src[u]] < 0) cd->gen[i] = 1;
+                            if (sp->sl_cell[src[u]] < 0) rows->gen[i] = 1;
                     off += k;
                 } else {
                     int q = plane_of(pl, (int)i);
@@ -731,26 +472,68 @@ static int sphere_list(clab_collider *cd, const clab_world *w, double M, size_t 
                 for (int u = 0; u < t; u++) cur[q] += rowcnt[u][q];
             }
             for (size_t i = a; i < b; i++)
-                for (uint32_t m = cd->sl_cell[i] >= 0 ? cd->sl_pmask[cd->sl_slotof[i]] : 0; m; m &= m - 1) {
+                for (uint32_t m = sp->sl_cell[i] >= 0 ? sp->sl_pmask[sp->sl_slotof[i]] : 0; m; m &= m - 1) {
                     int q = __builtin_ctz(m);
-                    cd->nbr[cur[q]++] = (uint32_t)i;
+                    rows->nbr[cur[q]++] = (uint32_t)i;
                 }
         }
     }
-    if (nomem) return -1;
+    return nomem;
+}
 
-    cd->list_Rmax = Rmax;
-    cd->st.cell = gr.side;
-    cd->st.levels = 1;
-    cd->st.dense = 1;
-    cd->st.grid_bodies = ns;
-    cd->st.coarse_bodies = 0;
-    cd->st.large_bodies = 0;
-    cd->st.planes = (size_t)nplanes;
-    cd->st.entries = ns;
-    cd->st.buckets = (size_t)nc;
-    cd->st.pairs = total;
-    cd->st.sphere_list = 1;
+/* steps 1 to 4 (the file's head), in order */
+static int sphere_list(clab_spheres *sp, clab_rows *rows, clab_broadphase_stats *st, const clab_world *w, double M,
+                       size_t *npairs)
+{
+    const size_t n = w->nbodies;
+    if (n < 2 || n >= INT32_MAX || !(M >= 0.0 && M < 1e300)) return 1;
+    int T = 1;
+#ifdef _OPENMP
+    if (n >= SL_PAR_MIN) T = omp_get_max_threads();
+#endif
+    if (T > SL_MAX_THREADS) T = SL_MAX_THREADS;
+    if (reserve(sp, n, 0, T)) return -1;
+    sl_scene sc;
+    if (scan_all(sp, w, M, T, &sc)) return 1;
+    sl_grid gr;
+    long nc = 0;
+    if (make_grid(&w->periodic, &sc, M, &gr, &nc)) return 1;
+    if (reserve(sp, n, (size_t)nc, T)) return -1;
+    sort_cells(sp, &gr, nc, n, T);
+    const int32_t *tpart[SL_MAX_THREADS] = {NULL};
+    if (clab_sphere_pairs(sp, w, &gr, nc, &sc, M, T, tpart)) return -1;
+    size_t total = 0;
+    if (write_rows(sp, rows, n, &sc, tpart, T, &total)) return -1;
+    rows->Rmax = sc.Rmax;
+    st->cell = gr.side;
+    st->levels = 1;
+    st->dense = 1;
+    st->grid_bodies = sc.ns;
+    st->coarse_bodies = 0;
+    st->large_bodies = 0;
+    st->planes = (size_t)sc.nplanes;
+    st->entries = sc.ns;
+    st->buckets = (size_t)nc;
+    st->pairs = total;
+    st->sphere_list = 1;
     *npairs = total;
     return 0;
+}
+
+/* the list, with its per-body scratch borrowed from clab_collide's output when it can be
+ * (the list's own arrays, freed first, otherwise) */
+int clab_sphere_list(clab_spheres *sp, clab_rows *rows, clab_broadphase_stats *st, const clab_world *w, double M,
+                     clab_contacts *scratch, size_t *npairs)
+{
+    sp->scratch = scratch;
+    if (sp->scratch && !sp->sl_borrowed) {
+        void *own[] = {sp->sl_lo, sp->sl_hi, sp->sl_stage, sp->sl_slot, sp->sl_src,
+                       sp->sl_cell, sp->sl_slotof, sp->sl_cnt, sp->sl_pmask, sp->sl_thr};
+        if (borrow(sp, w->nbodies) == 0)
+            for (size_t k = 0; k < sizeof own / sizeof own[0]; k++) free(own[k]);
+    }
+    int rc = sphere_list(sp, rows, st, w, M, npairs);
+    if (sp->sl_borrowed) unborrow(sp);
+    sp->scratch = NULL;
+    return rc;
 }

@@ -2,7 +2,7 @@
  *
  * Gap convention of seed 000, Sect. 2: with P_A on the surface of A, P_B on the surface of B
  * and n the unit normal from A to B, Phi = n . (P_B - P_A); Phi < 0 is penetration. */
-#include "collide_internal.h"
+#include "narrow_pair.h"
 
 /* Box B against the half-space A (outward normal m = A_A (0,0,1), boundary through r_A).
  * The gap of box vertex k, at r_B + A_B vbar_k, is

@@ -16,9 +16,9 @@
  *   edge axis a_i x b_j: one contact at the closest points of the two supporting edges,
  *     Phi = s(L) (the edges' common perpendicular is L; when they do not cross and the boxes
  *     are apart, the distance of the two points and n along them).
- * Feature ids (collide_internal.h) name the incident vertex, the incident edge and side
+ * Feature ids (narrow_pair.h) name the incident vertex, the incident edge and side
  * plane, or the edge pair that produced a point, so they stay the same while it persists. */
-#include "collide_internal.h"
+#include "narrow_pair.h"
 
 /* an oriented box: center, world axes, half extents */
 typedef struct {

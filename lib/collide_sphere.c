@@ -1,5 +1,5 @@
 /* collide_sphere.c: narrow phase for sphere-sphere and sphere-plane */
-#include "collide_internal.h"
+#include "narrow_pair.h"
 
 /* spheres of radii R_A, R_B at r_A, r_B: Phi = |r_B - r_A| - R_A - R_B, n = (r_B - r_A)/|..| */
 int clab_collide_sphere_sphere(const clab_body *A, const clab_body *B, int ia, int ib, double env, clab_contacts *out)

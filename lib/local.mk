@@ -12,11 +12,16 @@ libcontactlab_la_SOURCES += \
 	lib/backend.c \
 	lib/sim.c \
 	lib/collide.c \
-	lib/broadphase.c \
-	lib/broadphase_spheres.c \
+	lib/narrow.c \
+	lib/narrow_emit.c \
 	lib/collide_sphere.c \
 	lib/collide_box.c \
 	lib/collide_box_box.c \
+	lib/pairlist.c \
+	lib/skin.c \
+	lib/broadphase_spheres.c \
+	lib/sphere_pairs.c \
+	lib/grid.c \
 	lib/analytic.c
 
 pkginclude_HEADERS += \
@@ -36,7 +41,10 @@ pkginclude_HEADERS += \
 	lib/clab_clock.h \
 	lib/clab_analytic.h
 
-noinst_HEADERS += lib/collide_internal.h lib/clab_v2.h lib/clab_balance.h
+noinst_HEADERS += lib/clab_v2.h lib/clab_balance.h
+## the collision layer's private headers, top to bottom (collide_internal.h draws the flow)
+noinst_HEADERS += lib/collide_internal.h lib/narrow.h lib/narrow_pair.h lib/broadphase.h lib/sphere_list.h \
+	lib/collide_common.h
 
 ## scenes and output: scene files (libconfig), CSV series, VTK frames
 libcontactlab_la_SOURCES += lib/scene.c lib/scene_read.c lib/csv.c lib/vtk.c

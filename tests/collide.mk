@@ -1,4 +1,4 @@
-## tests of the collision layer (lib/collide*.c, lib/broadphase.c)
+## tests of the collision layer (lib/grid.c .. lib/collide.c, collide_internal.h draws the flow)
 clab_tests += tests/test_collide
 tests_test_collide_LDADD = $(CLAB_LDADD)
 clab_tests += tests/test_broadphase

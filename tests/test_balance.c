@@ -107,7 +107,7 @@ static clab_world *run(int threads, int skew, clab_contacts *c)
     int rc = s ? CLAB_OK : 1;
     for (int k = 0; k < STEPS && rc == CLAB_OK; k++) {
         if (skew) {
-            clab_balance *nb = &s->collider->narrow_bal;
+            clab_balance *nb = &s->collider->narrow.bal;
             nb->T = 2;
             nb->f[0] = 0.0;
             nb->f[1] = k % 2 ? 0.97 : 0.03;

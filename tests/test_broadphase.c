@@ -1,4 +1,4 @@
-/* test_broadphase.c: the grid broad phase (lib/broadphase.c) against brute force.
+/* test_broadphase.c: the grid broad phase (lib/grid.c) against brute force.
  *
  * On random scenes of 2,000 mixed spheres and boxes (random sizes and orientations, some
  * fixed) plus 3 planes and 3 very large boxes, the grid must report exactly the pairs that

@@ -1,4 +1,4 @@
-/* test_collide.c: the narrow phase (lib/collide*.c) against hand-computed cases.
+/* test_collide.c: the narrow phase (lib/narrow.c, lib/collide_*.c) against hand-computed cases.
  *
  * Every expected value below is worked out by hand from the geometry (stated beside each
  * case); the tolerance 1e-12 m (TOL) allows only round-off, since the cases are exact up to

@@ -13,7 +13,7 @@
  * checked to go there. With OpenMP: the list on 1, 2 and 3 threads, compared with memcmp.
  * The list comes by rows (clab_pair_list): its form is checked too (row starts, partners in
  * order, gen set exactly for rows with a body other than a sphere, Rmax, the zeros behind the
- * last pair). And the narrow phase over the rows (lib/collide.c: narrow_rows) against its
+ * last pair). And the narrow phase over the rows (lib/narrow.c: narrow_rows) against its
  * reference, clab_collide_pair over every pair, record for record with memcmp: equal and mixed
  * radii, periodic in x y and x y z (pairs across the faces, centers a period away), half-spaces
  * and a box among the spheres, envelopes 0, 0.02 and -0.005, four calls with the spheres moved
@@ -421,7 +421,7 @@ int main(void)
         compare(w, "700 spheres in a cube of side 0.05 among 1,300 (more than 512 slots around a sphere)", 1, 1);
         clab_world_destroy(w);
     }
-    /* a row longer than a block of the narrow phase (lib/collide.c: NARROW_BLOCK, 512 pairs):
+    /* a row longer than a block of the narrow phase (lib/narrow.c: NARROW_BLOCK, 512 pairs):
      * a sphere of radius 0.45 first, 3,000 of radius 0.04 in the unit cube around it (about
      * 1,500 partners in its row, the general path's rows), envelopes 0 and 0.02 */
     for (int e = 0; e < 2; e++) {
