@@ -5,6 +5,7 @@
 #endif
 
 #include "clab_clock.h"
+#include "clab_partition.h"
 #include "collide_internal.h"
 
 int clab_emit_contact(const clab_body *A, const clab_body *B, int ia, int ib, clab_vec3 pA, clab_vec3 pB, clab_vec3 n,
@@ -502,8 +503,7 @@ int clab_collide_with(clab_collider *cd, const clab_world *w, double envelope, c
         else {
             out->n = total;
             out->nlv = totlv;
-            out->part = cd->part;
-            out->nparts = nparts;
+            clab_contacts_set_parts(out, cd->part, nparts);
         }
     }
     if (rc) return clab_error_set(err, CLAB_ENOMEM, "out of memory storing contacts");
@@ -511,7 +511,7 @@ int clab_collide_with(clab_collider *cd, const clab_world *w, double envelope, c
 #ifdef _OPENMP
     /* the bounds for threads that take ranges of bodies a; none when one thread runs (4 bytes
      * a body and a pass over the pairs a build, for nothing) */
-    if (omp_get_max_threads() > 1 && n <= UINT32_MAX) out->low = pair_low(cd, &list);
+    if (omp_get_max_threads() > 1 && n <= UINT32_MAX) clab_contacts_set_low(out, pair_low(cd, &list));
 #endif
     cd->st.t_narrow += clab_clock() - t0;
     return CLAB_OK;

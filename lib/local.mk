@@ -34,7 +34,7 @@ pkginclude_HEADERS += \
 	lib/clab_sim.h \
 	lib/clab_clock.h
 
-noinst_HEADERS += lib/collide_internal.h lib/clab_v2.h lib/clab_balance.h
+noinst_HEADERS += lib/collide_internal.h lib/clab_v2.h lib/clab_balance.h lib/clab_backend_fast.h lib/clab_partition.h
 
 ## scenes and output: scene files (libconfig), CSV series, VTK frames
 libcontactlab_la_SOURCES += lib/scene.c lib/scene_read.c lib/csv.c lib/vtk.c
