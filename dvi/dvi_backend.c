@@ -106,7 +106,6 @@ static void dvi_stats(const void *self, clab_solver_stats *st)
     st->complementarity = s->diag.complementarity;
     st->history = s->last.nhistory ? s->last.history : NULL;
     st->nhistory = s->last.nhistory;
-    st->t_contacts = st->t_bodies = 0.0; /* not measured here */
     clab_exact_stats(&s->exact, st);
 }
 
@@ -212,10 +211,6 @@ const clab_backend_type clab_backend_dvi = {
     dvi_stable_step,
     dvi_save,
     dvi_load,
-    dvi_destroy,
-    NULL, /* step_wrap: clab_sim_step wraps and checks the bodies after dvi_step */
     dvi_permute,
-    NULL, /* gather_begin, gather: dvi_step reads the bodies itself */
-    NULL,
-    NULL, /* prepare: nothing to ready (dvi_step sizes its arrays for each step's contacts) */
+    dvi_destroy,
 };

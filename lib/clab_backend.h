@@ -1,8 +1,9 @@
 /* clab_backend.h: the contact-method interface. A backend is a type object (GSL style)
  * looked up by name: create from options, step, report contact forces, report solver
- * statistics, write its parameters, destroy. Every backend consumes the same contact
- * array and reports forces in newtons in the same contact frame (n, u, w), so their
- * output compares column for column. */
+ * statistics, write its parameters, checkpoint, renumber, destroy. Every backend consumes the
+ * same contact array and reports forces in newtons in the same contact frame (n, u, w), so
+ * their output compares column for column. The contract each function keeps:
+ * doc/backend-contract.md; tests/test_backends.c holds every registered backend to it. */
 #ifndef CLAB_BACKEND_H
 #define CLAB_BACKEND_H
 
@@ -33,10 +34,6 @@ typedef struct clab_solver_stats {
     long fixed_point_failures;   /* steps whose fixed point stopped at exact_max_outer */
     double exact_residual;       /* last step: natural map of exact Coulomb friction with the
                                     modified velocity d_i + [mu_i |d_T,i|, 0, 0] [m/s] */
-    /* wall time of the steps so far by part [s] (clab_clock), 0 where the backend does not
-     * measure it: the pass over the contacts (penalty: the history's alignment and the forces)
-     * and the pass over the bodies (the integration) */
-    double t_contacts, t_bodies;
 } clab_solver_stats;
 
 typedef struct clab_backend_type {
@@ -63,37 +60,13 @@ typedef struct clab_backend_type {
     /* Checkpoint the backend's own state (history, warm start); may be NULL. */
     int (*save)(const void *self, FILE *f, clab_error *err);
     int (*load)(void *self, FILE *f, clab_error *err);
-    void (*destroy)(void *self);
-    /* Optional (NULL: clab_sim_step calls step, then clab_world_wrap and
-     * clab_world_check_state, two more passes over the bodies): step, wrapping each moved
-     * body's center into the periodic box (clab_world_wrap_body) in the same pass, and set
-     * *suspect = 1 when some body (fixed ones included) may fail clab_world_check_state with
-     * this vmax (a non-finite state, or a speed near or above vmax); the caller then runs
-     * clab_world_check_state for the exact report. */
-    int (*step_wrap)(void *self, clab_world *w, const clab_contacts *c, double h, double vmax, int *suspect,
-                     clab_error *err);
     /* Optional (NULL: the backend's bodies cannot be renumbered, clab_sim_sort refuses): the
      * world's bodies are about to be renumbered, old body i becoming body inv[i] (nbodies
      * entries); map the state kept between steps (contact keys of a history or a warm start).
      * A contact whose two bodies swap order (a < b by index) has its normal reversed: a
      * vector of b relative to a changes sign. On failure the state must be unchanged. */
     int (*permute)(void *self, const size_t *inv, size_t nbodies, clab_error *err);
-    /* Optional, the two together (NULL: the step reads the bodies itself): what the next step
-     * reads of the bodies, gathered ahead of it inside the collider's pass over them
-     * (clab_body_pass, clab_collide_with), so the bodies are read once for both.
-     * gather_begin readies it (allocations) for the world as it is; gather then sees
-     * disjoint ranges of bodies, from several threads at once; the next step uses what was
-     * gathered only when gather saw every body since gather_begin at this w->step, and
-     * gathers itself otherwise. clab_sim_step calls them, then step, with nothing between
-     * that changes the bodies. */
-    int (*gather_begin)(void *self, const clab_world *w, clab_error *err);
-    void (*gather)(void *self, const clab_world *w, size_t i0, size_t i1);
-    /* Optional (NULL: nothing to ready): size the arrays the next step uses for this world and
-     * these contacts (those of its configuration), and write them once, so that the step
-     * neither allocates nor faults in their pages; the state kept between steps (a history, a
-     * warm start) unchanged. The last step's contact forces may be lost (clab_sim_prepare
-     * empties the contact list). */
-    int (*prepare)(void *self, const clab_world *w, const clab_contacts *c, clab_error *err);
+    void (*destroy)(void *self);
 } clab_backend_type;
 
 /* The backend called name, NULL when there is none. */

@@ -84,21 +84,10 @@ typedef struct clab_contacts {
     clab_lever *lv;  /* [nlv] the side array: the stored levers, indexed by the records' lever */
     size_t nlv;      /* levers in use */
     size_t caplv;    /* levers allocated */
-    const uint32_t *low; /* NULL, or [bodies] a lower bound on the bodies that meet body j:
-                          * low[j] <= a for every record with b = j (clab_collide when more than
-                          * one thread may run: the lowest body sharing a candidate pair with j,
-                          * j itself when none; the collider's array, valid until its next
-                          * call). A thread that takes
-                          * the records of bodies a >= i0 knows from it which bodies no record
-                          * below i0 touches (the penalty step's split scatter). Whoever writes
-                          * records in place sets it NULL (clab_contacts_push and _clear do) */
-    const size_t *part;  /* NULL, or [nparts + 1]: records part[t] .. part[t+1] were made by thread
-                          * t of the collider's narrow phase, from a range of rows (bodies a) of
-                          * its own, its cut balanced by the threads' times (about as much work
-                          * each: a backend may cut its own threads' contacts there). The
-                          * collider's array, valid until its next call; NULL (and nparts 0)
-                          * like low */
-    int nparts;
+    struct clab_partition *partition; /* private (lib/clab_partition.h, not installed): the
+                          * collider's thread partition of these records, for a backend's fast
+                          * path; NULL until one is set. Owned; whoever writes records in place
+                          * drops it (clab_contacts_push and _clear do) */
 } clab_contacts;
 
 /* The contact point P [m], world, midway between the two surfaces: r_a + A(e_a) sbar_A of
@@ -146,14 +135,8 @@ int clab_contacts_push(clab_contacts *cs, const clab_contact *c, const clab_leve
 /* room for n records and nlv levers (contents kept; capacities grow by doubling); CLAB_OK or
  * CLAB_ENOMEM */
 int clab_contacts_reserve(clab_contacts *cs, size_t n, size_t nlv);
-static inline void clab_contacts_clear(clab_contacts *cs)
-{
-    cs->n = cs->nlv = 0;
-    cs->increasing = 1;
-    cs->low = NULL;
-    cs->part = NULL;
-    cs->nparts = 0;
-}
+/* empty the list (its storage kept), keys increasing, no partition */
+void clab_contacts_clear(clab_contacts *cs);
 /* The first of the n records c, sorted by body a (clab_collide's output), whose body a is
  * >= i (n when none): a binary search. Records in another order give some index in [0, n]. */
 static inline size_t clab_contacts_first_a(const clab_contact *c, size_t n, size_t i)

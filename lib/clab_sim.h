@@ -19,9 +19,8 @@
 
 /* Where clab_sim_step's wall time went, summed since clab_sim_create [s] (clab_clock): the
  * sorts, clab_collide (its parts in clab_broadphase_stats: skin test, builds, narrow phase),
- * the backend's step (its parts, where it measures them, in clab_solver_stats: t_contacts,
- * t_bodies), and the rest (the state's check, the step's bookkeeping). A few clock reads a
- * step. */
+ * the backend's step, and the rest (the state's check, the step's bookkeeping). A few clock
+ * reads a step. */
 typedef struct clab_sim_times {
     double sort, collide, backend, rest;
     long steps;
@@ -31,6 +30,8 @@ typedef struct clab_sim {
     clab_world *world;             /* borrowed, stepped in place */
     const clab_backend_type *type; /* the backend */
     void *self;                    /* the backend's state */
+    const struct clab_backend_fast *fast; /* private: the backend's fast hooks when its fast path is
+                                    * on (lib/clab_backend_fast.h), else NULL */
     clab_collider *collider;
     clab_contacts contacts;        /* contacts of the last step (configuration at its start) */
     double h;                      /* time step [s] */

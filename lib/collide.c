@@ -13,6 +13,7 @@
 #endif
 
 #include "clab_clock.h"
+#include "clab_partition.h"
 #include "collide_internal.h"
 
 clab_collider *clab_collider_create(void)
@@ -101,12 +102,9 @@ static clab_skin_visit body_pass_visit(const clab_body_pass *pass)
 
 static void contacts_partition(clab_collider *cd, const clab_pair_list *L, int nparts, clab_contacts *out)
 {
-    if (nparts > 0) {
-        out->part = cd->narrow.part;
-        out->nparts = nparts;
-    }
+    if (nparts > 0) clab_contacts_set_parts(out, cd->narrow.part, nparts);
 #ifdef _OPENMP
-    if (omp_get_max_threads() > 1 && L->n <= UINT32_MAX) out->low = pair_low(cd, L);
+    if (omp_get_max_threads() > 1 && L->n <= UINT32_MAX) clab_contacts_set_low(out, pair_low(cd, L));
 #else
     (void)cd;
     (void)L;

@@ -1,5 +1,6 @@
 /* contact.c: the growable contact array and its side array of stored levers */
 #include "clab_contact.h"
+#include "clab_partition.h"
 
 #include <stdlib.h>
 
@@ -10,16 +11,51 @@ void clab_contacts_init(clab_contacts *cs)
     cs->increasing = 1;
     cs->lv = NULL;
     cs->nlv = cs->caplv = 0;
-    cs->low = NULL;
-    cs->part = NULL;
-    cs->nparts = 0;
+    cs->partition = NULL;
 }
 
 void clab_contacts_free(clab_contacts *cs)
 {
     free(cs->c);
     free(cs->lv);
+    free(cs->partition);
     clab_contacts_init(cs);
+}
+
+/* the partition dropped (its record kept for the next one) */
+static void drop_partition(clab_contacts *cs)
+{
+    if (cs->partition) *cs->partition = (clab_partition){NULL, NULL, 0};
+}
+
+void clab_contacts_clear(clab_contacts *cs)
+{
+    cs->n = cs->nlv = 0;
+    cs->increasing = 1;
+    drop_partition(cs);
+}
+
+/* the partition's record, allocated once; NULL when out of memory */
+static clab_partition *partition_of(clab_contacts *cs)
+{
+    if (!cs->partition && (cs->partition = malloc(sizeof *cs->partition)))
+        *cs->partition = (clab_partition){NULL, NULL, 0};
+    return cs->partition;
+}
+
+void clab_contacts_set_low(clab_contacts *cs, const uint32_t *low)
+{
+    clab_partition *p = partition_of(cs);
+    if (p) p->low = low;
+}
+
+void clab_contacts_set_parts(clab_contacts *cs, const size_t *part, int nparts)
+{
+    clab_partition *p = partition_of(cs);
+    if (p) {
+        p->part = part;
+        p->nparts = part ? nparts : 0;
+    }
 }
 
 /* the capacity for n items of size sz, doubling from cap (64 when 0); 0 when it would overflow */
@@ -57,9 +93,7 @@ int clab_contacts_push(clab_contacts *cs, const clab_contact *c, const clab_leve
     if (lv && cs->nlv >= CLAB_LEVER_NONE) return CLAB_ENOMEM; /* the index would not fit */
     if (clab_contacts_reserve(cs, cs->n + 1, cs->nlv + (lv ? 1 : 0))) return CLAB_ENOMEM;
     if (cs->n && !(cs->c[cs->n - 1].key < c->key)) cs->increasing = 0;
-    cs->low = NULL; /* the record need not come from the collider's pairs, nor its threads */
-    cs->part = NULL;
-    cs->nparts = 0;
+    drop_partition(cs); /* the record need not come from the collider's pairs, nor its threads */
     clab_contact *d = &cs->c[cs->n++];
     *d = *c;
     d->lever = CLAB_LEVER_NONE;

@@ -41,7 +41,7 @@ pkginclude_HEADERS += \
 	lib/clab_clock.h \
 	lib/clab_analytic.h
 
-noinst_HEADERS += lib/clab_v2.h lib/clab_balance.h
+noinst_HEADERS += lib/clab_v2.h lib/clab_balance.h lib/clab_backend_fast.h lib/clab_partition.h
 ## the collision layer's private headers, top to bottom (collide_internal.h draws the flow)
 noinst_HEADERS += lib/collide_internal.h lib/narrow.h lib/narrow_pair.h lib/broadphase.h lib/sphere_list.h \
 	lib/collide_common.h

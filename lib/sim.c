@@ -1,5 +1,6 @@
 /* sim.c: the step driver shared by every backend */
 #include "clab_sim.h"
+#include "clab_backend_fast.h"
 #include "clab_clock.h"
 
 #include <limits.h>
@@ -131,6 +132,7 @@ clab_sim *clab_sim_create(clab_world *w, const char *backend, double h, clab_opt
         goto fail;
     }
     clab_collider_set_skin(s->collider, skin);
+    s->fast = clab_backend_fast_of(type, s->self);
     clab_options_free(&empty);
     free(p);
     return s;
@@ -183,11 +185,11 @@ int clab_sim_sort(clab_sim *s, clab_error *err)
     return rc;
 }
 
-/* clab_body_pass's function: the backend's gather of bodies [i0, i1) */
+/* clab_body_pass's function: the fast path's gather of bodies [i0, i1) */
 static void gather_range(void *ctx, const clab_world *w, size_t i0, size_t i1)
 {
     const clab_sim *s = ctx;
-    s->type->gather(s->self, w, i0, i1);
+    s->fast->gather(s->self, w, i0, i1);
 }
 
 int clab_sim_prepare(clab_sim *s, clab_error *err)
@@ -197,7 +199,7 @@ int clab_sim_prepare(clab_sim *s, clab_error *err)
     if (clab_sim_sort_due(s) && (rc = clab_sim_sort(s, err))) return rc;
     /* without the backend's gather: the step gathers at its own start */
     if ((rc = clab_collide_with(s->collider, w, s->envelope, &s->contacts, NULL, err))) return rc;
-    if (s->type->prepare && (rc = s->type->prepare(s->self, w, &s->contacts, err))) return rc;
+    if (s->fast && s->fast->prepare && (rc = s->fast->prepare(s->self, w, &s->contacts, err))) return rc;
     clab_contacts_clear(&s->contacts); /* the last step's forces no longer match them */
     return CLAB_OK;
 }
@@ -211,17 +213,18 @@ int clab_sim_step(clab_sim *s, clab_error *err)
     if (clab_sim_sort_due(s) && (rc = clab_sim_sort(s, err))) return rc;
     const double t1 = clab_clock();
     tm->sort += t1 - t0;
-    /* the backend's gather inside the collider's skin test (one read of the bodies for both) */
+    /* a fast path's gather inside the collider's skin test (one read of the bodies for both;
+     * a gather_begin that fails leaves the gather to the step, which reports what it lacks) */
+    const clab_backend_fast *fast = s->fast;
     clab_body_pass pass = {gather_range, s};
-    /* (a gather_begin that fails leaves the gather to the step, which reports what it lacks) */
-    const int gather = s->type->gather_begin && s->type->gather && s->type->gather_begin(s->self, w, NULL) == CLAB_OK;
+    const int gather = fast && fast->gather_begin && fast->gather && fast->gather_begin(s->self, w, NULL) == CLAB_OK;
     rc = clab_collide_with(s->collider, w, s->envelope, &s->contacts, gather ? &pass : NULL, err);
     if (rc) return rc;
     const double t2 = clab_clock();
     tm->collide += t2 - t1;
     int suspect = 1;
-    if (s->type->step_wrap) { /* the backend wraps and screens the bodies in its own body loop */
-        rc = s->type->step_wrap(s->self, w, &s->contacts, s->h, s->vmax, &suspect, err);
+    if (fast && fast->step_wrap) { /* the fast path wraps and screens the bodies in its own body loop */
+        rc = fast->step_wrap(s->self, w, &s->contacts, s->h, s->vmax, &suspect, err);
         if (rc) return rc;
     } else {
         rc = s->type->step(s->self, w, &s->contacts, s->h, err);
@@ -255,4 +258,11 @@ void clab_sim_meta(const clab_sim *s, clab_options *m)
         clab_options_set(m, "sort_steps", v, NULL);
     }
     if (s->type->meta) s->type->meta(s->self, m);
+}
+
+void clab_sim_backend_times(const clab_sim *s, double *t_contacts, double *t_bodies)
+{
+    *t_contacts = *t_bodies = 0.0;
+    const clab_backend_fast *fast = clab_backend_fast_of(s->type, s->self);
+    if (fast && fast->times) fast->times(s->self, t_contacts, t_bodies);
 }

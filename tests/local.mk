@@ -10,6 +10,7 @@ include tests/periodic.mk
 include tests/scene.mk
 include tests/dvi.mk
 include tests/penalty.mk
+include tests/backends.mk
 include tests/experiments_a.mk
 include tests/experiments_b.mk
 include tests/reliability.mk

@@ -24,6 +24,7 @@
 #include <omp.h>
 #endif
 
+#include "clab_partition.h"
 #include "clab_sim.h"
 #include "packing.h"
 #include "tap.h"
@@ -177,20 +178,23 @@ int main(void)
         clab_contacts_init(&cs);
         int ok = cd && clab_collide(cd, w, 0.0, &cs, &err) == CLAB_OK && cs.n > 4096;
         if (threads == 1) {
-            tap_ok(ok && cs.low == NULL && cs.part == NULL && cs.nparts == 0, "1 thread: no bounds, no parts");
+            const clab_partition cp = clab_contacts_partition(&cs);
+            tap_ok(ok && cp.low == NULL && cp.part == NULL && cp.nparts == 0, "1 thread: no bounds, no parts");
         } else {
-            ok = ok && cs.low;
-            for (size_t i = 0; ok && i < cs.n; i++) ok = cs.low[cs.c[i].b] <= (uint32_t)cs.c[i].a;
-            for (size_t j = 0; ok && j < w->nbodies; j++) ok = cs.low[j] <= j;
+            clab_partition cp = clab_contacts_partition(&cs);
+            ok = ok && cp.low;
+            for (size_t i = 0; ok && i < cs.n; i++) ok = cp.low[cs.c[i].b] <= (uint32_t)cs.c[i].a;
+            for (size_t j = 0; ok && j < w->nbodies; j++) ok = cp.low[j] <= j;
             tap_ok(ok, "2 threads: low[b] <= a for all %zu records, low[j] <= j for every body", cs.n);
-            int pk = ok && cs.part && cs.nparts == 2 && cs.part[0] == 0 && cs.part[2] == cs.n &&
-                     cs.part[1] <= cs.n && cs.part[1] > 0 && cs.part[1] < cs.n &&
-                     cs.c[cs.part[1] - 1].a < cs.c[cs.part[1]].a;
-            tap_ok(pk, "2 threads: parts 0 <= %zu <= %zu, no body a on both sides", pk ? cs.part[1] : 0, cs.n);
+            int pk = ok && cp.part && cp.nparts == 2 && cp.part[0] == 0 && cp.part[2] == cs.n &&
+                     cp.part[1] <= cs.n && cp.part[1] > 0 && cp.part[1] < cs.n &&
+                     cs.c[cp.part[1] - 1].a < cs.c[cp.part[1]].a;
+            tap_ok(pk, "2 threads: parts 0 <= %zu <= %zu, no body a on both sides", pk ? cp.part[1] : 0, cs.n);
             clab_contact c0 = cs.c[0];
             c0.key = UINT64_MAX;
-            tap_ok(clab_contacts_push(&cs, &c0, NULL) == CLAB_OK && cs.low == NULL && cs.part == NULL && cs.nparts == 0,
-                   "clab_contacts_push: low and part cleared");
+            int pushed = clab_contacts_push(&cs, &c0, NULL) == CLAB_OK;
+            cp = clab_contacts_partition(&cs);
+            tap_ok(pushed && cp.low == NULL && cp.part == NULL && cp.nparts == 0, "clab_contacts_push: low and part cleared");
         }
         clab_contacts_free(&cs);
         clab_collider_destroy(cd);
@@ -216,8 +220,10 @@ int main(void)
         for (int k = 0; k < 5 && ok; k++) {
             ok = clab_sim_step(s1, &err) == CLAB_OK &&
                  clab_collide(s2->collider, w2, s2->envelope, &s2->contacts, &err) == CLAB_OK;
-            for (size_t i = 0; ok && i < s2->contacts.n; i++) lowered |= s2->contacts.low[s2->contacts.c[i].b] < (uint32_t)s2->contacts.c[i].b;
-            s2->contacts.low = fake;
+            const uint32_t *low = clab_contacts_partition(&s2->contacts).low;
+            for (size_t i = 0; ok && low && i < s2->contacts.n; i++)
+                lowered |= low[s2->contacts.c[i].b] < (uint32_t)s2->contacts.c[i].b;
+            clab_contacts_set_low(&s2->contacts, fake);
             ok = ok && s2->type->step(s2->self, w2, &s2->contacts, 1e-4, &err) == CLAB_OK;
             clab_world_wrap(w2);
         }
