@@ -6,6 +6,7 @@
 
 #include "clab_balance.h"
 #include "clab_collide.h"
+#include "clab_simd.h"
 
 /* loops over pairs ask for body b (CLAB_PREFETCH, clab_math.h) this many pairs ahead */
 #define CLAB_PREFETCH_AHEAD 16

@@ -31,10 +31,10 @@ pkginclude_HEADERS += \
 	lib/clab_backend.h \
 	lib/clab_backends.h \
 	lib/clab_collide.h \
-	lib/clab_sim.h \
-	lib/clab_clock.h
+	lib/clab_sim.h
 
-noinst_HEADERS += lib/collide_internal.h lib/clab_v2.h lib/clab_balance.h
+## internal: the hot loops' helpers (SIMD selects, prefetch, inlining), timers, lanes, balance
+noinst_HEADERS += lib/collide_internal.h lib/clab_simd.h lib/clab_clock.h lib/clab_v2.h lib/clab_balance.h
 
 ## scenes and output: scene files (libconfig), CSV series, VTK frames
 libcontactlab_la_SOURCES += lib/scene.c lib/scene_read.c lib/csv.c lib/vtk.c
