@@ -19,6 +19,7 @@ libcontactlab_la_SOURCES += \
 	lib/collide_box_box.c
 
 pkginclude_HEADERS += \
+	lib/contactlab.h \
 	lib/clab_math.h \
 	lib/clab_error.h \
 	lib/clab_shape.h \
