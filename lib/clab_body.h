@@ -79,7 +79,10 @@ static inline void clab_body_kick_by(clab_body *b, clab_vec3 F, clab_vec3 taubar
 }
 
 /* Position update of Eq. (5a): r += h rdot, e advanced by wbar (clab_q_advance). */
-static CLAB_ALWAYS_INLINE void clab_body_drift(clab_body *b, double h)
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void clab_body_drift(clab_body *b, double h)
 {
     if (b->fixed) return;
     b->r = clab_v3_madd(b->r, h, b->rdot);

@@ -9,62 +9,6 @@
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
-/* A hint to start loading the cache line at p, for loops that read memory in random order
- * (no effect on results). */
-#if defined(__GNUC__)
-#define CLAB_PREFETCH(p) __builtin_prefetch(p)
-#else
-#define CLAB_PREFETCH(p) ((void)(p))
-#endif
-
-/* Inline a function a hot loop calls once an item even where the compiler would not (it saves
- * the call and the spills around it; no effect on results). */
-#if defined(__GNUC__)
-#define CLAB_ALWAYS_INLINE inline __attribute__((always_inline))
-#else
-#define CLAB_ALWAYS_INLINE inline
-#endif
-
-/* a > b ? x : y without a branch (an SSE2 compare and masks where there is SSE2): for a choice
- * the branch predictor cannot learn, both sides already formed. The value of the conditional
- * expression, to the bit (a NaN compares false: y). */
-#if defined(__SSE2__)
-/* x where the mask m is set, else y (the low lanes) */
-static inline double clab_mask_select(__m128d m, double x, double y)
-{
-    return _mm_cvtsd_f64(_mm_or_pd(_mm_and_pd(m, _mm_set_sd(x)), _mm_andnot_pd(m, _mm_set_sd(y))));
-}
-#endif
-static inline double clab_gt_select(double a, double b, double x, double y)
-{
-#if defined(__SSE2__)
-    return clab_mask_select(_mm_cmpgt_sd(_mm_set_sd(a), _mm_set_sd(b)), x, y);
-#else
-    return a > b ? x : y;
-#endif
-}
-
-/* a < b ? a : b without a branch (SSE2 minsd): b when a is NaN */
-static inline double clab_lt_min(double a, double b)
-{
-#if defined(__SSE2__)
-    return _mm_cvtsd_f64(_mm_min_sd(_mm_set_sd(a), _mm_set_sd(b)));
-#else
-    return a < b ? a : b;
-#endif
-}
-
-/* Keep a function out of line: a hot loop in a function of its own gets the compiler's whole
- * inlining budget, not what is left in a large caller. */
-#if defined(__GNUC__)
-#define CLAB_NOINLINE __attribute__((noinline))
-#else
-#define CLAB_NOINLINE
-#endif
 
 typedef struct { double x, y, z; } clab_vec3;
 typedef struct { double e0, e1, e2, e3; } clab_quat;
@@ -76,17 +20,6 @@ static inline clab_vec3 clab_v3_add(clab_vec3 a, clab_vec3 b) { return clab_v3(a
 static inline clab_vec3 clab_v3_sub(clab_vec3 a, clab_vec3 b) { return clab_v3(a.x - b.x, a.y - b.y, a.z - b.z); }
 static inline clab_vec3 clab_v3_scale(clab_vec3 a, double s) { return clab_v3(s * a.x, s * a.y, s * a.z); }
 
-/* a > b ? x : y for the three components of a vector, one compare for the three (as
- * clab_gt_select, to the bit) */
-static inline clab_vec3 clab_v3_gt_select(double a, double b, clab_vec3 x, clab_vec3 y)
-{
-#if defined(__SSE2__)
-    const __m128d m = _mm_cmpgt_sd(_mm_set_sd(a), _mm_set_sd(b));
-    return clab_v3(clab_mask_select(m, x.x, y.x), clab_mask_select(m, x.y, y.y), clab_mask_select(m, x.z, y.z));
-#else
-    return a > b ? x : y;
-#endif
-}
 static inline clab_vec3 clab_v3_neg(clab_vec3 a) { return clab_v3(-a.x, -a.y, -a.z); }
 /* a + s b */
 static inline clab_vec3 clab_v3_madd(clab_vec3 a, double s, clab_vec3 b) { return clab_v3(a.x + s * b.x, a.y + s * b.y, a.z + s * b.z); }
@@ -221,8 +154,12 @@ static inline clab_vec3 clab_q_rotate_inv(clab_quat q, clab_vec3 v) { return cla
 /* Advance Euler parameters by a constant body-frame angular velocity wbar over h:
  * e(t+h) = e(t) (cos(|wbar| h/2), sin(|wbar| h/2) wbar/|wbar|). This is Eq. (5a) of seed 000,
  * q(l+1) = q(l) + h L(q(l)) v(l+1), integrated exactly for constant wbar (the exponential map),
- * so |e| = 1 holds to round-off; the result is renormalized anyway. */
-static CLAB_ALWAYS_INLINE clab_quat clab_q_advance(clab_quat e, clab_vec3 wbar, double h)
+ * so |e| = 1 holds to round-off; the result is renormalized anyway. Always inlined where the
+ * compiler allows it: the integrators call it once a body a step. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline clab_quat clab_q_advance(clab_quat e, clab_vec3 wbar, double h)
 {
     double w2 = clab_v3_dot(wbar, wbar);
     double x2 = 0.25 * h * h * w2; /* (|wbar| h/2)^2 */

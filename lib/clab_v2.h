@@ -11,6 +11,7 @@
 #define CLAB_V2_H
 
 #include "clab_math.h"
+#include "clab_simd.h"
 
 #if defined(__GNUC__) && defined(__SSE2__)
 #define CLAB_V2 1

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "clab_simd.h"
 #include "clab_world.h"
 
 /* loops over pairs ask for body b (CLAB_PREFETCH, clab_math.h) this many pairs ahead */

@@ -25,6 +25,7 @@ libcontactlab_la_SOURCES += \
 	lib/analytic.c
 
 pkginclude_HEADERS += \
+	lib/contactlab.h \
 	lib/clab_math.h \
 	lib/clab_error.h \
 	lib/clab_shape.h \
@@ -38,10 +39,12 @@ pkginclude_HEADERS += \
 	lib/clab_backends.h \
 	lib/clab_collide.h \
 	lib/clab_sim.h \
-	lib/clab_clock.h \
 	lib/clab_analytic.h
 
-noinst_HEADERS += lib/clab_v2.h lib/clab_balance.h lib/clab_backend_fast.h lib/clab_partition.h
+## internal: the hot loops' helpers (SIMD selects, prefetch, inlining), timers, lanes, balance,
+## the fast paths' hooks and the collider's thread partition
+noinst_HEADERS += lib/clab_simd.h lib/clab_clock.h lib/clab_v2.h lib/clab_balance.h lib/clab_backend_fast.h \
+	lib/clab_partition.h
 ## the collision layer's private headers, top to bottom (collide_internal.h draws the flow)
 noinst_HEADERS += lib/collide_internal.h lib/narrow.h lib/narrow_pair.h lib/broadphase.h lib/sphere_list.h \
 	lib/collide_common.h

@@ -16,9 +16,9 @@
 /* largest scene file read [bytes] */
 #define SCENE_MAX_BYTES (64L * 1024 * 1024)
 
-static scene_range range(double lo, int lo_open, double hi, int hi_open, const char *unit)
+static clab_scene_range range(double lo, int lo_open, double hi, int hi_open, const char *unit)
 {
-    scene_range r = {lo, hi, lo_open, hi_open, unit};
+    clab_scene_range r = {lo, hi, lo_open, hi_open, unit};
     return r;
 }
 
@@ -43,7 +43,7 @@ typedef struct joint_src {
 typedef struct scene_src {
     clab_vec3 gravity;
     clab_periodic periodic; /* periodic boundaries, all off unless given */
-    scene_lammps lammps;    /* lammps_data: atoms from a LAMMPS data file */
+    clab_scene_lammps lammps;    /* lammps_data: atoms from a LAMMPS data file */
     clab_material *mat; /* [nmat] */
     unsigned *mat_line; /* [nmat] */
     int nmat;
@@ -62,46 +62,46 @@ static void src_free(scene_src *s)
 }
 
 /* the list setting key of root, checked to be a list; NULL when absent or wrong */
-static const config_setting_t *get_list(scene_ctx *c, const config_setting_t *root, const char *key, int required)
+static const config_setting_t *get_list(clab_scene_ctx *c, const config_setting_t *root, const char *key, int required)
 {
     const config_setting_t *s = config_setting_get_member(root, key);
     if (!s) {
         if (required)
-            scene_fail(c, 0, "%s: missing required list; allowed: %s = ( { ... }, { ... } );", key, key);
+            clab_scene_fail(c, 0, "%s: missing required list; allowed: %s = ( { ... }, { ... } );", key, key);
         return NULL;
     }
     if (config_setting_type(s) != CONFIG_TYPE_LIST) {
         char value[160];
-        scene_value_text(s, value, sizeof value);
-        scene_fail(c, scene_line(s), "%s = %s: wrong type (%s); allowed: a list of groups ( { ... }, { ... } )", key,
-                   value, scene_type_text(s));
+        clab_scene_value_text(s, value, sizeof value);
+        clab_scene_fail(c, clab_scene_line(s), "%s = %s: wrong type (%s); allowed: a list of groups ( { ... }, { ... } )", key,
+                   value, clab_scene_type_text(s));
         return NULL;
     }
     return s;
 }
 
 /* element i of list s, checked to be a group; NULL when it is not */
-static const config_setting_t *get_group_elem(scene_ctx *c, const config_setting_t *s, const char *key, int i)
+static const config_setting_t *get_group_elem(clab_scene_ctx *c, const config_setting_t *s, const char *key, int i)
 {
     const config_setting_t *g = config_setting_get_elem(s, (unsigned)i);
     if (config_setting_type(g) != CONFIG_TYPE_GROUP) {
         char value[160];
-        scene_value_text(g, value, sizeof value);
-        scene_fail(c, scene_line(g), "%s[%d] = %s: wrong type (%s); allowed: a group { ... }", key, i, value,
-                   scene_type_text(g));
+        clab_scene_value_text(g, value, sizeof value);
+        clab_scene_fail(c, clab_scene_line(g), "%s[%d] = %s: wrong type (%s); allowed: a group { ... }", key, i, value,
+                   clab_scene_type_text(g));
         return NULL;
     }
     return g;
 }
 
-static void missing(scene_ctx *c, const config_setting_t *g, const char *path, const char *key, const char *allowed)
+static void missing(clab_scene_ctx *c, const config_setting_t *g, const char *path, const char *key, const char *allowed)
 {
-    scene_fail(c, scene_line(g), "%s.%s: missing required field; allowed: %s", path, key, allowed);
+    clab_scene_fail(c, clab_scene_line(g), "%s.%s: missing required field; allowed: %s", path, key, allowed);
 }
 
 /* ---- materials ---- */
 
-static void read_materials(scene_ctx *c, const config_setting_t *root, scene_src *src)
+static void read_materials(clab_scene_ctx *c, const config_setting_t *root, scene_src *src)
 {
     static const char *const keys[] = {"name", "mu", "mu_roll", "E", "nu", "cor", "kn", "kt", "gn", "gt", NULL};
     const config_setting_t *list = get_list(c, root, "materials", 0);
@@ -110,7 +110,7 @@ static void read_materials(scene_ctx *c, const config_setting_t *root, scene_src
     src->mat = calloc((size_t)n + 1, sizeof *src->mat);
     src->mat_line = calloc((size_t)n + 1, sizeof *src->mat_line);
     if (!src->mat || !src->mat_line) {
-        scene_fail(c, 0, "out of memory reading %d materials", n);
+        clab_scene_fail(c, 0, "out of memory reading %d materials", n);
         return;
     }
     for (int i = 0; i < n; i++) {
@@ -118,28 +118,28 @@ static void read_materials(scene_ctx *c, const config_setting_t *root, scene_src
         if (!g) continue;
         char path[48];
         snprintf(path, sizeof path, "materials[%d]", i);
-        scene_check_keys(c, g, path, keys);
+        clab_scene_check_keys(c, g, path, keys);
         clab_material m = clab_default_material();
         m.name[0] = '\0';
-        if (scene_string(c, g, path, "name", 1, m.name, sizeof m.name) == 0)
+        if (clab_scene_string(c, g, path, "name", 1, m.name, sizeof m.name) == 0)
             missing(c, g, path, "name", "a name, e.g. name = \"steel\";");
-        scene_number(c, g, path, "mu", range(0, 0, INFINITY, 0, ""), &m.mu);
-        scene_number(c, g, path, "mu_roll", range(0, 0, INFINITY, 0, "m"), &m.mu_roll);
-        scene_number(c, g, path, "E", range(0, 1, INFINITY, 0, "Pa"), &m.E);
-        scene_number(c, g, path, "nu", range(-1, 1, 0.5, 1, ""), &m.nu);
-        scene_number(c, g, path, "cor", range(0, 1, 1, 0, ""), &m.cor);
-        scene_number(c, g, path, "kn", range(0, 0, INFINITY, 0, "N/m or N/m^1.5, 0 = derive from E"), &m.kn);
-        scene_number(c, g, path, "kt", range(0, 0, INFINITY, 0, "N/m or N/m^1.5, 0 = derive from E"), &m.kt);
-        scene_number(c, g, path, "gn", range(0, 0, INFINITY, 0, "1/s, 0 = derive from cor"), &m.gn);
-        scene_number(c, g, path, "gt", range(0, 0, INFINITY, 0, "1/s, 0 = derive from cor"), &m.gt);
+        clab_scene_number(c, g, path, "mu", range(0, 0, INFINITY, 0, ""), &m.mu);
+        clab_scene_number(c, g, path, "mu_roll", range(0, 0, INFINITY, 0, "m"), &m.mu_roll);
+        clab_scene_number(c, g, path, "E", range(0, 1, INFINITY, 0, "Pa"), &m.E);
+        clab_scene_number(c, g, path, "nu", range(-1, 1, 0.5, 1, ""), &m.nu);
+        clab_scene_number(c, g, path, "cor", range(0, 1, 1, 0, ""), &m.cor);
+        clab_scene_number(c, g, path, "kn", range(0, 0, INFINITY, 0, "N/m or N/m^1.5, 0 = derive from E"), &m.kn);
+        clab_scene_number(c, g, path, "kt", range(0, 0, INFINITY, 0, "N/m or N/m^1.5, 0 = derive from E"), &m.kt);
+        clab_scene_number(c, g, path, "gn", range(0, 0, INFINITY, 0, "1/s, 0 = derive from cor"), &m.gn);
+        clab_scene_number(c, g, path, "gt", range(0, 0, INFINITY, 0, "1/s, 0 = derive from cor"), &m.gt);
         /* duplicate names */
         for (int k = 0; k < src->nmat && m.name[0]; k++)
             if (strcmp(src->mat[k].name, m.name) == 0) {
-                scene_fail(c, scene_line(g), "%s.name = \"%s\": duplicate name; first defined at %s:%u; allowed: a "
+                clab_scene_fail(c, clab_scene_line(g), "%s.name = \"%s\": duplicate name; first defined at %s:%u; allowed: a "
                            "name used by no other material", path, m.name, c->file, src->mat_line[k]);
                 break;
             }
-        src->mat_line[src->nmat] = scene_line(g);
+        src->mat_line[src->nmat] = clab_scene_line(g);
         src->mat[src->nmat++] = m;
     }
 }
@@ -158,37 +158,37 @@ static int generated_name_index(const char *name)
     return (int)k;
 }
 
-static void read_body(scene_ctx *c, const config_setting_t *g, int i, body_src *b)
+static void read_body(clab_scene_ctx *c, const config_setting_t *g, int i, body_src *b)
 {
     static const char *const keys[] = {"name", "shape", "radius", "half", "mass", "density", "position",
                                        "orientation", "axis", "angle_deg", "velocity", "omega", "fixed",
                                        "material", NULL};
     char path[48], sh[16] = "";
     snprintf(path, sizeof path, "bodies[%d]", i);
-    scene_check_keys(c, g, path, keys);
+    clab_scene_check_keys(c, g, path, keys);
     b->def = clab_default_body_def();
-    b->line = scene_line(g);
+    b->line = clab_scene_line(g);
     snprintf(b->material, sizeof b->material, "default");
 
-    scene_string(c, g, path, "name", 1, b->def.name, sizeof b->def.name);
+    clab_scene_string(c, g, path, "name", 1, b->def.name, sizeof b->def.name);
 
     /* shape and its size */
     int shape = -1;
-    int got = scene_string(c, g, path, "shape", 0, sh, sizeof sh);
+    int got = clab_scene_string(c, g, path, "shape", 0, sh, sizeof sh);
     if (got == 0) missing(c, g, path, "shape", "shape = \"sphere\", \"plane\" or \"box\"");
     if (got == 1 && (shape = clab_shape_from_name(sh)) < 0)
-        scene_fail(c, scene_line(config_setting_get_member(g, "shape")),
+        clab_scene_fail(c, clab_scene_line(config_setting_get_member(g, "shape")),
                    "%s.shape = \"%s\": unknown shape; allowed: \"sphere\", \"plane\" or \"box\"", path, sh);
     double radius = 0.0;
     clab_vec3 half = clab_v3(0, 0, 0);
-    int has_radius = scene_number(c, g, path, "radius", range(0, 1, INFINITY, 0, "m"), &radius);
+    int has_radius = clab_scene_number(c, g, path, "radius", range(0, 1, INFINITY, 0, "m"), &radius);
     int has_half = 0;
-    if (scene_vec3(c, g, path, "half", "m", &half) == 1) {
+    if (clab_scene_vec3(c, g, path, "half", "m", &half) == 1) {
         has_half = 1;
         if (!(half.x > 0 && half.y > 0 && half.z > 0)) {
             char value[160];
-            scene_value_text(config_setting_get_member(g, "half"), value, sizeof value);
-            scene_fail(c, scene_line(config_setting_get_member(g, "half")),
+            clab_scene_value_text(config_setting_get_member(g, "half"), value, sizeof value);
+            clab_scene_fail(c, clab_scene_line(config_setting_get_member(g, "half")),
                        "%s.half = %s: out of range; allowed: three half extents > 0 [m]", path, value);
             has_half = -1;
         }
@@ -197,12 +197,12 @@ static void read_body(scene_ctx *c, const config_setting_t *g, int i, body_src *
     }
     if (shape == CLAB_SHAPE_SPHERE) {
         if (has_radius == 0) missing(c, g, path, "radius", "radius > 0 [m] for a sphere");
-        if (has_half) scene_fail(c, scene_line(config_setting_get_member(g, "half")),
+        if (has_half) clab_scene_fail(c, clab_scene_line(config_setting_get_member(g, "half")),
                                  "%s.half: not used by a sphere; allowed: radius", path);
         b->def.shape = clab_sphere(radius > 0 ? radius : 1.0);
     } else if (shape == CLAB_SHAPE_BOX) {
         if (has_half == 0) missing(c, g, path, "half", "half = [hx, hy, hz], half extents > 0 [m] for a box");
-        if (has_radius) scene_fail(c, scene_line(config_setting_get_member(g, "radius")),
+        if (has_radius) clab_scene_fail(c, clab_scene_line(config_setting_get_member(g, "radius")),
                                    "%s.radius: not used by a box; allowed: half = [hx, hy, hz]", path);
         b->def.shape = has_half == 1 ? clab_box(half.x, half.y, half.z) : clab_box(1, 1, 1);
     } else if (shape == CLAB_SHAPE_PLANE) {
@@ -211,8 +211,8 @@ static void read_body(scene_ctx *c, const config_setting_t *g, int i, body_src *
             const config_setting_t *s = config_setting_get_member(g, unused[k]);
             if (!s) continue;
             char value[160];
-            scene_value_text(s, value, sizeof value);
-            scene_fail(c, scene_line(s), "%s.%s = %s: not used by a plane (a fixed half-space); allowed: name, "
+            clab_scene_value_text(s, value, sizeof value);
+            clab_scene_fail(c, clab_scene_line(s), "%s.%s = %s: not used by a plane (a fixed half-space); allowed: name, "
                        "shape, position, orientation or axis and angle_deg, fixed = true, material", path, unused[k],
                        value);
         }
@@ -221,30 +221,30 @@ static void read_body(scene_ctx *c, const config_setting_t *g, int i, body_src *
 
     /* mass or density */
     double mass = 0.0, density = 0.0;
-    int has_m = scene_number(c, g, path, "mass", range(0, 1, INFINITY, 0, "kg"), &mass);
-    int has_d = scene_number(c, g, path, "density", range(0, 1, INFINITY, 0, "kg/m^3"), &density);
+    int has_m = clab_scene_number(c, g, path, "mass", range(0, 1, INFINITY, 0, "kg"), &mass);
+    int has_d = clab_scene_number(c, g, path, "density", range(0, 1, INFINITY, 0, "kg/m^3"), &density);
     if (has_m && has_d)
-        scene_fail(c, scene_line(config_setting_get_member(g, "density")),
+        clab_scene_fail(c, clab_scene_line(config_setting_get_member(g, "density")),
                    "%s: both mass and density given; allowed: one of them", path);
     if (has_m == 1) b->def.mass = mass;
     if (has_d == 1) b->def.density = density;
     b->has_mass = has_m || has_d;
 
     /* state */
-    scene_vec3(c, g, path, "position", "m", &b->def.r);
-    scene_vec3(c, g, path, "velocity", "m/s", &b->def.rdot);
-    scene_vec3(c, g, path, "omega", "rad/s, world frame", &b->def.omega);
-    scene_bool(c, g, path, "fixed", &b->def.fixed);
+    clab_scene_vec3(c, g, path, "position", "m", &b->def.r);
+    clab_scene_vec3(c, g, path, "velocity", "m/s", &b->def.rdot);
+    clab_scene_vec3(c, g, path, "omega", "rad/s, world frame", &b->def.omega);
+    clab_scene_bool(c, g, path, "fixed", &b->def.fixed);
 
     /* orientation: Euler parameters, or an axis and an angle */
     const config_setting_t *so = config_setting_get_member(g, "orientation");
     const config_setting_t *sa = config_setting_get_member(g, "axis");
     const config_setting_t *sd = config_setting_get_member(g, "angle_deg");
     if (so && (sa || sd))
-        scene_fail(c, scene_line(so), "%s: both orientation and axis/angle_deg given; allowed: one of them", path);
+        clab_scene_fail(c, clab_scene_line(so), "%s: both orientation and axis/angle_deg given; allowed: one of them", path);
     if (so) {
         char value[200];
-        scene_value_text(so, value, sizeof value);
+        clab_scene_value_text(so, value, sizeof value);
         double e[4];
         int ok = (config_setting_type(so) == CONFIG_TYPE_ARRAY || config_setting_type(so) == CONFIG_TYPE_LIST) &&
                  config_setting_length(so) == 4;
@@ -257,10 +257,10 @@ static void read_body(scene_ctx *c, const config_setting_t *g, int i, body_src *
         }
         double norm = ok ? sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2] + e[3] * e[3]) : 0.0;
         if (!ok)
-            scene_fail(c, scene_line(so), "%s.orientation = %s: wrong type or length (%s); allowed: four Euler "
-                       "parameters [e0, e1, e2, e3]", path, value, scene_type_text(so));
+            clab_scene_fail(c, clab_scene_line(so), "%s.orientation = %s: wrong type or length (%s); allowed: four Euler "
+                       "parameters [e0, e1, e2, e3]", path, value, clab_scene_type_text(so));
         else if (!(isfinite(norm) && norm > 0.0))
-            scene_fail(c, scene_line(so), "%s.orientation = %s: out of range; allowed: finite Euler parameters, "
+            clab_scene_fail(c, clab_scene_line(so), "%s.orientation = %s: out of range; allowed: finite Euler parameters, "
                        "not all zero (normalized on loading)", path, value);
         else
             b->def.e = clab_q(e[0], e[1], e[2], e[3]);
@@ -268,45 +268,45 @@ static void read_body(scene_ctx *c, const config_setting_t *g, int i, body_src *
     if (sa || sd) {
         clab_vec3 axis = clab_v3(0, 0, 1);
         double deg = 0.0;
-        int ga = scene_vec3(c, g, path, "axis", "direction, any length", &axis);
-        int gd = scene_number(c, g, path, "angle_deg", range(-INFINITY, 0, INFINITY, 0, "deg"), &deg);
+        int ga = clab_scene_vec3(c, g, path, "axis", "direction, any length", &axis);
+        int gd = clab_scene_number(c, g, path, "angle_deg", range(-INFINITY, 0, INFINITY, 0, "deg"), &deg);
         if (ga == 0) missing(c, g, path, "axis", "axis = [x, y, z] (not zero) together with angle_deg");
         if (gd == 0) missing(c, g, path, "angle_deg", "angle_deg [degrees] together with axis");
         if (ga == 1 && !(clab_v3_norm(axis) > 0.0)) {
-            scene_fail(c, scene_line(sa), "%s.axis = [0, 0, 0]: out of range; allowed: a non-zero vector", path);
+            clab_scene_fail(c, clab_scene_line(sa), "%s.axis = [0, 0, 0]: out of range; allowed: a non-zero vector", path);
             ga = -1;
         }
         if (ga == 1 && gd == 1 && !so) b->def.e = clab_q_axis_angle(axis, deg * M_PI / 180.0);
     }
 
     /* material */
-    if (scene_string(c, g, path, "material", 1, b->material, sizeof b->material) == 1)
-        b->material_line = scene_line(config_setting_get_member(g, "material"));
+    if (clab_scene_string(c, g, path, "material", 1, b->material, sizeof b->material) == 1)
+        b->material_line = clab_scene_line(config_setting_get_member(g, "material"));
     else
         b->material_line = b->line;
 
     /* rules across fields */
     if (shape == CLAB_SHAPE_PLANE && !b->def.fixed)
-        scene_fail(c, b->line, "%s: a plane that is not fixed; allowed: fixed = true for a plane", path);
+        clab_scene_fail(c, b->line, "%s: a plane that is not fixed; allowed: fixed = true for a plane", path);
     if (shape >= 0 && shape != CLAB_SHAPE_PLANE && !b->def.fixed && !b->has_mass)
         missing(c, g, path, "mass", "mass [kg] or density [kg/m^3] > 0 for a body that is not fixed");
     if (b->def.fixed && (clab_v3_norm(b->def.rdot) > 0.0 || clab_v3_norm(b->def.omega) > 0.0))
-        scene_fail(c, b->line, "%s: a fixed body has velocity or omega; allowed: fixed bodies do not move (leave "
+        clab_scene_fail(c, b->line, "%s: a fixed body has velocity or omega; allowed: fixed bodies do not move (leave "
                    "velocity and omega out)", path);
 }
 
-static void read_bodies(scene_ctx *c, const config_setting_t *root, scene_src *src)
+static void read_bodies(clab_scene_ctx *c, const config_setting_t *root, scene_src *src)
 {
     const config_setting_t *list = get_list(c, root, "bodies", !src->lammps.on); /* optional with lammps_data */
     if (!list) return;
     int n = config_setting_length(list);
     if (n == 0 && !src->lammps.on) {
-        scene_fail(c, scene_line(list), "bodies = (): empty; allowed: at least one body");
+        clab_scene_fail(c, clab_scene_line(list), "bodies = (): empty; allowed: at least one body");
         return;
     }
     src->body = calloc((size_t)n, sizeof *src->body);
     if (!src->body) {
-        scene_fail(c, 0, "out of memory reading %d bodies", n);
+        clab_scene_fail(c, 0, "out of memory reading %d bodies", n);
         return;
     }
     for (int i = 0; i < n; i++) {
@@ -318,11 +318,11 @@ static void read_bodies(scene_ctx *c, const config_setting_t *root, scene_src *s
         if (!b->def.name[0]) snprintf(b->def.name, sizeof b->def.name, "body%d", src->nbody);
         int gi = generated_name_index(b->def.name);
         if (gi >= 0 && gi != src->nbody)
-            scene_fail(c, b->line, "bodies[%d].name = \"%s\": reserved; allowed: a name other than body<N> (body%d is "
+            clab_scene_fail(c, b->line, "bodies[%d].name = \"%s\": reserved; allowed: a name other than body<N> (body%d is "
                        "the name of the unnamed body number %d)", i, b->def.name, gi, gi);
         for (int k = 0; k < src->nbody; k++)
             if (strcmp(src->body[k].def.name, b->def.name) == 0) {
-                scene_fail(c, b->line, "bodies[%d].name = \"%s\": duplicate name; first defined at %s:%u; allowed: "
+                clab_scene_fail(c, b->line, "bodies[%d].name = \"%s\": duplicate name; first defined at %s:%u; allowed: "
                            "a name used by no other body", i, b->def.name, c->file, src->body[k].line);
                 break;
             }
@@ -334,7 +334,7 @@ static void read_bodies(scene_ctx *c, const config_setting_t *root, scene_src *s
             size_t used = strlen(list_names);
             for (int k = 0; k < src->nmat && used < sizeof list_names; k++)
                 used += (size_t)snprintf(list_names + used, sizeof list_names - used, ", %s", src->mat[k].name);
-            scene_fail(c, b->material_line, "bodies[%d].material = \"%s\": unknown material; allowed: %s", i,
+            clab_scene_fail(c, b->material_line, "bodies[%d].material = \"%s\": unknown material; allowed: %s", i,
                        b->material, list_names);
         }
         src->nbody++;
@@ -350,7 +350,7 @@ static int body_index(const scene_src *src, const char *name)
     return -1;
 }
 
-static void read_joints(scene_ctx *c, const config_setting_t *root, scene_src *src)
+static void read_joints(clab_scene_ctx *c, const config_setting_t *root, scene_src *src)
 {
     static const char *const keys[] = {"name", "type", "body_a", "body_b", "point", "point_a", "point_b", "length",
                                        NULL};
@@ -363,7 +363,7 @@ static void read_joints(scene_ctx *c, const config_setting_t *root, scene_src *s
     if (!src->joint || !names || !name_line) {
         free(names);
         free(name_line);
-        scene_fail(c, 0, "out of memory reading %d joints", n);
+        clab_scene_fail(c, 0, "out of memory reading %d joints", n);
         return;
     }
     int nnames = 0;
@@ -372,27 +372,27 @@ static void read_joints(scene_ctx *c, const config_setting_t *root, scene_src *s
         if (!g) continue;
         char path[48], ty[16] = "", name[CLAB_NAME_LEN];
         snprintf(path, sizeof path, "joints[%d]", i);
-        scene_check_keys(c, g, path, keys);
+        clab_scene_check_keys(c, g, path, keys);
         joint_src j;
         memset(&j, 0, sizeof j);
-        j.line = scene_line(g);
+        j.line = clab_scene_line(g);
         int ok = 1;
-        if (scene_string(c, g, path, "name", 1, name, sizeof name) == 1) {
+        if (clab_scene_string(c, g, path, "name", 1, name, sizeof name) == 1) {
             /* names: unique among the joints */
             int dup = -1;
             for (int k = 0; k < nnames && dup < 0; k++)
                 if (strcmp(names[k], name) == 0) dup = k;
             if (dup >= 0)
-                scene_fail(c, j.line, "%s.name = \"%s\": duplicate name; first defined at %s:%u; allowed: a name "
+                clab_scene_fail(c, j.line, "%s.name = \"%s\": duplicate name; first defined at %s:%u; allowed: a name "
                            "used by no other joint", path, name, c->file, name_line[dup]);
             memcpy(names[nnames], name, sizeof names[nnames]);
             name_line[nnames++] = j.line;
         }
         int type = -1;
-        int got = scene_string(c, g, path, "type", 0, ty, sizeof ty);
+        int got = clab_scene_string(c, g, path, "type", 0, ty, sizeof ty);
         if (got == 0) missing(c, g, path, "type", "type = \"spherical\" or \"distance\"");
         if (got == 1 && (type = clab_joint_from_name(ty)) < 0)
-            scene_fail(c, scene_line(config_setting_get_member(g, "type")),
+            clab_scene_fail(c, clab_scene_line(config_setting_get_member(g, "type")),
                        "%s.type = \"%s\": unknown joint type; allowed: \"spherical\" or \"distance\"", path, ty);
         ok = type >= 0;
         j.type = (clab_joint_type)(type >= 0 ? type : 0);
@@ -403,25 +403,25 @@ static void read_joints(scene_ctx *c, const config_setting_t *root, scene_src *s
         char *bn[2] = {j.body_a, j.body_b};
         int *ix[2] = {&ia, &ib};
         for (int e = 0; e < 2; e++) {
-            int r = scene_string(c, g, path, ends[e], 1, bn[e], CLAB_NAME_LEN);
+            int r = clab_scene_string(c, g, path, ends[e], 1, bn[e], CLAB_NAME_LEN);
             if (r == 0) missing(c, g, path, ends[e], "the name of a body");
             if (r == 1 && (*ix[e] = body_index(src, bn[e])) < 0)
-                scene_fail(c, scene_line(config_setting_get_member(g, ends[e])),
+                clab_scene_fail(c, clab_scene_line(config_setting_get_member(g, ends[e])),
                            "%s.%s = \"%s\": unknown body; allowed: the name of a body in bodies", path, ends[e], bn[e]);
             ok = ok && r == 1 && *ix[e] >= 0;
         }
         if (ia >= 0 && ia == ib) {
-            scene_fail(c, j.line, "%s: body_a = body_b = \"%s\"; allowed: two different bodies", path, j.body_a);
+            clab_scene_fail(c, j.line, "%s: body_a = body_b = \"%s\"; allowed: two different bodies", path, j.body_a);
             ok = 0;
         }
         if (ia >= 0 && ib >= 0 && src->body[ia].def.fixed && src->body[ib].def.fixed) {
-            scene_fail(c, j.line, "%s: both bodies are fixed; allowed: at least one body that moves", path);
+            clab_scene_fail(c, j.line, "%s: both bodies are fixed; allowed: at least one body that moves", path);
             ok = 0;
         }
 
         /* attachment points, in world coordinates at the initial configuration */
         if (type == CLAB_JOINT_SPHERICAL) {
-            if (scene_vec3(c, g, path, "point", "m, world frame", &j.pa) == 0) {
+            if (clab_scene_vec3(c, g, path, "point", "m, world frame", &j.pa) == 0) {
                 missing(c, g, path, "point", "point = [x, y, z], the joint in world coordinates [m]");
                 ok = 0;
             }
@@ -430,18 +430,18 @@ static void read_joints(scene_ctx *c, const config_setting_t *root, scene_src *s
             for (int k = 0; k < 3; k++) {
                 const config_setting_t *s = config_setting_get_member(g, unused[k]);
                 if (s) {
-                    scene_fail(c, scene_line(s), "%s.%s: not used by a spherical joint; allowed: point", path, unused[k]);
+                    clab_scene_fail(c, clab_scene_line(s), "%s.%s: not used by a spherical joint; allowed: point", path, unused[k]);
                     ok = 0;
                 }
             }
         } else if (type == CLAB_JOINT_DISTANCE) {
-            int ra = scene_vec3(c, g, path, "point_a", "m, world frame", &j.pa);
-            int rb = scene_vec3(c, g, path, "point_b", "m, world frame", &j.pb);
+            int ra = clab_scene_vec3(c, g, path, "point_a", "m, world frame", &j.pa);
+            int rb = clab_scene_vec3(c, g, path, "point_b", "m, world frame", &j.pb);
             if (ra == 0) missing(c, g, path, "point_a", "point_a = [x, y, z] on body_a, world coordinates [m]");
             if (rb == 0) missing(c, g, path, "point_b", "point_b = [x, y, z] on body_b, world coordinates [m]");
-            int rl = scene_number(c, g, path, "length", range(0, 1, INFINITY, 0, "m"), &j.length);
+            int rl = clab_scene_number(c, g, path, "length", range(0, 1, INFINITY, 0, "m"), &j.length);
             if (config_setting_get_member(g, "point")) {
-                scene_fail(c, scene_line(config_setting_get_member(g, "point")),
+                clab_scene_fail(c, clab_scene_line(config_setting_get_member(g, "point")),
                            "%s.point: not used by a distance joint; allowed: point_a, point_b", path);
                 ok = 0;
             }
@@ -449,7 +449,7 @@ static void read_joints(scene_ctx *c, const config_setting_t *root, scene_src *s
             if (ok && rl == 0) {
                 j.length = clab_v3_norm(clab_v3_sub(j.pb, j.pa));
                 if (!(j.length > 0.0)) {
-                    scene_fail(c, j.line, "%s: point_a = point_b, so the initial distance is 0; allowed: a length > 0 "
+                    clab_scene_fail(c, j.line, "%s: point_a = point_b, so the initial distance is 0; allowed: a length > 0 "
                                "[m] (give length or two different points)", path);
                     ok = 0;
                 }
@@ -463,7 +463,7 @@ static void read_joints(scene_ctx *c, const config_setting_t *root, scene_src *s
 
 /* ---- simulation ---- */
 
-static void read_options(scene_ctx *c, const config_setting_t *g, clab_options *opt)
+static void read_options(clab_scene_ctx *c, const config_setting_t *g, clab_options *opt)
 {
     int n = config_setting_length(g);
     for (int i = 0; i < n; i++) {
@@ -477,17 +477,17 @@ static void read_options(scene_ctx *c, const config_setting_t *g, clab_options *
         case CONFIG_TYPE_FLOAT: {
             double v = config_setting_get_float(s);
             if (!isfinite(v)) {
-                scene_fail(c, scene_line(s), "simulation.options.%s = %g: not a finite number; allowed: a finite "
+                clab_scene_fail(c, clab_scene_line(s), "simulation.options.%s = %g: not a finite number; allowed: a finite "
                            "number", key, v);
                 continue;
             }
-            scene_double_text(v, val, sizeof val);
+            clab_scene_double_text(v, val, sizeof val);
             break;
         }
         case CONFIG_TYPE_STRING: {
             const char *v = config_setting_get_string(s);
             if (strlen(v) >= sizeof val) {
-                scene_fail(c, scene_line(s), "simulation.options.%s = \"%.40s...\": too long; allowed: at most %zu "
+                clab_scene_fail(c, clab_scene_line(s), "simulation.options.%s = \"%.40s...\": too long; allowed: at most %zu "
                            "characters", key, v, sizeof val - 1);
                 continue;
             }
@@ -496,41 +496,41 @@ static void read_options(scene_ctx *c, const config_setting_t *g, clab_options *
         }
         default: {
             char value[160];
-            scene_value_text(s, value, sizeof value);
-            scene_fail(c, scene_line(s), "simulation.options.%s = %s: wrong type (%s); allowed: a number, string or "
-                       "boolean", key, value, scene_type_text(s));
+            clab_scene_value_text(s, value, sizeof value);
+            clab_scene_fail(c, clab_scene_line(s), "simulation.options.%s = %s: wrong type (%s); allowed: a number, string or "
+                       "boolean", key, value, clab_scene_type_text(s));
             continue;
         }
         }
         if (strlen(key) >= CLAB_OPT_LEN) {
-            scene_fail(c, scene_line(s), "simulation.options.%.40s...: key too long; allowed: at most %d characters",
+            clab_scene_fail(c, clab_scene_line(s), "simulation.options.%.40s...: key too long; allowed: at most %d characters",
                        key, CLAB_OPT_LEN - 1);
             continue;
         }
-        snprintf(where, sizeof where, "%.100s:%u", c->file, scene_line(s));
-        if (clab_options_set(opt, key, val, where)) scene_fail(c, 0, "out of memory reading simulation.options");
+        snprintf(where, sizeof where, "%.100s:%u", c->file, clab_scene_line(s));
+        if (clab_options_set(opt, key, val, where)) clab_scene_fail(c, 0, "out of memory reading simulation.options");
     }
 }
 
-static void read_simulation(scene_ctx *c, const config_setting_t *root, clab_scene *sc)
+static void read_simulation(clab_scene_ctx *c, const config_setting_t *root, clab_scene *sc)
 {
     static const char *const keys[] = {"backend", "h", "t_end", "output_every", "options", NULL};
     const char *path = "simulation";
     const config_setting_t *g = config_setting_get_member(root, path);
     if (!g) {
-        scene_fail(c, 0, "simulation: missing required group; allowed: simulation = { backend = \"dvi\"; h = 1e-3; "
+        clab_scene_fail(c, 0, "simulation: missing required group; allowed: simulation = { backend = \"dvi\"; h = 1e-3; "
                    "t_end = 1.0; };");
         return;
     }
     if (config_setting_type(g) != CONFIG_TYPE_GROUP) {
         char value[160];
-        scene_value_text(g, value, sizeof value);
-        scene_fail(c, scene_line(g), "simulation = %s: wrong type (%s); allowed: a group { ... }", value,
-                   scene_type_text(g));
+        clab_scene_value_text(g, value, sizeof value);
+        clab_scene_fail(c, clab_scene_line(g), "simulation = %s: wrong type (%s); allowed: a group { ... }", value,
+                   clab_scene_type_text(g));
         return;
     }
-    scene_check_keys(c, g, path, keys);
-    int got = scene_string(c, g, path, "backend", 1, sc->backend, sizeof sc->backend);
+    clab_scene_check_keys(c, g, path, keys);
+    int got = clab_scene_string(c, g, path, "backend", 1, sc->backend, sizeof sc->backend);
     if (got == 0) missing(c, g, path, "backend", "backend = \"penalty\" or \"dvi\"");
     /* the backend must be one the library has (a library built without any backend, as
      * during development, leaves the check to clab_sim_create) */
@@ -540,23 +540,23 @@ static void read_simulation(scene_ctx *c, const config_setting_t *root, clab_sce
         size_t used = 0;
         for (int k = 0; all[k] && used < sizeof names; k++)
             used += (size_t)snprintf(names + used, sizeof names - used, "%s\"%s\"", k ? ", " : "", all[k]->name);
-        scene_fail(c, scene_line(config_setting_get_member(g, "backend")),
+        clab_scene_fail(c, clab_scene_line(config_setting_get_member(g, "backend")),
                    "simulation.backend = \"%s\": unknown backend; allowed: %s", sc->backend, names);
     }
-    if (scene_number(c, g, path, "h", range(0, 1, INFINITY, 0, "s"), &sc->h) == 0)
+    if (clab_scene_number(c, g, path, "h", range(0, 1, INFINITY, 0, "s"), &sc->h) == 0)
         missing(c, g, path, "h", "the time step h > 0 [s]");
-    int gt = scene_number(c, g, path, "t_end", range(0, 1, INFINITY, 0, "s"), &sc->t_end);
+    int gt = clab_scene_number(c, g, path, "t_end", range(0, 1, INFINITY, 0, "s"), &sc->t_end);
     if (gt == 0) missing(c, g, path, "t_end", "the end time t_end > 0 [s]");
     if (gt == 1 && sc->h > 0.0 && sc->t_end < sc->h)
-        scene_fail(c, scene_line(config_setting_get_member(g, "t_end")),
+        clab_scene_fail(c, clab_scene_line(config_setting_get_member(g, "t_end")),
                    "simulation.t_end = %g: shorter than one step; allowed: t_end >= h = %g [s]", sc->t_end, sc->h);
-    scene_long(c, g, path, "output_every", 1, 1000000000L, &sc->output_every);
+    clab_scene_long(c, g, path, "output_every", 1, 1000000000L, &sc->output_every);
     const config_setting_t *o = config_setting_get_member(g, "options");
     if (o && config_setting_type(o) != CONFIG_TYPE_GROUP) {
         char value[160];
-        scene_value_text(o, value, sizeof value);
-        scene_fail(c, scene_line(o), "simulation.options = %s: wrong type (%s); allowed: a group { key = value; ... }",
-                   value, scene_type_text(o));
+        clab_scene_value_text(o, value, sizeof value);
+        clab_scene_fail(c, clab_scene_line(o), "simulation.options = %s: wrong type (%s); allowed: a group { key = value; ... }",
+                   value, clab_scene_type_text(o));
     } else if (o) {
         read_options(c, o, &sc->options);
     }
@@ -564,7 +564,7 @@ static void read_simulation(scene_ctx *c, const config_setting_t *root, clab_sce
 
 /* ---- building the world ---- */
 
-static int build_world(scene_ctx *c, const scene_src *src, clab_scene *sc)
+static int build_world(clab_scene_ctx *c, const scene_src *src, clab_scene *sc)
 {
     clab_world_def wd = clab_default_world_def();
     wd.gravity = src->gravity;
@@ -586,7 +586,7 @@ static int build_world(scene_ctx *c, const scene_src *src, clab_scene *sc)
         d.material = clab_world_find_material(w, src->body[i].material);
         if (clab_world_add_body(w, &d, &e) < 0) goto fail;
     }
-    if (src->lammps.on && scene_lammps_build(c, &src->lammps, w)) {
+    if (src->lammps.on && clab_scene_lammps_build(c, &src->lammps, w)) {
         clab_world_destroy(w);
         return CLAB_EINVAL;
     }
@@ -628,7 +628,7 @@ void clab_scene_free(clab_scene *sc)
 }
 
 /* check and build from the parsed configuration */
-static int load_config(scene_ctx *c, config_t *cfg, clab_scene *sc)
+static int load_config(clab_scene_ctx *c, config_t *cfg, clab_scene *sc)
 {
     static const char *const keys[] = {"description", "gravity", "materials", "bodies", "joints", "simulation",
                                        "periodic", "lammps_data", NULL};
@@ -637,11 +637,11 @@ static int load_config(scene_ctx *c, config_t *cfg, clab_scene *sc)
     memset(&src, 0, sizeof src);
     src.gravity = clab_default_world_def().gravity;
 
-    scene_check_keys(c, root, "", keys);
-    scene_string(c, root, "", "description", 0, sc->description, sizeof sc->description);
-    scene_vec3(c, root, "", "gravity", "m/s^2", &src.gravity);
-    scene_periodic(c, root, &src.periodic);
-    scene_lammps_read(c, root, &src.lammps);
+    clab_scene_check_keys(c, root, "", keys);
+    clab_scene_string(c, root, "", "description", 0, sc->description, sizeof sc->description);
+    clab_scene_vec3(c, root, "", "gravity", "m/s^2", &src.gravity);
+    clab_scene_periodic(c, root, &src.periodic);
+    clab_scene_lammps_read(c, root, &src.lammps);
     read_materials(c, root, &src);
     read_bodies(c, root, &src);
     read_joints(c, root, &src);
@@ -663,7 +663,7 @@ int clab_scene_load_string(const char *text, const char *name, clab_scene *out, 
         return clab_error_set(err, CLAB_EINVAL, "scene path too long (%zu characters; allowed: < %zu)", strlen(name),
                               sizeof out->path);
     snprintf(out->path, sizeof out->path, "%s", name);
-    scene_ctx c = {out->path, err, 0, 0};
+    clab_scene_ctx c = {out->path, err, 0, 0};
 
     int status = CLAB_OK;
     /* what editors write and libconfig refuses with a bare "syntax error": a UTF-8 byte-order
@@ -677,12 +677,12 @@ int clab_scene_load_string(const char *text, const char *name, clab_scene *out, 
         memcpy(copy + len, "\n", 2);
         text = copy;
     }
-    if (scene_prescan(&c, text) == 0) {
+    if (clab_scene_prescan(&c, text) == 0) {
         config_t cfg;
         config_init(&cfg);
         if (!config_read_string(&cfg, text)) {
             const char *what = config_error_text(&cfg) ? config_error_text(&cfg) : "parse error";
-            scene_fail(&c, (unsigned)config_error_line(&cfg), "%s (libconfig)%s", what,
+            clab_scene_fail(&c, (unsigned)config_error_line(&cfg), "%s (libconfig)%s", what,
                        strstr(what, "mismatched")
                            ? "; allowed: arrays [ ] of one type: write every number with a decimal point, e.g. [0.0, "
                              "0.0, 1.0]"
@@ -767,9 +767,9 @@ int clab_scene_meta(const clab_scene *sc, clab_options *m)
     int st = CLAB_OK;
     st |= clab_options_set(m, "scene", sc->path, NULL);
     st |= clab_options_set(m, "backend", sc->backend, NULL);
-    scene_double_text(sc->h, v, sizeof v);
+    clab_scene_double_text(sc->h, v, sizeof v);
     st |= clab_options_set(m, "h_s", v, NULL);
-    scene_double_text(sc->t_end, v, sizeof v);
+    clab_scene_double_text(sc->t_end, v, sizeof v);
     st |= clab_options_set(m, "t_end_s", v, NULL);
     snprintf(v, sizeof v, "%ld", sc->output_every);
     st |= clab_options_set(m, "output_every", v, NULL);

@@ -14,65 +14,65 @@
 #include "clab_world.h"
 
 /* loader state for messages */
-typedef struct scene_ctx {
+typedef struct clab_scene_ctx {
     const char *file; /* label of the text in messages */
     clab_error *err;  /* collects one line per problem (may be NULL) */
     int nerr;         /* problems found */
     int hidden;       /* problems counted but left out of err (message full) */
-} scene_ctx;
+} clab_scene_ctx;
 
 /* allowed interval of a number: lo < x or lo <= x, x < hi or x <= hi */
-typedef struct scene_range {
+typedef struct clab_scene_range {
     double lo, hi;
     int lo_open, hi_open; /* 1: the bound itself is excluded */
     const char *unit;     /* shown after the range: "m", "kg", "" */
-} scene_range;
+} clab_scene_range;
 
 /* report one problem at line (formatted like printf) */
-void scene_fail(scene_ctx *c, unsigned line, const char *fmt, ...)
+void clab_scene_fail(clab_scene_ctx *c, unsigned line, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
 
 /* "path.key", or "key" at the top level */
-void scene_field(char *buf, size_t n, const char *path, const char *key);
+void clab_scene_field(char *buf, size_t n, const char *path, const char *key);
 /* a setting's value as it would read in the file: 0.1, "text", true, [1, 2, 3], { ... } */
-void scene_value_text(const config_setting_t *s, char *buf, size_t n);
+void clab_scene_value_text(const config_setting_t *s, char *buf, size_t n);
 /* shortest decimal text that reads back as v (%.15g .. %.17g) */
-void scene_double_text(double v, char *buf, size_t n);
+void clab_scene_double_text(double v, char *buf, size_t n);
 /* "a group", "a string", "an integer", ... */
-const char *scene_type_text(const config_setting_t *s);
+const char *clab_scene_type_text(const config_setting_t *s);
 /* the line of s, or of its nearest ancestor that has one */
-unsigned scene_line(const config_setting_t *s);
+unsigned clab_scene_line(const config_setting_t *s);
 
 /* Report every member of group g whose name is not in allowed (NULL-terminated). */
-void scene_check_keys(scene_ctx *c, const config_setting_t *g, const char *path, const char *const *allowed);
+void clab_scene_check_keys(clab_scene_ctx *c, const config_setting_t *g, const char *path, const char *const *allowed);
 
 /* Typed readers of member key of group g. Return 1 when present and valid (*out set),
  * 0 when absent (*out untouched), -1 when present but invalid (reported). */
-int scene_number(scene_ctx *c, const config_setting_t *g, const char *path, const char *key, scene_range r,
+int clab_scene_number(clab_scene_ctx *c, const config_setting_t *g, const char *path, const char *key, clab_scene_range r,
                  double *out);
-int scene_long(scene_ctx *c, const config_setting_t *g, const char *path, const char *key, long lo, long hi,
+int clab_scene_long(clab_scene_ctx *c, const config_setting_t *g, const char *path, const char *key, long lo, long hi,
                long *out);
-int scene_vec3(scene_ctx *c, const config_setting_t *g, const char *path, const char *key, const char *unit,
+int clab_scene_vec3(clab_scene_ctx *c, const config_setting_t *g, const char *path, const char *key, const char *unit,
                clab_vec3 *out);
-int scene_bool(scene_ctx *c, const config_setting_t *g, const char *path, const char *key, int *out);
+int clab_scene_bool(clab_scene_ctx *c, const config_setting_t *g, const char *path, const char *key, int *out);
 /* a string of at most cap - 1 characters; names = 1 also restricts it to letters, digits,
  * '_', '-', '.' (names end up in messages and CSV column names) */
-int scene_string(scene_ctx *c, const config_setting_t *g, const char *path, const char *key, int names,
+int clab_scene_string(clab_scene_ctx *c, const config_setting_t *g, const char *path, const char *key, int names,
                  char *out, size_t cap);
 
 /* The optional top-level group periodic = { x = [lo, hi]; y = [lo, hi]; z = [lo, hi]; } [m]:
  * each axis given must be two finite numbers lo < hi. Returns 1 when present and valid (out
  * set; absent axes off), 0 when absent, -1 when invalid (reported). */
-int scene_periodic(scene_ctx *c, const config_setting_t *root, clab_periodic *out);
+int clab_scene_periodic(clab_scene_ctx *c, const config_setting_t *root, clab_periodic *out);
 
 /* lammps_data = { file = "..."; materials = [...]; fixed_types = [...]; periodic = [...]; }:
  * the atoms of a LAMMPS data file (scene_lammps.c, doc/lammps.md) */
 #define CLAB_SCENE_LAMMPS_TYPES 64   /* atom types a scene can map */
 #define CLAB_SCENE_LAMMPS_PATH 2200  /* the data file's path, scene folder included */
-typedef struct scene_lammps {
+typedef struct clab_scene_lammps {
     int on;                                                 /* the key is present (a group) */
     unsigned line;                                          /* line of the group */
     char file[CLAB_SCENE_LAMMPS_PATH];                      /* resolved from the scene's folder */
@@ -80,17 +80,17 @@ typedef struct scene_lammps {
     int nmaterials;
     int fixed[CLAB_SCENE_LAMMPS_TYPES + 1];                 /* fixed[t]: atoms of type t are fixed */
     int periodic[3];                                        /* axes periodic on the file's box */
-} scene_lammps;
+} clab_scene_lammps;
 /* Read the key (1 present, 0 absent, -1 invalid: reported). */
-int scene_lammps_read(scene_ctx *c, const config_setting_t *root, scene_lammps *out);
+int clab_scene_lammps_read(clab_scene_ctx *c, const config_setting_t *root, clab_scene_lammps *out);
 /* Add the file's atoms to w (materials by name already in w); reports and returns non-zero on failure. */
-int scene_lammps_build(scene_ctx *c, const scene_lammps *l, clab_world *w);
+int clab_scene_lammps_build(clab_scene_ctx *c, const clab_scene_lammps *l, clab_world *w);
 
 /* Check the raw text for what libconfig 1.5 gets wrong: decimal integer literals beyond
  * 32 bits (silently wrapped modulo 2^32), @include directives (they would read other
  * files), a string where the grammar allows none (libconfig leaks its text) and nesting
  * deeper than 64 levels. Returns the number of problems reported; the text is handed to
  * libconfig only when there is none. */
-int scene_prescan(scene_ctx *c, const char *text);
+int clab_scene_prescan(clab_scene_ctx *c, const char *text);
 
 #endif

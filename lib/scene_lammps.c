@@ -17,14 +17,14 @@
 #include "clab_lammps.h"
 
 /* a list or array of strings (names = 1: material-name characters); -1 when wrong (reported) */
-static int string_list(scene_ctx *c, const config_setting_t *g, const char *key, char (*out)[CLAB_NAME_LEN],
+static int string_list(clab_scene_ctx *c, const config_setting_t *g, const char *key, char (*out)[CLAB_NAME_LEN],
                        int cap, int *n)
 {
     const config_setting_t *s = config_setting_get_member(g, key);
     *n = 0;
     if (!s) return 0;
     char value[200];
-    scene_value_text(s, value, sizeof value);
+    clab_scene_value_text(s, value, sizeof value);
     int t = config_setting_type(s);
     int len = (t == CONFIG_TYPE_ARRAY || t == CONFIG_TYPE_LIST) ? config_setting_length(s) : -1;
     int ok = len >= 0 && len <= cap;
@@ -34,15 +34,15 @@ static int string_list(scene_ctx *c, const config_setting_t *g, const char *key,
         if (ok) snprintf(out[i], CLAB_NAME_LEN, "%s", v);
     }
     if (!ok) {
-        scene_fail(c, scene_line(s), "lammps_data.%s = %s: wrong type (%s); allowed: a list of at most %d names "
-                   "[\"a\", \"b\"]", key, value, scene_type_text(s), cap);
+        clab_scene_fail(c, clab_scene_line(s), "lammps_data.%s = %s: wrong type (%s); allowed: a list of at most %d names "
+                   "[\"a\", \"b\"]", key, value, clab_scene_type_text(s), cap);
         return -1;
     }
     *n = len;
     return 1;
 }
 
-int scene_lammps_read(scene_ctx *c, const config_setting_t *root, scene_lammps *out)
+int clab_scene_lammps_read(clab_scene_ctx *c, const config_setting_t *root, clab_scene_lammps *out)
 {
     static const char *const keys[] = {"file", "materials", "fixed_types", "periodic", NULL};
     memset(out, 0, sizeof *out);
@@ -50,18 +50,18 @@ int scene_lammps_read(scene_ctx *c, const config_setting_t *root, scene_lammps *
     if (!g) return 0;
     char value[200];
     if (config_setting_type(g) != CONFIG_TYPE_GROUP) {
-        scene_value_text(g, value, sizeof value);
-        scene_fail(c, scene_line(g), "lammps_data = %s: wrong type (%s); allowed: a group { file = \"...\"; ... }",
-                   value, scene_type_text(g));
+        clab_scene_value_text(g, value, sizeof value);
+        clab_scene_fail(c, clab_scene_line(g), "lammps_data = %s: wrong type (%s); allowed: a group { file = \"...\"; ... }",
+                   value, clab_scene_type_text(g));
         return -1;
     }
     int nerr = c->nerr;
     out->on = 1; /* present: bodies become optional, also while its fields are wrong */
-    out->line = scene_line(g);
-    scene_check_keys(c, g, "lammps_data", keys);
+    out->line = clab_scene_line(g);
+    clab_scene_check_keys(c, g, "lammps_data", keys);
     char file[1024] = "";
-    if (scene_string(c, g, "lammps_data", "file", 0, file, sizeof file) == 0)
-        scene_fail(c, out->line, "lammps_data.file: missing required field; allowed: the path of a LAMMPS data file "
+    if (clab_scene_string(c, g, "lammps_data", "file", 0, file, sizeof file) == 0)
+        clab_scene_fail(c, out->line, "lammps_data.file: missing required field; allowed: the path of a LAMMPS data file "
                    "(atom_style sphere)");
     /* relative paths from the scene file's folder */
     const char *slash = strrchr(c->file, '/');
@@ -74,7 +74,7 @@ int scene_lammps_read(scene_ctx *c, const config_setting_t *root, scene_lammps *
     /* fixed_types: whole numbers 1..CLAB_SCENE_LAMMPS_TYPES */
     const config_setting_t *s = config_setting_get_member(g, "fixed_types");
     if (s) {
-        scene_value_text(s, value, sizeof value);
+        clab_scene_value_text(s, value, sizeof value);
         int t = config_setting_type(s);
         int len = (t == CONFIG_TYPE_ARRAY || t == CONFIG_TYPE_LIST) ? config_setting_length(s) : -1;
         int ok = len >= 0;
@@ -85,7 +85,7 @@ int scene_lammps_read(scene_ctx *c, const config_setting_t *root, scene_lammps *
             if (ok) out->fixed[v] = 1;
         }
         if (!ok)
-            scene_fail(c, scene_line(s), "lammps_data.fixed_types = %s: allowed: a list of atom types, whole numbers "
+            clab_scene_fail(c, clab_scene_line(s), "lammps_data.fixed_types = %s: allowed: a list of atom types, whole numbers "
                        "1..%d", value, CLAB_SCENE_LAMMPS_TYPES);
     }
     /* periodic: axis names */
@@ -95,7 +95,7 @@ int scene_lammps_read(scene_ctx *c, const config_setting_t *root, scene_lammps *
         for (int i = 0; i < naxes; i++) {
             int k = strcmp(axes[i], "x") == 0 ? 0 : strcmp(axes[i], "y") == 0 ? 1 : strcmp(axes[i], "z") == 0 ? 2 : -1;
             if (k < 0)
-                scene_fail(c, scene_line(config_setting_get_member(g, "periodic")),
+                clab_scene_fail(c, clab_scene_line(config_setting_get_member(g, "periodic")),
                            "lammps_data.periodic: \"%s\": allowed: \"x\", \"y\", \"z\"", axes[i]);
             else
                 out->periodic[k] = 1;
@@ -103,14 +103,14 @@ int scene_lammps_read(scene_ctx *c, const config_setting_t *root, scene_lammps *
     return c->nerr > nerr ? -1 : 1;
 }
 
-int scene_lammps_build(scene_ctx *c, const scene_lammps *l, clab_world *w)
+int clab_scene_lammps_build(clab_scene_ctx *c, const clab_scene_lammps *l, clab_world *w)
 {
     int type_material[CLAB_SCENE_LAMMPS_TYPES + 1];
     type_material[0] = 0;
     for (int t = 1; t <= l->nmaterials; t++) {
         type_material[t] = clab_world_find_material(w, l->materials[t - 1]);
         if (type_material[t] < 0) {
-            scene_fail(c, l->line, "lammps_data.materials[%d] = \"%s\": unknown material (atom type %d)", t - 1,
+            clab_scene_fail(c, l->line, "lammps_data.materials[%d] = \"%s\": unknown material (atom type %d)", t - 1,
                        l->materials[t - 1], t);
             return CLAB_EINVAL;
         }
@@ -124,6 +124,6 @@ int scene_lammps_build(scene_ctx *c, const scene_lammps *l, clab_world *w)
     clab_error e;
     clab_error_clear(&e);
     int rc = clab_lammps_read_data(l->file, w, &def, NULL, &e);
-    if (rc) scene_fail(c, l->line, "lammps_data.file: %s", e.msg);
+    if (rc) clab_scene_fail(c, l->line, "lammps_data.file: %s", e.msg);
     return rc;
 }

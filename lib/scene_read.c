@@ -14,7 +14,7 @@
 #define SCENE_MSG_RESERVE 96
 #define SCENE_MAX_SHOWN 20  /* problem lines shown; the rest are counted ("N more not shown") */
 
-void scene_fail(scene_ctx *c, unsigned line, const char *fmt, ...)
+void clab_scene_fail(clab_scene_ctx *c, unsigned line, const char *fmt, ...)
 {
     char what[512];
     va_list ap;
@@ -36,13 +36,13 @@ void scene_fail(scene_ctx *c, unsigned line, const char *fmt, ...)
     else clab_error_append(c->err, CLAB_EINVAL, "%s: %s", c->file, what);
 }
 
-void scene_field(char *buf, size_t n, const char *path, const char *key)
+void clab_scene_field(char *buf, size_t n, const char *path, const char *key)
 {
     if (path && path[0]) snprintf(buf, n, "%s.%s", path, key);
     else snprintf(buf, n, "%s", key);
 }
 
-void scene_double_text(double v, char *buf, size_t n)
+void clab_scene_double_text(double v, char *buf, size_t n)
 {
     for (int prec = 15; prec <= 17; prec++) {
         snprintf(buf, n, "%.*g", prec, v);
@@ -50,7 +50,7 @@ void scene_double_text(double v, char *buf, size_t n)
     }
 }
 
-const char *scene_type_text(const config_setting_t *s)
+const char *clab_scene_type_text(const config_setting_t *s)
 {
     switch (config_setting_type(s)) {
     case CONFIG_TYPE_GROUP: return "a group { }";
@@ -65,21 +65,21 @@ const char *scene_type_text(const config_setting_t *s)
     }
 }
 
-unsigned scene_line(const config_setting_t *s)
+unsigned clab_scene_line(const config_setting_t *s)
 {
     for (; s; s = config_setting_parent(s))
         if (config_setting_source_line(s) > 0) return config_setting_source_line(s);
     return 0;
 }
 
-void scene_value_text(const config_setting_t *s, char *buf, size_t n)
+void clab_scene_value_text(const config_setting_t *s, char *buf, size_t n)
 {
     if (n == 0) return;
     buf[0] = '\0';
     switch (config_setting_type(s)) {
     case CONFIG_TYPE_INT: snprintf(buf, n, "%d", config_setting_get_int(s)); break;
     case CONFIG_TYPE_INT64: snprintf(buf, n, "%lld", config_setting_get_int64(s)); break;
-    case CONFIG_TYPE_FLOAT: scene_double_text(config_setting_get_float(s), buf, n); break;
+    case CONFIG_TYPE_FLOAT: clab_scene_double_text(config_setting_get_float(s), buf, n); break;
     case CONFIG_TYPE_BOOL: snprintf(buf, n, "%s", config_setting_get_bool(s) ? "true" : "false"); break;
     case CONFIG_TYPE_STRING: {
         const char *v = config_setting_get_string(s);
@@ -99,7 +99,7 @@ void scene_value_text(const config_setting_t *s, char *buf, size_t n)
                 k += (size_t)snprintf(buf + k, n - k, "%s", item);
                 break;
             }
-            scene_value_text(config_setting_get_elem(s, (unsigned)i), item, sizeof item);
+            clab_scene_value_text(config_setting_get_elem(s, (unsigned)i), item, sizeof item);
             k += (size_t)snprintf(buf + k, n - k, "%s%s", i ? ", " : "", item);
         }
         if (k < n) snprintf(buf + k, n - k, "%s", arr ? "]" : ")");
@@ -110,7 +110,7 @@ void scene_value_text(const config_setting_t *s, char *buf, size_t n)
     }
 }
 
-void scene_check_keys(scene_ctx *c, const config_setting_t *g, const char *path, const char *const *allowed)
+void clab_scene_check_keys(clab_scene_ctx *c, const config_setting_t *g, const char *path, const char *const *allowed)
 {
     int len = config_setting_length(g);
     for (int i = 0; i < len; i++) {
@@ -124,8 +124,8 @@ void scene_check_keys(scene_ctx *c, const config_setting_t *g, const char *path,
         list[0] = '\0';
         for (int k = 0; allowed[k] && used < sizeof list; k++)
             used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", k ? ", " : "", allowed[k]);
-        scene_field(field, sizeof field, path, name);
-        scene_fail(c, scene_line(m), "%s: unknown key; allowed keys here: %s", field, list);
+        clab_scene_field(field, sizeof field, path, name);
+        clab_scene_fail(c, clab_scene_line(m), "%s: unknown key; allowed keys here: %s", field, list);
     }
 }
 
@@ -141,11 +141,11 @@ static int setting_number(const config_setting_t *s, double *v)
 }
 
 /* "x > 0", "-1 < x < 0.5", "0 < x <= 1", "x >= 0", "any finite number"; with the unit */
-static void range_text(scene_range r, const char *x, char *buf, size_t n)
+static void range_text(clab_scene_range r, const char *x, char *buf, size_t n)
 {
     char lo[32], hi[32];
-    scene_double_text(r.lo, lo, sizeof lo);
-    scene_double_text(r.hi, hi, sizeof hi);
+    clab_scene_double_text(r.lo, lo, sizeof lo);
+    clab_scene_double_text(r.hi, hi, sizeof hi);
     int has_lo = isfinite(r.lo), has_hi = isfinite(r.hi);
     size_t k;
     if (has_lo && has_hi)
@@ -156,7 +156,7 @@ static void range_text(scene_range r, const char *x, char *buf, size_t n)
     if (r.unit && r.unit[0] && k < n) snprintf(buf + k, n - k, " [%s]", r.unit);
 }
 
-static int in_range(double v, scene_range r)
+static int in_range(double v, clab_scene_range r)
 {
     if (!isfinite(v)) return 0;
     if (r.lo_open ? !(v > r.lo) : !(v >= r.lo)) return 0;
@@ -164,50 +164,50 @@ static int in_range(double v, scene_range r)
     return 1;
 }
 
-int scene_number(scene_ctx *c, const config_setting_t *g, const char *path, const char *key, scene_range r,
+int clab_scene_number(clab_scene_ctx *c, const config_setting_t *g, const char *path, const char *key, clab_scene_range r,
                  double *out)
 {
     const config_setting_t *s = config_setting_get_member(g, key);
     if (!s) return 0;
     char field[160], value[160], allowed[160];
-    scene_field(field, sizeof field, path, key);
-    scene_value_text(s, value, sizeof value);
+    clab_scene_field(field, sizeof field, path, key);
+    clab_scene_value_text(s, value, sizeof value);
     range_text(r, key, allowed, sizeof allowed);
     double v;
     if (!setting_number(s, &v)) {
-        scene_fail(c, scene_line(s), "%s = %s: wrong type (%s); allowed: a number, %s", field, value,
-                   scene_type_text(s), allowed);
+        clab_scene_fail(c, clab_scene_line(s), "%s = %s: wrong type (%s); allowed: a number, %s", field, value,
+                   clab_scene_type_text(s), allowed);
         return -1;
     }
     if (!isfinite(v)) {
-        scene_fail(c, scene_line(s), "%s = %s: not a finite number; allowed: %s", field, value, allowed);
+        clab_scene_fail(c, clab_scene_line(s), "%s = %s: not a finite number; allowed: %s", field, value, allowed);
         return -1;
     }
     if (!in_range(v, r)) {
-        scene_fail(c, scene_line(s), "%s = %s: out of range; allowed: %s", field, value, allowed);
+        clab_scene_fail(c, clab_scene_line(s), "%s = %s: out of range; allowed: %s", field, value, allowed);
         return -1;
     }
     *out = v;
     return 1;
 }
 
-int scene_long(scene_ctx *c, const config_setting_t *g, const char *path, const char *key, long lo, long hi,
+int clab_scene_long(clab_scene_ctx *c, const config_setting_t *g, const char *path, const char *key, long lo, long hi,
                long *out)
 {
     const config_setting_t *s = config_setting_get_member(g, key);
     if (!s) return 0;
     char field[160], value[160];
-    scene_field(field, sizeof field, path, key);
-    scene_value_text(s, value, sizeof value);
+    clab_scene_field(field, sizeof field, path, key);
+    clab_scene_value_text(s, value, sizeof value);
     int t = config_setting_type(s);
     if (t != CONFIG_TYPE_INT && t != CONFIG_TYPE_INT64) {
-        scene_fail(c, scene_line(s), "%s = %s: wrong type (%s); allowed: an integer, %ld <= %s <= %ld", field, value,
-                   scene_type_text(s), lo, key, hi);
+        clab_scene_fail(c, clab_scene_line(s), "%s = %s: wrong type (%s); allowed: an integer, %ld <= %s <= %ld", field, value,
+                   clab_scene_type_text(s), lo, key, hi);
         return -1;
     }
     long long v = t == CONFIG_TYPE_INT ? config_setting_get_int(s) : config_setting_get_int64(s);
     if (v < lo || v > hi) {
-        scene_fail(c, scene_line(s), "%s = %s: out of range; allowed: an integer, %ld <= %s <= %ld", field, value, lo,
+        clab_scene_fail(c, clab_scene_line(s), "%s = %s: out of range; allowed: an integer, %ld <= %s <= %ld", field, value, lo,
                    key, hi);
         return -1;
     }
@@ -215,25 +215,25 @@ int scene_long(scene_ctx *c, const config_setting_t *g, const char *path, const 
     return 1;
 }
 
-int scene_vec3(scene_ctx *c, const config_setting_t *g, const char *path, const char *key, const char *unit,
+int clab_scene_vec3(clab_scene_ctx *c, const config_setting_t *g, const char *path, const char *key, const char *unit,
                clab_vec3 *out)
 {
     const config_setting_t *s = config_setting_get_member(g, key);
     if (!s) return 0;
     char field[160], value[200];
-    scene_field(field, sizeof field, path, key);
-    scene_value_text(s, value, sizeof value);
+    clab_scene_field(field, sizeof field, path, key);
+    clab_scene_value_text(s, value, sizeof value);
     int t = config_setting_type(s);
     double v[3];
     int ok = (t == CONFIG_TYPE_ARRAY || t == CONFIG_TYPE_LIST) && config_setting_length(s) == 3;
     for (int i = 0; ok && i < 3; i++) ok = setting_number(config_setting_get_elem(s, (unsigned)i), &v[i]);
     if (!ok) {
-        scene_fail(c, scene_line(s), "%s = %s: wrong type or length (%s); allowed: three numbers [x, y, z] [%s]",
-                   field, value, scene_type_text(s), unit);
+        clab_scene_fail(c, clab_scene_line(s), "%s = %s: wrong type or length (%s); allowed: three numbers [x, y, z] [%s]",
+                   field, value, clab_scene_type_text(s), unit);
         return -1;
     }
     if (!(isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]))) {
-        scene_fail(c, scene_line(s), "%s = %s: not finite; allowed: three finite numbers [x, y, z] [%s]", field,
+        clab_scene_fail(c, clab_scene_line(s), "%s = %s: not finite; allowed: three finite numbers [x, y, z] [%s]", field,
                    value, unit);
         return -1;
     }
@@ -241,16 +241,16 @@ int scene_vec3(scene_ctx *c, const config_setting_t *g, const char *path, const 
     return 1;
 }
 
-int scene_bool(scene_ctx *c, const config_setting_t *g, const char *path, const char *key, int *out)
+int clab_scene_bool(clab_scene_ctx *c, const config_setting_t *g, const char *path, const char *key, int *out)
 {
     const config_setting_t *s = config_setting_get_member(g, key);
     if (!s) return 0;
     if (config_setting_type(s) != CONFIG_TYPE_BOOL) {
         char field[160], value[160];
-        scene_field(field, sizeof field, path, key);
-        scene_value_text(s, value, sizeof value);
-        scene_fail(c, scene_line(s), "%s = %s: wrong type (%s); allowed: true or false", field, value,
-                   scene_type_text(s));
+        clab_scene_field(field, sizeof field, path, key);
+        clab_scene_value_text(s, value, sizeof value);
+        clab_scene_fail(c, clab_scene_line(s), "%s = %s: wrong type (%s); allowed: true or false", field, value,
+                   clab_scene_type_text(s));
         return -1;
     }
     *out = config_setting_get_bool(s) ? 1 : 0;
@@ -259,17 +259,17 @@ int scene_bool(scene_ctx *c, const config_setting_t *g, const char *path, const 
 
 static int name_char(char ch) { return isalnum((unsigned char)ch) || ch == '_' || ch == '-' || ch == '.'; }
 
-int scene_string(scene_ctx *c, const config_setting_t *g, const char *path, const char *key, int names, char *out,
+int clab_scene_string(clab_scene_ctx *c, const config_setting_t *g, const char *path, const char *key, int names, char *out,
                  size_t cap)
 {
     const config_setting_t *s = config_setting_get_member(g, key);
     if (!s) return 0;
     char field[160], value[160];
-    scene_field(field, sizeof field, path, key);
-    scene_value_text(s, value, sizeof value);
+    clab_scene_field(field, sizeof field, path, key);
+    clab_scene_value_text(s, value, sizeof value);
     const char *what = names ? "a name of letters, digits, '_', '-', '.'" : "a string";
     if (config_setting_type(s) != CONFIG_TYPE_STRING) {
-        scene_fail(c, scene_line(s), "%s = %s: wrong type (%s); allowed: %s", field, value, scene_type_text(s), what);
+        clab_scene_fail(c, clab_scene_line(s), "%s = %s: wrong type (%s); allowed: %s", field, value, clab_scene_type_text(s), what);
         return -1;
     }
     const char *v = config_setting_get_string(s);
@@ -277,7 +277,7 @@ int scene_string(scene_ctx *c, const config_setting_t *g, const char *path, cons
     int bad = (len == 0 && names) || len >= cap;
     for (size_t i = 0; names && !bad && i < len; i++) bad = !name_char(v[i]);
     if (bad) {
-        scene_fail(c, scene_line(s), "%s = %s: invalid; allowed: %s, 1 to %zu characters", field, value, what,
+        clab_scene_fail(c, clab_scene_line(s), "%s = %s: invalid; allowed: %s, 1 to %zu characters", field, value, what,
                    cap - 1);
         return -1;
     }
@@ -290,7 +290,7 @@ int scene_string(scene_ctx *c, const config_setting_t *g, const char *path, cons
 static int number_char(char ch) { return isalnum((unsigned char)ch) || ch == '.' || ch == '+' || ch == '-'; }
 
 /* one number token tok[0..len): report a plain integer that a C int cannot hold */
-static void check_integer(scene_ctx *c, unsigned line, const char *tok, size_t len)
+static void check_integer(clab_scene_ctx *c, unsigned line, const char *tok, size_t len)
 {
     char t[64];
     if (len >= sizeof t) len = sizeof t - 1;
@@ -306,7 +306,7 @@ static void check_integer(scene_ctx *c, unsigned line, const char *tok, size_t l
     if (*end != '\0') return; /* not a well-formed integer: libconfig reports the syntax */
     int over = errno == ERANGE || (hex ? (unsigned long long)v > (unsigned long long)INT_MAX : (v > INT_MAX || v < INT_MIN));
     if (over)
-        scene_fail(c, line,
+        clab_scene_fail(c, line,
                    "integer %s is too large for the scene parser (32-bit integers, it would wrap); allowed: "
                    "|n| <= %d, or write it as a number (%s.0 or in e notation)",
                    t, INT_MAX, t);
@@ -317,7 +317,7 @@ enum { PREV_START, PREV_ASSIGN, PREV_OPEN_LIST, PREV_COMMA, PREV_STRING, PREV_OT
 
 #define SCENE_MAX_DEPTH 64
 
-int scene_prescan(scene_ctx *c, const char *text)
+int clab_scene_prescan(clab_scene_ctx *c, const char *text)
 {
     int before = c->nerr;
     unsigned line = 1;
@@ -338,7 +338,7 @@ int scene_prescan(scene_ctx *c, const char *text)
             while (*p && !(p[0] == '*' && p[1] == '/')) line += *p++ == '\n';
             if (*p) p += 2;
             else /* libconfig would take the rest of the file as the comment, silently */
-                scene_fail(c, opened, "a /* comment is never closed: the rest of the file (lines %u to %u) would be "
+                clab_scene_fail(c, opened, "a /* comment is never closed: the rest of the file (lines %u to %u) would be "
                            "ignored; allowed: /* ... */ with its closing */", opened, line);
         } else if (*p == '"') {
             /* a string may only stand as a value: after '=' or ':', first in a list or array,
@@ -347,7 +347,7 @@ int scene_prescan(scene_ctx *c, const char *text)
             int in_list = depth > 0 && depth <= SCENE_MAX_DEPTH && (open[depth - 1] == '(' || open[depth - 1] == '[');
             if (!(prev == PREV_ASSIGN || prev == PREV_OPEN_LIST || prev == PREV_STRING ||
                   (prev == PREV_COMMA && in_list)))
-                scene_fail(c, line, "a string where no value may stand (syntax error); allowed: a string after "
+                clab_scene_fail(c, line, "a string where no value may stand (syntax error); allowed: a string after "
                            "'=' or as an element of a list ( ) or array [ ]");
             p++;
             while (*p && *p != '"') { /* backslash escapes */
@@ -357,7 +357,7 @@ int scene_prescan(scene_ctx *c, const char *text)
             if (*p) p++;
             prev = PREV_STRING;
         } else if (*p == '@') { /* directive: @include */
-            scene_fail(c, line, "directive '@...' is not allowed: a scene file is self-contained (no @include)");
+            clab_scene_fail(c, line, "directive '@...' is not allowed: a scene file is self-contained (no @include)");
             while (*p && *p != '\n') p++;
             prev = PREV_OTHER;
         } else if (isalpha((unsigned char)*p) || *p == '*') { /* setting name or true/false */
@@ -376,7 +376,7 @@ int scene_prescan(scene_ctx *c, const char *text)
             if (ch == '(' || ch == '[' || ch == '{') {
                 if (depth < SCENE_MAX_DEPTH) open[depth] = ch;
                 else if (!too_deep++)
-                    scene_fail(c, line, "groups, lists and arrays nested deeper than %d levels; allowed: at most %d",
+                    clab_scene_fail(c, line, "groups, lists and arrays nested deeper than %d levels; allowed: at most %d",
                                SCENE_MAX_DEPTH, SCENE_MAX_DEPTH);
                 depth++;
             } else if ((ch == ')' || ch == ']' || ch == '}') && depth > 0) {
@@ -387,36 +387,36 @@ int scene_prescan(scene_ctx *c, const char *text)
     return c->nerr - before;
 }
 
-int scene_periodic(scene_ctx *c, const config_setting_t *root, clab_periodic *out)
+int clab_scene_periodic(clab_scene_ctx *c, const config_setting_t *root, clab_periodic *out)
 {
     static const char *const axes[] = {"x", "y", "z", NULL};
     const config_setting_t *g = config_setting_get_member(root, "periodic");
     if (!g) return 0;
     char value[200];
     if (config_setting_type(g) != CONFIG_TYPE_GROUP) {
-        scene_value_text(g, value, sizeof value);
-        scene_fail(c, scene_line(g), "periodic = %s: wrong type (%s); allowed: a group { x = [lo, hi]; ... } [m]",
-                   value, scene_type_text(g));
+        clab_scene_value_text(g, value, sizeof value);
+        clab_scene_fail(c, clab_scene_line(g), "periodic = %s: wrong type (%s); allowed: a group { x = [lo, hi]; ... } [m]",
+                   value, clab_scene_type_text(g));
         return -1;
     }
     int nerr = c->nerr;
-    scene_check_keys(c, g, "periodic", axes);
+    clab_scene_check_keys(c, g, "periodic", axes);
     clab_periodic p = {{0, 0, 0}, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}};
     for (int k = 0; k < 3; k++) {
         const config_setting_t *s = config_setting_get_member(g, axes[k]);
         if (!s) continue;
-        scene_value_text(s, value, sizeof value);
+        clab_scene_value_text(s, value, sizeof value);
         int t = config_setting_type(s);
         double v[2];
         int ok = (t == CONFIG_TYPE_ARRAY || t == CONFIG_TYPE_LIST) && config_setting_length(s) == 2;
         for (int i = 0; ok && i < 2; i++) ok = setting_number(config_setting_get_elem(s, (unsigned)i), &v[i]);
         if (!ok) {
-            scene_fail(c, scene_line(s), "periodic.%s = %s: wrong type or length (%s); allowed: two numbers [lo, hi] [m]",
-                       axes[k], value, scene_type_text(s));
+            clab_scene_fail(c, clab_scene_line(s), "periodic.%s = %s: wrong type or length (%s); allowed: two numbers [lo, hi] [m]",
+                       axes[k], value, clab_scene_type_text(s));
             continue;
         }
         if (!(isfinite(v[0]) && isfinite(v[1]) && v[0] < v[1])) {
-            scene_fail(c, scene_line(s), "periodic.%s = %s: allowed: two finite numbers lo < hi [m]", axes[k], value);
+            clab_scene_fail(c, clab_scene_line(s), "periodic.%s = %s: allowed: two finite numbers lo < hi [m]", axes[k], value);
             continue;
         }
         p.on[k] = 1;

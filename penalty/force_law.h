@@ -20,6 +20,7 @@
 
 #include "clab_material.h"
 #include "clab_math.h"
+#include "clab_simd.h"
 
 typedef enum { CLAB_PENALTY_HOOKE = 0, CLAB_PENALTY_HERTZ = 1 } clab_penalty_model;
 

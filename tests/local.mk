@@ -15,3 +15,4 @@ include tests/experiments_a.mk
 include tests/experiments_b.mk
 include tests/reliability.mk
 include tests/lammps.mk
+include tests/install.mk
