@@ -3,7 +3,7 @@
  * statistics, write its parameters, checkpoint, renumber, destroy. Every backend consumes the
  * same contact array and reports forces in newtons in the same contact frame (n, u, w), so
  * their output compares column for column. The contract each function keeps:
- * doc/backend-contract.md; tests/test_backends.c holds every registered backend to it. */
+ * doc/design.md, "The backend contract"; tests/test_backends.c holds every registered backend to it. */
 #ifndef CLAB_BACKEND_H
 #define CLAB_BACKEND_H
 

@@ -1,4 +1,4 @@
-/* test_backends.c: the contract of a backend (doc/backend-contract.md), checked for every
+/* test_backends.c: the contract of a backend (doc/design.md, "The backend contract"), checked for every
  * backend clab_backend_all() lists, present and future, through the public API (clab_sim_*,
  * clab_checkpoint_*), each with its default options and h = 1e-4 s:
  *   - a sphere (m = 1 kg, R = 0.05 m) resting on a fixed plane under g = 9.81 m/s^2: after
