@@ -58,7 +58,9 @@ do for [fmt in "png pdf"] {
       set grid
       set autoscale xfix
       set offsets graph 0.02, 0.02, 0, 0
-      set key top right box opaque
+      # the legend where every curve has settled (right; below m g for the force), not over the lift-off
+      if (fig eq "normal-force") { set key bottom right } else { set key center right }
+      set key box opaque font ",8" samplen 2 spacing 0.9 width -2
       unset logscale y
       set autoscale y
       if (fig eq "height") {
