@@ -411,8 +411,7 @@ int xp_bowling(int argc, char **argv)
         for (int i = 0; i < o.nv0; i++)
             for (int j = 0; j < o.nmu; j++) t_end = fmax(t_end, 1.3 * clab_analytic_roll_time(o.v0[i], o.mu[j], 9.81));
     }
-    if (xp_mkdir_p(o.c.out)) {
-        fprintf(stderr, "contactlab bowling: cannot create the output folder %s\n", o.c.out);
+    if (xp_out_prepare(&o.c)) {
         rc = 1;
         goto out;
     }

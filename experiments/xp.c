@@ -3,6 +3,7 @@
 
 #include "xp.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
@@ -254,6 +255,7 @@ void xp_common_init(xp_common *c, const char *name, int argc, char **argv)
     if (c->drop && c->argv_meta) {
         memcpy(c->argv_meta, c->argv_all, (size_t)c->argc_all * sizeof *c->argv_meta);
         c->argv_meta[0] = (char *)"contactlab"; /* not the path it was started by */
+        if (c->argc_all > 1) c->argv_meta[1] = c->name; /* main passes "contactlab NAME" for getopt */
         c->argv = c->argv_meta;
     }
 }
@@ -283,7 +285,7 @@ static void drop_option(xp_common *c, const char *arg, unsigned char kind)
     for (int i = first; i <= last; i++) c->drop[i] = kind;
     c->argc = 0;
     for (int i = 0; i < c->argc_all; i++)
-        if (!c->drop[i]) c->argv_meta[c->argc++] = i == 0 ? (char *)"contactlab" : c->argv_all[i];
+        if (!c->drop[i]) c->argv_meta[c->argc++] = i == 0 ? (char *)"contactlab" : i == 1 ? c->name : c->argv_all[i];
     c->argv_meta[c->argc] = NULL;
 }
 
@@ -346,17 +348,53 @@ int xp_parse_double(const char *opt, const char *arg, double lo, double hi, doub
     return 0;
 }
 
+int xp_list_check(const char *opt, const char *arg)
+{
+    /* an empty element: at the start, at the end, or two commas in a row */
+    size_t n = strlen(arg);
+    for (size_t i = 0; i <= n; i++) {
+        int empty = (i == 0 && (n == 0 || arg[0] == ',')) || (i == n && n > 0 && arg[n - 1] == ',') ||
+                    (i > 0 && i < n && arg[i] == ',' && arg[i - 1] == ',');
+        if (empty) {
+            xp_option_error("contactlab: --%s '%s' has an empty element (a list is values separated by single "
+                            "commas, e.g. 0.05,0.1)\n", opt, arg);
+            return -1;
+        }
+    }
+    /* a word given twice: each names one case, whose files the second would collide with */
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", arg);
+    const char *words[256];
+    int nw = 0;
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok && nw < 256; tok = strtok_r(NULL, ",", &save)) {
+        for (int i = 0; i < nw; i++)
+            if (strcmp(words[i], tok) == 0) {
+                xp_option_error("contactlab: --%s '%s' gives '%s' twice; give each value once\n", opt, arg, tok);
+                return -1;
+            }
+        words[nw++] = tok;
+    }
+    return 0;
+}
+
 int xp_parse_list(const char *opt, const char *arg, double lo, double hi, double *out, int max, int *n)
 {
     char buf[1024];
     snprintf(buf, sizeof buf, "%s", arg);
     *n = 0;
+    if (xp_list_check(opt, arg)) return -1;
     for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         if (*n == max) {
             xp_option_error("contactlab: --%s takes at most %d values\n", opt, max);
             return -1;
         }
         if (xp_parse_double(opt, tok, lo, hi, &out[*n])) return -1;
+        for (int i = 0; i < *n; i++)
+            if (out[i] == out[*n]) { /* the same number written twice (0.1 and 1e-1) */
+                xp_option_error("contactlab: --%s '%s' gives the value %g twice; give each value once\n", opt, arg,
+                                out[i]);
+                return -1;
+            }
         (*n)++;
     }
     if (*n == 0) {
@@ -369,7 +407,7 @@ int xp_parse_list(const char *opt, const char *arg, double lo, double hi, double
 int xp_common_option(xp_common *c, int opt, const char *arg)
 {
     switch (opt) {
-    case 'm': return xp_methods_choose(c, arg) ? -1 : 1;
+    case 'm': return xp_list_check("method", arg) || xp_methods_choose(c, arg) ? -1 : 1;
     case 'H': return xp_parse_double("h", arg, 1e-12, 10.0, &c->h) ? -1 : 1;
     case 'T': return xp_parse_double("t-end", arg, 1e-12, 1e9, &c->t_end) ? -1 : 1;
     case 'o':
@@ -407,6 +445,72 @@ int xp_mkdir_p(const char *path)
     if (mkdir(buf, 0777) && errno != EEXIST) return -1;
     struct stat st;
     return (stat(buf, &st) == 0 && S_ISDIR(st.st_mode)) ? 0 : -1;
+}
+
+int xp_out_dir(const xp_common *c)
+{
+    struct stat st;
+    if (stat(c->out, &st) == 0 && !S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "contactlab %s: --out %s is a file, not a folder: give a folder (it is created when "
+                        "missing)\n", c->name, c->out);
+        return -1;
+    }
+    errno = 0;
+    if (xp_mkdir_p(c->out)) {
+        fprintf(stderr, "contactlab %s: cannot create the output folder %s: %s\n", c->name, c->out,
+                errno ? strerror(errno) : "a part of the path is a file");
+        return -1;
+    }
+    return 0;
+}
+
+int xp_out_clean(const xp_common *c, int (*ours)(const char *file, const void *ctx), const void *ctx)
+{
+    DIR *d = opendir(c->out);
+    if (!d) {
+        fprintf(stderr, "contactlab %s: cannot read the output folder %s: %s\n", c->name, c->out, strerror(errno));
+        return -1;
+    }
+    long removed = 0;
+    int rc = 0;
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        char path[2048];
+        struct stat st;
+        if (!ours(e->d_name, ctx)) continue;
+        snprintf(path, sizeof path, "%s/%s", c->out, e->d_name);
+        if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode)) continue;
+        if (unlink(path) != 0) {
+            fprintf(stderr, "contactlab %s: --force: cannot remove %s: %s\n", c->name, path, strerror(errno));
+            rc = -1;
+            continue;
+        }
+        removed++;
+    }
+    closedir(d);
+    if (removed)
+        printf("contactlab %s: --force: removed %ld files of an earlier run from %s\n", c->name, removed, c->out);
+    return rc;
+}
+
+/* an experiment's own files: <name>-*.{csv,png,pdf,txt,ckpt} and <name>.ckpt */
+static int experiment_file(const char *file, const void *ctx)
+{
+    const char *name = ctx;
+    size_t n = strlen(name), len = strlen(file);
+    if (strncmp(file, name, n) != 0 || (file[n] != '-' && file[n] != '.')) return 0;
+    static const char *const ext[] = {".csv", ".png", ".pdf", ".txt", ".ckpt"};
+    for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++) {
+        size_t k = strlen(ext[i]);
+        if (len > n + k && strcmp(file + len - k, ext[i]) == 0) return 1;
+    }
+    return 0;
+}
+
+int xp_out_prepare(const xp_common *c)
+{
+    if (xp_out_dir(c)) return -1;
+    if (!c->force || c->restart[0]) return 0;
+    return xp_out_clean(c, experiment_file, c->name);
 }
 
 void xp_path(const xp_common *c, const char *file, char *buf, size_t len) { snprintf(buf, len, "%s/%s", c->out, file); }
@@ -520,7 +624,7 @@ static int copy_file(const char *from, const char *to)
     return rc;
 }
 
-int xp_plot(const xp_common *c, const char *script)
+int xp_plot_e(const xp_common *c, const char *script, const char *expr)
 {
     char src[2048], dst[2048];
     if (find_script(script, src, sizeof src)) {
@@ -535,21 +639,24 @@ int xp_plot(const xp_common *c, const char *script)
     }
     const char *gp = getenv("GNUPLOT");
     if (!gp || !*gp) gp = CLAB_GNUPLOT;
+    char how[2600];
+    if (expr) snprintf(how, sizeof how, "cd %s && gnuplot -e \"%s\" %s", c->out, expr, script);
+    else snprintf(how, sizeof how, "cd %s && gnuplot %s", c->out, script);
     if (!c->plot) {
-        printf("figures: not drawn (--no-plot); to draw them: cd %s && gnuplot %s\n", c->out, script);
+        printf("figures: not drawn (--no-plot); to draw them: %s\n", how);
         return 0;
     }
     if (!*gp || access(gp, X_OK) != 0) {
         printf("figures: gnuplot is not installed, so only the CSVs were written.\n"
-               "  to draw the figures: apt-get install gnuplot-nox; cd %s && gnuplot %s\n",
-               c->out, script);
+               "  to draw the figures: apt-get install gnuplot-nox; %s\n", how);
         return 0;
     }
     pid_t pid = fork();
     if (pid < 0) return 1;
     if (pid == 0) {
         if (chdir(c->out) != 0) _exit(127);
-        execl(gp, "gnuplot", script, (char *)NULL);
+        if (expr) execl(gp, "gnuplot", "-e", expr, script, (char *)NULL);
+        else execl(gp, "gnuplot", script, (char *)NULL);
         _exit(127);
     }
     int st;
@@ -559,6 +666,8 @@ int xp_plot(const xp_common *c, const char *script)
     }
     return 0;
 }
+
+int xp_plot(const xp_common *c, const char *script) { return xp_plot_e(c, script, NULL); }
 
 /* ---- reliability: integer options, stop signals, the runtime guard ---- */
 
