@@ -303,8 +303,9 @@ int xp_run(int argc, char **argv)
          * old values kept as restart.N.* (doc/reliability.md) */
         long long nbytes[2] = {(long long)g.out.bytes[0], (long long)g.out.bytes[1]};
         long ev = 0;
-        int r0 = xp_run_restart_meta(bpath, &nbytes[0], &meta, nkeep, keep, bcols, NB, w->t, &ev, &err);
-        int r1 = r0 < 0 ? -1 : xp_run_restart_meta(spath, &nbytes[1], &meta, nkeep, keep, scols, NS, w->t, &old_every, &err);
+        int r0 = xp_run_restart_meta(bpath, &nbytes[0], &meta, nkeep, keep, bcols, NB, w->t, 0, &ev, &err);
+        int r1 = r0 < 0 ? -1 : xp_run_restart_meta(spath, &nbytes[1], &meta, nkeep, keep, scols, NS, w->t, 1, &old_every,
+                                                &err);
         if (r0 < 0 || r1 < 0) {
             fprintf(stderr, "contactlab run: cannot restart: %s\n", err.msg);
             goto fail_open;

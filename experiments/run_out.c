@@ -198,7 +198,8 @@ static void key_option(const char *key, char *buf, size_t n)
 }
 
 int xp_run_restart_meta(const char *path, long long *bytes, const clab_options *meta, int argc, char *const *argv,
-                        const char *const *cols, size_t ncols, double t_restart, long *old_every, clab_error *err)
+                        const char *const *cols, size_t ncols, double t_restart, int say, long *old_every,
+                        clab_error *err)
 {
     FILE *in = fopen(path, "rb");
     if (!in) {
@@ -255,13 +256,13 @@ int xp_run_restart_meta(const char *path, long long *bytes, const clab_options *
         if (ov && strcmp(ov, nm.val[i]) == 0) continue;
         snprintf(key, sizeof key, "restart.%d.%s", nr, nm.key[i]);
         if (add_line(&add, key, ov ? ov : "(not given)")) goto oom;
-        if (strcmp(nm.key[i], "command") == 0 || strcmp(nm.key[i], "contactlab_version") == 0) continue;
+        if (!say || strcmp(nm.key[i], "command") == 0 || strcmp(nm.key[i], "contactlab_version") == 0) continue;
         char opt[200];
         key_option(nm.key[i], opt, sizeof opt);
-        fprintf(stderr, "contactlab run: restart with %s = %s; the checkpoint's run had %s: continuing, the "
-                        "CSVs' metadata states %s and keeps %s as restart.%d.%s for the rows up to t = %.9g s\n",
-                opt, nm.val[i], ov ? ov : "(not given)", nm.val[i], ov ? ov : "(not given)", nr, nm.key[i],
-                t_restart);
+        fprintf(stderr, "contactlab run: restart with %s %s, the checkpoint's run had %s: continuing; the CSVs' "
+                        "metadata now states %s = %s, and restart.%d.%s = %s for the rows up to t = %.9g s\n",
+                opt, nm.val[i], ov ? ov : "(not given)", nm.key[i], nm.val[i], nr, nm.key[i],
+                ov ? ov : "(not given)", t_restart);
     }
     for (size_t i = 0; i < om.n; i++) { /* a key that one had and this run has not */
         if (strncmp(om.key[i], "restart.", 8) == 0 || meta_get(&nm, om.key[i])) continue;

@@ -386,10 +386,11 @@ int xp_run_write_summary(const char *path, const clab_options *meta, int argc, c
  * has, nothing changes (0); else the file is rewritten (1): this run's metadata, the earlier
  * restarts' lines, then restart.N = the time up to which the old values held and
  * restart.N.<key> = the old value of each key that differs (a message on stderr names each
- * option, its old and its new value), the header and the rows; *bytes becomes the new length.
+ * option, its old and its new value, when say), the header and the rows; *bytes becomes the new length.
  * *old_every: the file's output_every (0 when absent). -1 with err set on failure. */
 int xp_run_restart_meta(const char *path, long long *bytes, const clab_options *meta, int argc, char *const *argv,
-                        const char *const *cols, size_t ncols, double t_restart, long *old_every, clab_error *err);
+                        const char *const *cols, size_t ncols, double t_restart, int say, long *old_every,
+                        clab_error *err);
 
 /* the subcommands */
 int xp_bowling(int argc, char **argv);
