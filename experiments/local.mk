@@ -4,6 +4,7 @@ contactlab_SOURCES = \
 	experiments/main.c \
 	experiments/xp.c \
 	experiments/xp_case.c \
+	experiments/xp_out.c \
 	experiments/xp.h \
 	experiments/bowling.c \
 	experiments/run.c \
