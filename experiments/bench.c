@@ -183,7 +183,7 @@ int xp_bench(int argc, char **argv)
         case 't': {
             double v[BENCH_MAX_THREADS];
             int n;
-            if (xp_parse_list("--threads", optarg, 1, 256, v, BENCH_MAX_THREADS, &n)) return 2;
+            if (xp_parse_list("threads", optarg, 1, 256, v, BENCH_MAX_THREADS, &n)) return 2;
             for (int k = 0; k < n; k++) {
                 if (v[k] != (int)v[k]) {
                     fprintf(stderr, "contactlab bench: --threads: '%s' is not a list of whole numbers\n", optarg);

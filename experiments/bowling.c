@@ -411,8 +411,7 @@ int xp_bowling(int argc, char **argv)
         for (int i = 0; i < o.nv0; i++)
             for (int j = 0; j < o.nmu; j++) t_end = fmax(t_end, 1.3 * clab_analytic_roll_time(o.v0[i], o.mu[j], 9.81));
     }
-    if (xp_mkdir_p(o.c.out)) {
-        fprintf(stderr, "contactlab bowling: cannot create the output folder %s\n", o.c.out);
+    if (xp_out_prepare(&o.c)) {
         rc = 1;
         goto out;
     }
@@ -449,6 +448,16 @@ int xp_bowling(int argc, char **argv)
         goto out;
     }
     clab_options_free(&meta);
+    /* this run's series, one file name a line: the figures draw these and no other file */
+    char lpath[2048];
+    xp_path(&o.c, "bowling-series.txt", lpath, sizeof lpath);
+    FILE *list = fopen(lpath, "w");
+    if (!list) {
+        fprintf(stderr, "contactlab bowling: cannot write %s\n", lpath);
+        clab_csv_close(sum, NULL);
+        rc = 1;
+        goto out;
+    }
 
     printf("%-15s %5s %5s %8s %11s %10s %10s %10s %10s %10s %10s %6s\n", "method", "v0", "mu", "h_s", "max_height",
            "max_vz", "mu*v_T", "slip_end", "t*", "v_final", "5v0/7", "outer");
@@ -487,6 +496,7 @@ int xp_bowling(int argc, char **argv)
                         cells[q < NV ? q + 1 : q + 2] = buf[q];
                     }
                     cells[NV + 1] = file;
+                    fprintf(list, "%s\n", file);
                     if (clab_csv_text_row(sum, cells, NV + NX + 2, &err)) {
                         fprintf(stderr, "contactlab bowling: %s\n", err.msg);
                         rc = 1;
@@ -498,6 +508,10 @@ int xp_bowling(int argc, char **argv)
     }
     if (clab_csv_close(sum, &err)) {
         fprintf(stderr, "contactlab bowling: %s\n", err.msg);
+        rc = 1;
+    }
+    if (fclose(list)) {
+        fprintf(stderr, "contactlab bowling: cannot write %s\n", lpath);
         rc = 1;
     }
     if (rc == 0) {

@@ -1,6 +1,7 @@
 # bowling.gp: figures of `contactlab bowling`, run in its output folder (the driver copies
 # this script there and runs it; run it again by hand with `gnuplot bowling.gp`).
-# Input: bowling-v0_<v0>-mu_<mu>-<method>-h_<h>.csv series (see the # lines of each file);
+# Input: the series bowling-series.txt lists, one file name a line (this run's, and no other
+# file of the folder), bowling-v0_<v0>-mu_<mu>-<method>-h_<h>.csv (see the # lines of each);
 # <method> is penalty (Hertz-Mindlin), dvi (Tasora-Anitescu CCP, relaxed Coulomb), dvi-exact
 # (De Saxce fixed point, exact Coulomb), dvi-regularized (Lacoursiere-Servin) or any other
 # method; the legends take its title from the series' "# method_title" line.
@@ -12,11 +13,14 @@ set datafile commentschars "#"
 set key autotitle columnhead
 
 # the cases: one panel per (v0, mu)
-cases = system("ls bowling-v0_*-mu_*-*-h_*.csv 2>/dev/null | sed -e 's/^\\(bowling-v0_[^-]*-mu_[^-]*\\)-.*/\\1/' | sort -u -t_ -k2,2g -k3,3g")
+list = "bowling-series.txt"
+cases = system("sed -e 's/^\\(bowling-v0_[^-]*-mu_[^-]*\\)-.*/\\1/' ".list." 2>/dev/null | sort -u -t_ -k2,2g -k3,3g")
 ncases = words(cases)
-if (ncases == 0) { print "bowling.gp: no bowling-*.csv series in this folder"; exit }
+if (ncases == 0) { print "bowling.gp: no series listed in ".list." (run contactlab bowling here)"; exit }
+# the listed series of case c whose name continues with pattern p (a grep pattern)
+listed(c, p) = sprintf("grep -F -e '%s-' %s | grep -e '^.\\{%d\\}%s'", c, list, strlen(c) + 1, p)
 # drawn in this order, so the exact DVI lines lie on top of the others
-files(c) = system("for g in '".c."-penalty-*.csv' '".c."-dvi-h_*.csv' '".c."-dvi-[!h]*.csv'; do ls $g 2>/dev/null; done; ls '".c."'-*-h_*.csv 2>/dev/null | grep -v -e '-penalty-' -e '-dvi-'")
+files(c) = system(listed(c, "penalty-")."; ".listed(c, "dvi-h_")."; ".listed(c, "dvi-[^h]")."; ".listed(c, "")." | grep -v -e '-penalty-' -e '-dvi-'")
 # the method and step of a series file f of case c
 method(f, c) = f[strlen(c) + 2 : strstrt(f, "-h_") - 1]
 hof(f) = f[strstrt(f, "-h_") + 3 : strlen(f) - 4]
@@ -29,7 +33,7 @@ mcolor(m) = (m eq "penalty" ? "#404040" : m eq "dvi" ? "#d62728" : m eq "dvi-exa
 # dashed for a DVI step smaller than the case's largest, hbig (set per case below; the shell
 # compares the numbers, since gnuplot cannot read "1e-04" from a string)
 hbig = ""
-dvisteps(c) = system("ls ".c."-dvi*-h_*.csv 2>/dev/null | sed -e 's/.*-h_//' -e 's/[.]csv$//' | sort -g | tail -1")
+dvisteps(c) = system(listed(c, "dvi")." | sed -e 's/.*-h_//' -e 's/[.]csv$//' | sort -g | tail -1")
 mdash(f) = (strstrt(f, "-penalty-") == 0 && hof(f) ne hbig ? 2 : 1)
 v0of(c) = c[strstrt(c, "v0_") + 3 : strstrt(c, "-mu_") - 1]
 muof(c) = c[strstrt(c, "-mu_") + 4 : strlen(c)]

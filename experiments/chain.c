@@ -454,6 +454,10 @@ int xp_chain(int argc, char **argv)
             char buf[256];
             snprintf(buf, sizeof buf, "%s", optarg);
             o.nlaw = 0;
+            if (xp_list_check("laws", optarg)) {
+                bad = 1;
+                break;
+            }
             for (char *sv = NULL, *tok = strtok_r(buf, ",", &sv); tok; tok = strtok_r(NULL, ",", &sv)) {
                 if (o.nlaw == MAXL) { bad = 1; break; }
                 if (strcmp(tok, "hertz") == 0) o.law[o.nlaw++] = CLAB_PENALTY_HERTZ;
@@ -516,8 +520,7 @@ int xp_chain(int argc, char **argv)
         for (int mi = 0; mi < o.c.nmethod; mi++) any_force |= o.c.method[mi]->kind != XP_KIND_CCP;
         if (!any_force) t_end = 20.0 * o.hdvi;
     }
-    if (xp_mkdir_p(o.c.out)) {
-        fprintf(stderr, "contactlab chain: cannot create the output folder %s\n", o.c.out);
+    if (xp_out_prepare(&o.c)) {
         rc = 1;
         goto out;
     }

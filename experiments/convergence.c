@@ -104,7 +104,7 @@ static int conv_regularized(conv_opts *o, const char *method, const clab_world *
     for (size_t k = 0; k < w->nbodies; k++)
         if (!w->bodies[k].fixed) mass += w->bodies[k].m, nmov++;
     mass = nmov ? mass / (double)nmov : 1.0;
-    printf("\nregularized CCP (seed 001, %s, tau = %s), Gauss-Seidel from a cold start:\n",
+    printf("\nLacoursiere-Servin regularized CCP (%s, tau = %s), Gauss-Seidel from a cold start:\n",
            o->reg_scheme == CLAB_DVI_REG_EULER ? "euler" : "spook", o->reg_scheme == CLAB_DVI_REG_EULER ? "0" : "2 h");
     printf("%-8s %9s %12s %8s %11s %9s %9s\n", "settle", "eps_rel", "eps_m_N", "iter", "residual", "it->1e-4",
            "it->1e-6");
@@ -209,7 +209,10 @@ static int conv_regularized(conv_opts *o, const char *method, const clab_world *
             fprintf(stderr, "contactlab convergence: %s\n", err.msg);
             goto done;
         }
-        printf("%-8s %9.3g %12.4e %8ld %11.3e %9ld %9ld\n", method, eps_rel, eps, res.iterations, res.residual, k4, k6);
+        char s4[32], s6[32]; /* "-": not reached, as in the solver table */
+        if (k4) snprintf(s4, sizeof s4, "%ld", k4); else snprintf(s4, sizeof s4, "-");
+        if (k6) snprintf(s6, sizeof s6, "%ld", k6); else snprintf(s6, sizeof s6, "-");
+        printf("%-8s %9.3g %12.4e %8ld %11.3e %9s %9s\n", method, eps_rel, eps, res.iterations, res.residual, s4, s6);
     }
     rc = 0;
 done:
@@ -484,6 +487,10 @@ int xp_convergence(int argc, char **argv)
             char buf[256];
             snprintf(buf, sizeof buf, "%s", optarg);
             o.nsolvers = 0;
+            if (xp_list_check("solvers", optarg)) {
+                bad = 1;
+                break;
+            }
             for (char *sv = NULL, *t = strtok_r(buf, ",", &sv); t; t = strtok_r(NULL, ",", &sv)) {
                 const clab_ccp_solver_type *S = clab_ccp_solver_lookup(t);
                 if (!S) {
@@ -524,8 +531,7 @@ int xp_convergence(int argc, char **argv)
     for (int i = optind; i < argc; i++) xp_option_error("contactlab convergence: unexpected argument '%s'\n", argv[i]);
     if (xp_option_errors("contactlab convergence")) goto out;
     if (o.t_settle <= 0.0) o.t_settle = o.c.t_end > 0.0 ? o.c.t_end : 0.3;
-    if (xp_mkdir_p(o.c.out)) {
-        fprintf(stderr, "contactlab convergence: cannot create the output folder %s\n", o.c.out);
+    if (xp_out_prepare(&o.c)) {
         rc = 1;
         goto out;
     }

@@ -467,8 +467,7 @@ int xp_drop(int argc, char **argv)
         for (int i = 0; i < o.ncor; i++) cmax = fmax(cmax, o.cor[i]);
         t_end = 1.1 * (sqrt(2.0 * Hmax / g) + 2.0 * cmax * sqrt(2.0 * g * Hmax) / g);
     }
-    if (xp_mkdir_p(o.c.out)) {
-        fprintf(stderr, "contactlab drop: cannot create the output folder %s\n", o.c.out);
+    if (xp_out_prepare(&o.c)) {
         rc = 1;
         goto out;
     }

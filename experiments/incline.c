@@ -432,8 +432,7 @@ int xp_incline(int argc, char **argv)
     if (o.c.h > 0.0) o.hpen = o.hdvi = o.c.h;
     double t_end = o.c.t_end > 0.0 ? o.c.t_end : 1.0;
     if (o.fit_from > 0.5 * t_end) o.fit_from = 0.5 * t_end;
-    if (xp_mkdir_p(o.c.out)) {
-        fprintf(stderr, "contactlab incline: cannot create the output folder %s\n", o.c.out);
+    if (xp_out_prepare(&o.c)) {
         rc = 1;
         goto out;
     }

@@ -4,15 +4,18 @@ contactlab_SOURCES = \
 	experiments/main.c \
 	experiments/xp.c \
 	experiments/xp_case.c \
+	experiments/xp_out.c \
 	experiments/xp.h \
 	experiments/bowling.c \
-	experiments/run.c
+	experiments/run.c \
+	experiments/run_out.c
 contactlab_CPPFLAGS = $(AM_CPPFLAGS) -DCLAB_SRCDIR='"$(abs_top_srcdir)"' -DCLAB_PKGDATADIR='"$(pkgdatadir)"'
 contactlab_LDADD = $(CLAB_LDADD)
 
 ## gnuplot scripts: installed, and copied into each output folder by the drivers
 dist_pkgdata_DATA = \
-	experiments/bowling.gp
+	experiments/bowling.gp \
+	experiments/run.gp
 include experiments/bench.mk
 
 ## granular pile, DVI solver convergence, scaling (pile_scene.c: the pile they share)

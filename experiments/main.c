@@ -56,7 +56,14 @@ int main(int argc, char **argv)
         return 0;
     }
     for (size_t i = 0; i < nexperiments; i++)
-        if (strcmp(argv[1], experiments[i].name) == 0) return experiments[i].run(argc - 1, argv + 1);
+        if (strcmp(argv[1], experiments[i].name) == 0) {
+            /* a driver's argv[0] is its subcommand, which getopt puts before its messages:
+             * "contactlab run: unrecognized option" (the metadata takes the name from xp_common) */
+            char full[64];
+            snprintf(full, sizeof full, "contactlab %s", experiments[i].name);
+            argv[1] = full;
+            return experiments[i].run(argc - 1, argv + 1);
+        }
     fprintf(stderr, "contactlab: unknown command '%s'\n", argv[1]);
     usage(stderr);
     return 2;

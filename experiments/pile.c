@@ -201,6 +201,13 @@ static int pile_case(pile_opts *o, const xp_method *pm, double t_end, clab_csv *
     clab_sim *s = xp_pile_sim(&o->c, &o->def, pm, xp_method_h(pm, o->hpen, o->hdvi), &w, &info);
     if (!s) return 1;
     double h = s->h;
+    if (t_end < h) {
+        fprintf(stderr, "contactlab pile: --t-end %g s is shorter than one step of %s (h = %g s, its default); give "
+                        "at least --t-end %g\n", t_end, method, h, h);
+        clab_sim_destroy(s);
+        clab_world_destroy(w);
+        return 1;
+    }
     memset(res, 0, sizeof *res);
     res->h = h;
     char base[512];
@@ -414,8 +421,18 @@ int xp_pile(int argc, char **argv)
     if (xp_option_errors("contactlab pile")) goto out;
     if (o.c.h > 0.0) o.hpen = o.hdvi = o.c.h;
     double t_end = o.c.t_end > 0.0 ? o.c.t_end : 0.5;
-    if (xp_mkdir_p(o.c.out)) {
-        fprintf(stderr, "contactlab pile: cannot create the output folder %s\n", o.c.out);
+    /* a run shorter than one step has no averages to give: refused before anything is written
+     * (a force law's default step, known once its simulation exists, is checked in pile_case) */
+    for (int mi = 0; mi < o.c.nmethod; mi++) {
+        double h = xp_method_h(o.c.method[mi], o.hpen, o.hdvi);
+        if (h > 0.0 && t_end < h) {
+            fprintf(stderr, "contactlab pile: --t-end %g s is shorter than one step of %s (h = %g s); give at least "
+                            "--t-end %g\n", t_end, o.c.method[mi]->name, h, h);
+            rc = 2;
+            goto out;
+        }
+    }
+    if (xp_out_prepare(&o.c)) {
         rc = 1;
         goto out;
     }

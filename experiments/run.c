@@ -1,7 +1,9 @@
 /* run.c: `contactlab run SCENE`: any scene file under any backend.
  * Writes <name>-<backend>-bodies.csv (long format: one row per body and output step),
- * <name>-<backend>-steps.csv (one row per output step: energy, contacts, solver figures)
- * and optionally VTK frames of the spheres for ParaView.
+ * <name>-<backend>-body-names.csv (the bodies' names by index), <name>-<backend>-steps.csv
+ * (one row per output step: energy, contacts and, for a rigid-contact backend, the solver's
+ * figures), <name>-<backend>-summary.csv (how the run ended), a figure of the steps series
+ * (run.gp) and optionally VTK frames of the spheres and of the other shapes for ParaView.
  *
  * Reliability (doc/reliability.md): the state is kept in memory at every output step; a
  * step that fails (a non-finite or too fast state, a solver failure) stops the run with the
@@ -13,6 +15,7 @@
 
 #include <math.h>
 #include <signal.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,10 +32,15 @@ static void run_help(void)
 {
     printf("usage: contactlab run SCENE.cfg [options]\n\n"
            "Run a scene file (format: doc/scene-format.md) under its backend, or the one given.\n"
-           "Writes <scene>-<backend>-bodies.csv (t, body, position, velocity, angular velocity),\n"
-           "<scene>-<backend>-steps.csv (t, kinetic energy, contacts, solver iterations, residual and\n"
-           "the running count of solves stopped at the iteration limit) and, with --vtk, ParaView\n"
-           "frames of the spheres.\n\n"
+           "Writes <scene>-<backend>-bodies.csv (t, body index, position, velocity, angular velocity in\n"
+           "the world frame, orientation quaternion), <scene>-<backend>-body-names.csv (index, name and\n"
+           "shape of each body), <scene>-<backend>-steps.csv (t, kinetic energy, contacts, deepest\n"
+           "penetration; for a rigid-contact backend also the solver's iterations, residual [m/s] and\n"
+           "the running count of solves stopped at the iteration limit), <scene>-<backend>-summary.csv\n"
+           "(steps, wall time, final kinetic energy, deepest penetration, how the run ended; printed\n"
+           "too), the figure <scene>-<backend>-run.png/.pdf of the steps series (gnuplot run.gp) and,\n"
+           "with --vtk, ParaView frames: <scene>-<backend>_NNNNNN.vtk of the spheres and\n"
+           "<scene>-<backend>_shapes_NNNNNN.vtk of the boxes and planes.\n\n"
            "Options:\n"
            "  --backend NAME        override simulation.backend (penalty, dvi)\n"
            "  --h S                 override simulation.h [s]\n"
@@ -44,12 +52,16 @@ static void run_help(void)
            "                        large scenes; the CSVs, VTK frames and checkpoints keep the scene's order)\n"
            "  --vtk N               write a VTK frame every N output rows (default 0: none)\n"
            "  --out DIR             output folder (default out/run)\n"
-           "  --force               overwrite results already in the output folder\n"
+           "  --force               replace this scene's and backend's earlier results in the output\n"
+           "                        folder (its CSVs, frames, figures and checkpoint are removed first)\n"
+           "  --no-plot             no figure (the command to draw it is printed)\n"
            "  --no-progress         no progress bar\n"
            "  --checkpoint-every N  write a checkpoint every N steps to <out>/<scene>-<backend>.ckpt\n"
            "  --restart FILE        continue from a checkpoint: the CSVs are cut back to it and\n"
-           "                        continued, byte-identical to an uninterrupted run (give the same\n"
-           "                        scene, --out and options as the interrupted run)\n"
+           "                        continued, byte-identical to an uninterrupted run when given the\n"
+           "                        same scene, --out and options as the interrupted run; other values\n"
+           "                        (--h, --t-end, --every, --opt) continue too, and the CSVs' metadata\n"
+           "                        is rewritten to this run's, with the old values as restart.N.* lines\n"
            "  --stop-after N        stop after step N as if interrupted (checkpoint, exit status 3),\n"
            "                        e.g. to fit a batch queue's time limit\n\n"
            "SIGINT (Ctrl-C) or SIGTERM stops the run at the end of the current step: the CSVs are\n"
@@ -58,7 +70,8 @@ static void run_help(void)
            "solver failure) stops the run with a message naming the body, step and time; the last\n"
            "good state (the last output step) is saved as a checkpoint.\n"
            "The metadata's command line records the options that determine the results (not --out,\n"
-           "--force, --vtk, --no-progress or the checkpoint options), so runs compare byte for byte.\n\n"
+           "--force, --vtk, --no-plot, --no-progress or the checkpoint options), so runs compare byte\n"
+           "for byte.\n\n"
            "Exit status: 0 done, 1 failed, 2 bad command line, 3 stopped by --stop-after,\n"
            "128 + signal number when stopped by a signal (130 SIGINT, 143 SIGTERM).\n");
 }
@@ -103,6 +116,13 @@ static const char *result_flag(int opt)
     }
 }
 
+static double run_wall_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 static const char *signal_name(int sig) { return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal"; }
 
 int xp_run(int argc, char **argv)
@@ -114,7 +134,8 @@ int xp_run(int argc, char **argv)
         {"out", required_argument, 0, 'o'},       {"force", no_argument, 0, 'f'},
         {"no-progress", no_argument, 0, 'Q'},     {"checkpoint-every", required_argument, 0, 'C'},
         {"restart", required_argument, 0, 'R'},   {"stop-after", required_argument, 0, 'S'},
-        {"help", no_argument, 0, '?' + 256},      {0, 0, 0, 0}};
+        {"no-plot", no_argument, 0, 'N'},         {"help", no_argument, 0, '?' + 256},
+        {0, 0, 0, 0}};
     xp_common c;
     xp_common_init(&c, "run", argc, argv);
     clab_options cli;
@@ -142,8 +163,10 @@ int xp_run(int argc, char **argv)
         switch (opt) {
         case '?' + 256: run_help(); rc = 0; goto out;
         case 'b':
-            if (strlen(optarg) >= sizeof backend) {
-                xp_option_error("contactlab run: --backend '%.40s...' is too long; allowed: penalty, dvi\n", optarg);
+            if (strlen(optarg) >= sizeof backend || !optarg[0]) {
+                xp_option_error("contactlab run: --backend '%.40s%s' is %s; allowed: penalty, dvi (or leave "
+                                "--backend out for the scene's)\n", optarg, optarg[0] ? "..." : "",
+                                optarg[0] ? "too long" : "empty");
                 bad = 1;
             }
             snprintf(backend, sizeof backend, "%s", optarg);
@@ -161,7 +184,7 @@ int xp_run(int argc, char **argv)
                 bad = 1;
             }
             break;
-        case 'o': case 'f': case 'Q':
+        case 'o': case 'f': case 'Q': case 'N':
             if (xp_common_option(&c, opt, optarg) < 0) bad = 1;
             out_given |= opt == 'o';
             result = 0;
@@ -204,27 +227,56 @@ int xp_run(int argc, char **argv)
             fprintf(stderr, "contactlab run: warning: h = %g s exceeds 0.2 x the %s backend's stable step %g s; "
                             "expect an inaccurate or exploding run\n", sc.h, s->type->name, hs);
     }
-    if (xp_mkdir_p(c.out)) {
-        fprintf(stderr, "contactlab run: cannot create the output folder %s\n", c.out);
+    if (xp_out_dir(&c)) {
         clab_sim_destroy(s);
         goto out;
     }
 
-    char name[256], file[600], bpath[2048], spath[2048], cpath[2048];
+    char name[256], prefix[400], file[600], bpath[2048], spath[2048], cpath[2048], npath[2048], sumpath[2048];
     base_name(path, name, sizeof name);
-    snprintf(file, sizeof file, "%s-%s-bodies.csv", name, sc.backend);
+    snprintf(prefix, sizeof prefix, "%s-%s", name, sc.backend);
+    snprintf(file, sizeof file, "%s-bodies.csv", prefix);
     xp_path(&c, file, bpath, sizeof bpath);
-    snprintf(file, sizeof file, "%s-%s-steps.csv", name, sc.backend);
+    snprintf(file, sizeof file, "%s-steps.csv", prefix);
     xp_path(&c, file, spath, sizeof spath);
-    snprintf(file, sizeof file, "%s-%s.ckpt", name, sc.backend);
+    snprintf(file, sizeof file, "%s.ckpt", prefix);
     xp_path(&c, file, cpath, sizeof cpath);
+    snprintf(file, sizeof file, "%s-body-names.csv", prefix);
+    xp_path(&c, file, npath, sizeof npath);
+    snprintf(file, sizeof file, "%s-summary.csv", prefix);
+    xp_path(&c, file, sumpath, sizeof sumpath);
+    /* --force: this scene's and backend's earlier results go first, so no stale frame or series
+     * stays beside this run's */
+    if (c.force && !restart && xp_out_clean(&c, xp_run_own_file, prefix)) {
+        clab_sim_destroy(s);
+        goto out;
+    }
+    /* the angular velocity in the world frame (the body keeps it in its own: clab_body_omega_world) */
     static const char *const bcols[] = {"t_s", "body", "x_m", "y_m", "z_m", "vx_m_s", "vy_m_s", "vz_m_s",
-                                        "wx_rad_s", "wy_rad_s", "wz_rad_s", "e0", "e1", "e2", "e3"};
+                                        "wx_world_rad_s", "wy_world_rad_s", "wz_world_rad_s", "e0", "e1", "e2", "e3"};
+    /* the solver's columns for rigid contacts only: a force law has no iterative solver */
     static const char *const scols[] = {"t_s", "step", "kinetic_energy_J", "contacts", "max_penetration_m",
-                                        "iterations", "residual", "maxiter_hits"};
-    enum { NB = sizeof bcols / sizeof bcols[0], NS = sizeof scols / sizeof scols[0] };
+                                        "iterations", "residual_m_s", "maxiter_hits"};
+    const int solver_cols = s->type->default_envelope > 0.0;
+    const size_t NS = solver_cols ? sizeof scols / sizeof scols[0] : 5;
+    enum { NB = sizeof bcols / sizeof bcols[0], NSMAX = sizeof scols / sizeof scols[0] };
+    clab_options meta;
+    clab_options_init(&meta);
+    clab_scene_meta(&sc, &meta);
+    clab_sim_meta(s, &meta);
+    clab_options_set(&meta, "body", "the body's index in the scene's order; names: <scene>-<backend>-body-names.csv",
+                     NULL);
+    clab_options_set(&meta, "wx_world_rad_s", "wx, wy, wz: angular velocity about the world axes", NULL);
+    clab_options_set(&meta, "e0", "e0..e3: orientation quaternion, body frame to world frame", NULL);
+    if (solver_cols)
+        clab_options_set(&meta, "residual_m_s", "the last solve's residual: the natural map of the CCP scaled to a "
+                                                "velocity (Tasora-Anitescu CCP)", NULL);
     xp_guard g;
     xp_guard_init(&g, cpath, RUN_TAG);
+    double run_values[2] = {0.0, 0.0}; /* deepest penetration over the output steps, kinetic energy of the last */
+    g.values = run_values;
+    g.nvalues = 2;
+    long old_every = 0; /* a restart: the interrupted run's output interval */
     clab_csv *fb = NULL, *fs = NULL;
     size_t *order = NULL; /* the outputs' order of the bodies (below) */
     clab_world *w = sc.world;
@@ -247,6 +299,19 @@ int xp_run(int argc, char **argv)
                     sc.t_end, nsteps);
             goto fail_open;
         }
+        /* other values than the interrupted run's: its metadata is rewritten to this run's, the
+         * old values kept as restart.N.* (doc/reliability.md) */
+        long long nbytes[2] = {(long long)g.out.bytes[0], (long long)g.out.bytes[1]};
+        long ev = 0;
+        int r0 = xp_run_restart_meta(bpath, &nbytes[0], &meta, nkeep, keep, bcols, NB, w->t, 0, &ev, &err);
+        int r1 = r0 < 0 ? -1 : xp_run_restart_meta(spath, &nbytes[1], &meta, nkeep, keep, scols, NS, w->t, 1, &old_every,
+                                                &err);
+        if (r0 < 0 || r1 < 0) {
+            fprintf(stderr, "contactlab run: cannot restart: %s\n", err.msg);
+            goto fail_open;
+        }
+        g.out.bytes[0] = nbytes[0];
+        g.out.bytes[1] = nbytes[1];
         fb = xp_guard_resume(&g, 0, bpath, NB, &err);
         fs = fb ? xp_guard_resume(&g, 1, spath, NS, &err) : NULL;
         if (!fb || !fs) {
@@ -256,16 +321,11 @@ int xp_run(int argc, char **argv)
         printf("%s: restarting from %s at step %ld, t = %.9g s\n", path, restart, w->step, w->t);
         fflush(stdout);
     } else {
-        clab_options meta;
-        clab_options_init(&meta);
-        clab_scene_meta(&sc, &meta);
-        clab_sim_meta(s, &meta);
         int flags = c.force ? CLAB_CSV_OVERWRITE : 0;
         fb = clab_csv_open(bpath, flags, &err);
         fs = fb ? clab_csv_open(spath, flags, &err) : NULL;
         int bad = !fb || !fs || clab_csv_meta(fb, &meta, nkeep, keep, &err) || clab_csv_header(fb, bcols, NB, &err) ||
                   clab_csv_meta(fs, &meta, nkeep, keep, &err) || clab_csv_header(fs, scols, NS, &err);
-        clab_options_free(&meta);
         if (bad) {
             fprintf(stderr, "contactlab run: %s\n", err.msg);
             goto fail_open;
@@ -284,6 +344,10 @@ int xp_run(int argc, char **argv)
         fprintf(stderr, "contactlab run: out of memory for %zu bodies\n", w->nbodies);
         goto fail_open;
     }
+    if (clab_world_add_order(w, order, &err) < 0 || xp_run_write_names(w, order, npath, &err)) {
+        fprintf(stderr, "contactlab run: %s\n", err.msg);
+        goto fail_open;
+    }
     long every_n = sc.output_every > 0 ? sc.output_every : 1, nout = g.out.nout, step_failed = 0;
     int sig = 0, stopped = 0;
     xp_progress pb;
@@ -296,9 +360,13 @@ int xp_run(int argc, char **argv)
      * iteration k (world at step k) after the rows of step k, when it is an output step: a
      * restart continues with the step after them */
     const long k_start = w->step;
+    /* (the interrupted run wrote the row of the step it was restarted at, if it had one: an
+     * output step of its own interval) */
+    const int start_row_done = restart && k_start % (old_every > 0 ? old_every : every_n) == 0;
+    const size_t nshapes = clab_vtk_count_shapes(w);
+    const double wall0 = run_wall_now();
     for (long k = k_start;; k++) {
-        /* (the interrupted run wrote the row of the step it was restarted at, if it had one) */
-        if ((k % every_n == 0 || k == nsteps) && !(restart && k == k_start && k % every_n == 0)) {
+        if ((k % every_n == 0 || k == nsteps) && !(k == k_start && start_row_done)) {
             if (order_sorts != s->sorts) {
                 if (clab_world_add_order(w, order, &err) < 0) rc = 1;
                 order_sorts = s->sorts;
@@ -315,15 +383,22 @@ int xp_run(int argc, char **argv)
             if (s->type->stats) s->type->stats(s->self, &st);
             double pen = 0.0;
             for (size_t i = 0; i < s->contacts.n; i++) pen = fmax(pen, -s->contacts.c[i].phi);
-            double srow[NS] = {w->t, (double)w->step, clab_world_kinetic_energy(w), (double)s->contacts.n, pen,
-                               (double)st.iterations, st.residual, (double)st.maxiter_hits};
+            double srow[NSMAX] = {w->t, (double)w->step, clab_world_kinetic_energy(w), (double)s->contacts.n, pen,
+                                  (double)st.iterations, st.residual, (double)st.maxiter_hits};
+            run_values[0] = fmax(run_values[0], pen);
+            run_values[1] = srow[2];
             if (rc == 0 && clab_csv_row(fs, srow, NS, &err)) rc = 1;
             if (rc == 0 && vtk > 0 && nout % vtk == 0) {
-                char vp[2048], prefix[400];
-                snprintf(prefix, sizeof prefix, "%s-%s", name, sc.backend);
-                /* a restart writes again the frames the interrupted run wrote after its checkpoint */
+                char vp[2048], shp[420];
+                int vflags = c.force || restart ? CLAB_VTK_OVERWRITE : 0;
+                /* a restart writes again the frames the interrupted run wrote after its checkpoint;
+                 * the boxes and planes go to the companion series <prefix>_shapes_NNNNNN.vtk */
+                snprintf(shp, sizeof shp, "%s_shapes", prefix);
                 if (clab_vtk_frame_path(vp, sizeof vp, c.out, prefix, nout / vtk, &err) ||
-                    clab_vtk_write_spheres_ordered(w, order, vp, c.force || restart ? CLAB_VTK_OVERWRITE : 0, &err))
+                    clab_vtk_write_spheres_ordered(w, order, vp, vflags, &err))
+                    rc = 1;
+                else if (nshapes && (clab_vtk_frame_path(vp, sizeof vp, c.out, shp, nout / vtk, &err) ||
+                                     clab_vtk_write_shapes_ordered(w, order, vp, vflags, &err)))
                     rc = 1;
             }
             nout++;
@@ -361,8 +436,11 @@ int xp_run(int argc, char **argv)
         }
     }
     xp_progress_end(&pb);
+    const double wall = run_wall_now() - wall0;
+    char why[6400] = "";
     if (step_failed) {
         /* the runtime guard: CSVs flushed, the last good state saved */
+        snprintf(why, sizeof why, "step %ld: %s", step_failed, err.msg);
         fprintf(stderr, "contactlab run: %s: step %ld: %s\n", path, step_failed, err.msg);
         if (xp_guard_fail(&g, "contactlab run") == 0) {
             print_resume(stderr, "contactlab run: to continue from it (e.g. with a smaller --h or other --opt): ", keep,
@@ -390,14 +468,52 @@ int xp_run(int argc, char **argv)
         fprintf(stderr, "contactlab run: warning: %ld steps ended with the exact-friction fixed point unconverged "
                         "(exact_max_outer reached; the problem is non-convex); they kept their last iterate\n",
                 st.fixed_point_failures);
+
+    /* the summary: how the run ended, printed and written */
+    {
+        xp_run_summary r = {w->step, w->t, wall, clab_world_kinetic_energy(w), run_values[0], s->contacts.n, "done", ""};
+        if (step_failed) { /* the state is the failed step's: report the last good one */
+            r.steps = g.last.step;
+            r.t = g.last.t;
+            r.kinetic_energy = run_values[1];
+            r.status = "failed";
+            r.message = why;
+        } else if (stopped) {
+            snprintf(why, sizeof why, "stopped by %s; continue with --restart %s", sig ? signal_name(sig) : "--stop-after",
+                     cpath);
+            r.status = "stopped";
+            r.message = why;
+        } else if (rc) {
+            r.status = "failed";
+            r.message = "an output could not be written (see the message above)";
+        }
+        printf("summary: %s; %ld steps to t = %.9g s in %.3g s (wall); final kinetic energy %.6g J%s; deepest "
+               "penetration %.3g m (output steps); guard: %s%s%s\n", r.status, r.steps, r.t, r.wall, r.kinetic_energy,
+               step_failed ? " (last good state)" : "", r.max_penetration,
+               step_failed ? "stopped the run at " : rc && !stopped ? "no step failed" : stopped ? "no step failed; " : "ok, no step failed",
+               r.message, "");
+        clab_error serr;
+        if (xp_run_write_summary(sumpath, &meta, nkeep, keep, &r, &serr)) {
+            fprintf(stderr, "contactlab run: %s\n", serr.msg);
+            if (rc == 0) rc = 1;
+        }
+    }
 fail_open:
     if (clab_csv_close(fb, &err) && rc == 0) { fprintf(stderr, "contactlab run: %s\n", err.msg); rc = 1; }
     if (clab_csv_close(fs, &err) && rc == 0) { fprintf(stderr, "contactlab run: %s\n", err.msg); rc = 1; }
-    if (rc == 0) printf("%s: %ld steps of %g s under %s; CSVs: %s, %s\n", path, nsteps, sc.h, sc.backend, bpath, spath);
+    if (rc == 0) printf("%s: %ld steps of %g s under %s; CSVs: %s, %s, %s\n", path, nsteps, sc.h, sc.backend, bpath,
+                        spath, sumpath);
     if (rc == 0 && s->sort_every > 0)
         printf("%s: the bodies renumbered into cell order %zu times (option sort = %ld); the outputs list them in the "
                "scene's order\n", path, s->sorts, s->sort_every);
     else if (rc == 1 && fb && fs) printf("the rows written so far are complete: %s, %s\n", bpath, spath);
+    if (rc == 0) { /* the figure of the steps series (run.gp reads <prefix>-steps.csv) */
+        char expr[500];
+        snprintf(expr, sizeof expr, "prefix='%s'", prefix);
+        if (strpbrk(prefix, "'\"\\")) printf("figures: not drawn: the file names hold a quote\n");
+        else if (xp_plot_e(&c, "run.gp", expr) == 0 && c.plot) printf("figure: %s/%s-run.png (and .pdf)\n", c.out, prefix);
+    }
+    clab_options_free(&meta);
     xp_guard_free(&g);
     clab_sim_destroy(s);
     free(order);

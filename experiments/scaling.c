@@ -201,8 +201,7 @@ int xp_scaling(int argc, char **argv)
     if (xp_option_errors("contactlab scaling")) goto out;
     if (o.c.h > 0.0) o.hpen = o.hdvi = o.c.h;
     o.t_warm = o.c.t_end > 0.0 ? o.c.t_end : 0.01;
-    if (xp_mkdir_p(o.c.out)) {
-        fprintf(stderr, "contactlab scaling: cannot create the output folder %s\n", o.c.out);
+    if (xp_out_prepare(&o.c)) {
         rc = 1;
         goto out;
     }

@@ -254,6 +254,7 @@ void xp_common_init(xp_common *c, const char *name, int argc, char **argv)
     if (c->drop && c->argv_meta) {
         memcpy(c->argv_meta, c->argv_all, (size_t)c->argc_all * sizeof *c->argv_meta);
         c->argv_meta[0] = (char *)"contactlab"; /* not the path it was started by */
+        if (c->argc_all > 1) c->argv_meta[1] = c->name; /* main passes "contactlab NAME" for getopt */
         c->argv = c->argv_meta;
     }
 }
@@ -283,7 +284,7 @@ static void drop_option(xp_common *c, const char *arg, unsigned char kind)
     for (int i = first; i <= last; i++) c->drop[i] = kind;
     c->argc = 0;
     for (int i = 0; i < c->argc_all; i++)
-        if (!c->drop[i]) c->argv_meta[c->argc++] = i == 0 ? (char *)"contactlab" : c->argv_all[i];
+        if (!c->drop[i]) c->argv_meta[c->argc++] = i == 0 ? (char *)"contactlab" : i == 1 ? c->name : c->argv_all[i];
     c->argv_meta[c->argc] = NULL;
 }
 
@@ -346,17 +347,53 @@ int xp_parse_double(const char *opt, const char *arg, double lo, double hi, doub
     return 0;
 }
 
+int xp_list_check(const char *opt, const char *arg)
+{
+    /* an empty element: at the start, at the end, or two commas in a row */
+    size_t n = strlen(arg);
+    for (size_t i = 0; i <= n; i++) {
+        int empty = (i == 0 && (n == 0 || arg[0] == ',')) || (i == n && n > 0 && arg[n - 1] == ',') ||
+                    (i > 0 && i < n && arg[i] == ',' && arg[i - 1] == ',');
+        if (empty) {
+            xp_option_error("contactlab: --%s '%s' has an empty element (a list is values separated by single "
+                            "commas, e.g. 0.05,0.1)\n", opt, arg);
+            return -1;
+        }
+    }
+    /* a word given twice: each names one case, whose files the second would collide with */
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", arg);
+    const char *words[256];
+    int nw = 0;
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok && nw < 256; tok = strtok_r(NULL, ",", &save)) {
+        for (int i = 0; i < nw; i++)
+            if (strcmp(words[i], tok) == 0) {
+                xp_option_error("contactlab: --%s '%s' gives '%s' twice; give each value once\n", opt, arg, tok);
+                return -1;
+            }
+        words[nw++] = tok;
+    }
+    return 0;
+}
+
 int xp_parse_list(const char *opt, const char *arg, double lo, double hi, double *out, int max, int *n)
 {
     char buf[1024];
     snprintf(buf, sizeof buf, "%s", arg);
     *n = 0;
+    if (xp_list_check(opt, arg)) return -1;
     for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         if (*n == max) {
             xp_option_error("contactlab: --%s takes at most %d values\n", opt, max);
             return -1;
         }
         if (xp_parse_double(opt, tok, lo, hi, &out[*n])) return -1;
+        for (int i = 0; i < *n; i++)
+            if (out[i] == out[*n]) { /* the same number written twice (0.1 and 1e-1) */
+                xp_option_error("contactlab: --%s '%s' gives the value %g twice; give each value once\n", opt, arg,
+                                out[i]);
+                return -1;
+            }
         (*n)++;
     }
     if (*n == 0) {
@@ -369,7 +406,7 @@ int xp_parse_list(const char *opt, const char *arg, double lo, double hi, double
 int xp_common_option(xp_common *c, int opt, const char *arg)
 {
     switch (opt) {
-    case 'm': return xp_methods_choose(c, arg) ? -1 : 1;
+    case 'm': return xp_list_check("method", arg) || xp_methods_choose(c, arg) ? -1 : 1;
     case 'H': return xp_parse_double("h", arg, 1e-12, 10.0, &c->h) ? -1 : 1;
     case 'T': return xp_parse_double("t-end", arg, 1e-12, 1e9, &c->t_end) ? -1 : 1;
     case 'o':
@@ -487,77 +524,6 @@ void xp_progress_end(xp_progress *p)
     if (!p->on) return;
     xp_progress_update(p, 1.0);
     fprintf(stderr, "\n");
-}
-
-/* where the gnuplot scripts are: the installed data folder, else the source tree */
-static int find_script(const char *script, char *buf, size_t len)
-{
-    const char *dirs[] = {getenv("CONTACTLAB_DATADIR"), CLAB_SRCDIR "/experiments", CLAB_PKGDATADIR};
-    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
-        if (!dirs[i]) continue;
-        snprintf(buf, len, "%s/%s", dirs[i], script);
-        if (access(buf, R_OK) == 0) return 0;
-    }
-    return -1;
-}
-
-static int copy_file(const char *from, const char *to)
-{
-    FILE *in = fopen(from, "rb");
-    if (!in) return -1;
-    FILE *out = fopen(to, "wb");
-    if (!out) {
-        fclose(in);
-        return -1;
-    }
-    char buf[8192];
-    size_t n;
-    int rc = 0;
-    while ((n = fread(buf, 1, sizeof buf, in)) > 0)
-        if (fwrite(buf, 1, n, out) != n) rc = -1;
-    fclose(in);
-    if (fclose(out)) rc = -1;
-    return rc;
-}
-
-int xp_plot(const xp_common *c, const char *script)
-{
-    char src[2048], dst[2048];
-    if (find_script(script, src, sizeof src)) {
-        fprintf(stderr, "contactlab: gnuplot script %s not found (set CONTACTLAB_DATADIR); CSVs are in %s\n", script,
-                c->out);
-        return 1;
-    }
-    xp_path(c, script, dst, sizeof dst);
-    if (copy_file(src, dst)) {
-        fprintf(stderr, "contactlab: cannot write %s\n", dst);
-        return 1;
-    }
-    const char *gp = getenv("GNUPLOT");
-    if (!gp || !*gp) gp = CLAB_GNUPLOT;
-    if (!c->plot) {
-        printf("figures: not drawn (--no-plot); to draw them: cd %s && gnuplot %s\n", c->out, script);
-        return 0;
-    }
-    if (!*gp || access(gp, X_OK) != 0) {
-        printf("figures: gnuplot is not installed, so only the CSVs were written.\n"
-               "  to draw the figures: apt-get install gnuplot-nox; cd %s && gnuplot %s\n",
-               c->out, script);
-        return 0;
-    }
-    pid_t pid = fork();
-    if (pid < 0) return 1;
-    if (pid == 0) {
-        if (chdir(c->out) != 0) _exit(127);
-        execl(gp, "gnuplot", script, (char *)NULL);
-        _exit(127);
-    }
-    int st;
-    if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-        fprintf(stderr, "contactlab: gnuplot failed on %s/%s (the CSVs are complete)\n", c->out, script);
-        return 1;
-    }
-    return 0;
 }
 
 /* ---- reliability: integer options, stop signals, the runtime guard ---- */

@@ -155,11 +155,23 @@ int xp_option_errors(const char *prefix);
 
 /* Parse a number option fully (finite, within [lo, hi]); prints the error and returns -1. */
 int xp_parse_double(const char *opt, const char *arg, double lo, double hi, double *out);
-/* A comma-separated list of numbers, e.g. "3,8" */
+/* A comma-separated list (of --opt, without its dashes): -1 (printed, counted) when an element
+ * is empty ("0.05,,0.2", a leading or trailing comma) or a word is given twice */
+int xp_list_check(const char *opt, const char *arg);
+/* A comma-separated list of numbers, e.g. "3,8": no empty element, no value twice */
 int xp_parse_list(const char *opt, const char *arg, double lo, double hi, double *out, int max, int *n);
 
 /* Create the output folder (and parents). */
 int xp_mkdir_p(const char *path);
+/* Create the output folder --out; -1 with the reason printed (a file of that name, a
+ * permission). */
+int xp_out_dir(const xp_common *c);
+/* Remove the regular files of the output folder that ours(file name, ctx) claims, and say how
+ * many went: --force replaces an earlier run's results, so no stale series is drawn. */
+int xp_out_clean(const xp_common *c, int (*ours)(const char *file, const void *ctx), const void *ctx);
+/* xp_out_dir, then with --force (not --restart) the experiment's earlier results in it:
+ * <experiment>-*.csv, .png, .pdf, .txt and its checkpoints. -1 on failure (printed). */
+int xp_out_prepare(const xp_common *c);
 /* out/<file>, in a static-free caller buffer */
 void xp_path(const xp_common *c, const char *file, char *buf, size_t len);
 
@@ -186,6 +198,8 @@ void xp_progress_end(xp_progress *p);
 /* Copy experiments/<script> into the output folder and run gnuplot there (PNG + PDF).
  * When gnuplot is absent or --no-plot was given, say how to make the figures. */
 int xp_plot(const xp_common *c, const char *script);
+/* The same with gnuplot -e expr before the script (e.g. "prefix='ball-dvi'"; no double quote) */
+int xp_plot_e(const xp_common *c, const char *script, const char *expr);
 
 /* ---- reliability (run.c uses it; any driver may): integer options, stop signals, and the
  * runtime guard that keeps the last good state and writes it out when a step fails ---- */
@@ -344,6 +358,39 @@ int xp_case_end(const xp_common *c, xp_guard *g, clab_csv *series, int rc);
  * -1 on failure (printed). */
 int xp_summary_row(const xp_common *c, clab_csv *sum, const char *const *head, size_t nhead, const double *vals,
                    size_t nvals, const char *const *tail, size_t ntail);
+
+/* ---- contactlab run's files besides its series (run_out.c) ---- */
+
+/* 1 when file (a name in the output folder) is one of the run's with prefix ctx
+ * ("<scene>-<backend>"): its CSVs, figure, checkpoint and VTK frames (for --force) */
+int xp_run_own_file(const char *file, const void *ctx);
+/* <prefix>-body-names.csv: body (the index of the bodies CSV: the k-th is body order[k] of w,
+ * clab_world_add_order), name, shape, fixed */
+int xp_run_write_names(const clab_world *w, const size_t *order, const char *path, clab_error *err);
+/* how a run ended */
+typedef struct xp_run_summary {
+    long steps;             /* steps taken (a failed run: to its last good state) */
+    double t;               /* their simulated time [s] */
+    double wall;            /* wall-clock time of this invocation [s] */
+    double kinetic_energy;  /* at the end (a failed run: at the last good state) [J] */
+    double max_penetration; /* deepest -Phi over the output steps [m] */
+    size_t contacts;        /* at the end */
+    const char *status;     /* done, failed, stopped */
+    const char *message;    /* why, for failed and stopped; "" for done */
+} xp_run_summary;
+/* <prefix>-summary.csv: the metadata of the run and one row (replaces an earlier one) */
+int xp_run_write_summary(const char *path, const clab_options *meta, int argc, char *const *argv,
+                         const xp_run_summary *r, clab_error *err);
+/* A restart continues the series at path whose first *bytes bytes the checkpoint keeps.
+ * When this run's metadata block (meta, the command argv, the header cols) is the one the file
+ * has, nothing changes (0); else the file is rewritten (1): this run's metadata, the earlier
+ * restarts' lines, then restart.N = the time up to which the old values held and
+ * restart.N.<key> = the old value of each key that differs (a message on stderr names each
+ * option, its old and its new value, when say), the header and the rows; *bytes becomes the new length.
+ * *old_every: the file's output_every (0 when absent). -1 with err set on failure. */
+int xp_run_restart_meta(const char *path, long long *bytes, const clab_options *meta, int argc, char *const *argv,
+                        const char *const *cols, size_t ncols, double t_restart, int say, long *old_every,
+                        clab_error *err);
 
 /* the subcommands */
 int xp_bowling(int argc, char **argv);

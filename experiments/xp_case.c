@@ -195,7 +195,7 @@ int xp_case_stopped(const xp_common *c, const clab_sim *s)
     for (int i = 0; i < c->argc_all; i++) {
         if (c->drop && c->drop[i] == 2) continue;
         if (i) putchar(' ');
-        xp_shell_word(stdout, i == 0 ? "contactlab" : c->argv_all[i]);
+        xp_shell_word(stdout, i == 0 ? "contactlab" : i == 1 ? c->name : c->argv_all[i]);
     }
     fputs(" --restart ", stdout);
     xp_shell_word(stdout, path);

@@ -98,7 +98,8 @@ clab_csv *clab_csv_open(const char *path, int flags, clab_error *err)
         errtext(e, why, sizeof why);
         if (e == EEXIST)
             clab_error_set(err, CLAB_EIO, "%s: the file exists; refusing to overwrite a result (remove it, choose "
-                           "another output, or ask for overwriting)", path);
+                           "another output folder, or overwrite: --force on the contactlab command line, "
+                           "CLAB_CSV_OVERWRITE in the library)", path);
         else
             clab_error_set(err, CLAB_EIO, "%s: cannot create: %s", path, why);
         return NULL;
