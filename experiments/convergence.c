@@ -158,7 +158,7 @@ static int conv_regularized(conv_opts *o, const char *method, const clab_world *
         xp_path(&o->c, file, spath, sizeof spath);
         clab_options m;
         clab_options_init(&m);
-        clab_options_set(&m, "experiment", "convergence (regularized, seed 001)", NULL);
+        clab_options_set(&m, "experiment", "convergence (Lacoursiere-Servin regularized CCP)", NULL);
         clab_options_set(&m, "settle_method", method, NULL);
         clab_options_set(&m, "solver", "gs", NULL);
         clab_options_set(&m, "start", "cold (nu = 0)", NULL);
@@ -174,7 +174,7 @@ static int conv_regularized(conv_opts *o, const char *method, const clab_world *
         META("omega", so.omega);
         META("cpu_s", cpu);
 #undef META
-        if (r < 0) clab_options_set(&m, "regularization", "off: the rigid CCP of seed 000", NULL);
+        if (r < 0) clab_options_set(&m, "regularization", "off: the rigid Tasora-Anitescu CCP", NULL);
         else clab_dvi_reg_meta(&reg, &m);
         static const char *const cols[] = {"iteration", "residual_m_s", "best_residual_m_s"};
         clab_csv *csv = clab_csv_open(spath, o->c.force ? CLAB_CSV_OVERWRITE : 0, &err);
@@ -565,8 +565,8 @@ int xp_convergence(int argc, char **argv)
         char rpath[2048];
         xp_path(&o.c, "convergence-regularized.csv", rpath, sizeof rpath);
         clab_options_init(&meta);
-        clab_options_set(&meta, "experiment", "convergence (regularized CCP, seed 001)", NULL);
-        clab_options_set(&meta, "eps_rel", "eps m / h^2, m = mean sphere mass; 0 = the rigid CCP of seed 000", NULL);
+        clab_options_set(&meta, "experiment", "convergence (Lacoursiere-Servin regularized CCP)", NULL);
+        clab_options_set(&meta, "eps_rel", "eps m / h^2, m = mean sphere mass; 0 = the rigid Tasora-Anitescu CCP", NULL);
         clab_options_set(&meta, "solver", "gs (projected Gauss-Seidel), cold start", NULL);
         o.reg_sum = clab_csv_open(rpath, o.c.force ? CLAB_CSV_OVERWRITE : 0, &err);
         if (!o.reg_sum || clab_csv_meta(o.reg_sum, &meta, o.c.argc, o.c.argv, &err) ||
