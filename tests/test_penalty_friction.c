@@ -3,24 +3,28 @@
  * 1. Sliding sphere, no initial spin, on a plane (Hooke, k_n = 1e7 N/m, mu = 0.3, v0 = 1 m/s):
  *    while it slips, friction mu m g slows the center and spins the sphere up; rolling starts
  *    at t = 2 v0/(7 mu g) with speed 5 v0/7 (solid sphere, J = 2/5 m R^2; e.g. Goldsmith,
- *    Impact, 1960, or any dynamics text). Both within 1% (the issue's); h = 1e-5 s (T_c/140).
- *    Slip ends when the Coulomb cap stops acting (|F_t| < mu F_n), read from the backend's forces.
+ *    Impact, 1960, or any dynamics text; clab_analytic_roll_time/_speed). Both within 1% (the
+ *    issue's); h = 1e-5 s (T_c/140). Slip ends when the Coulomb cap stops acting
+ *    (|F_t| < mu F_n), read from the backend's forces.
  * 2. Resting sphere: placed at the Hertz equilibrium overlap (m g/K)^(2/3) it stays there; dropped
  *    from first touch it settles to that overlap; no sideways motion or spin appears.
  * 3. Sphere rolling over a fixed sphere (the contact frame turns with the line of centers): rolling
  *    without slip on a sphere gives (R_A + R_B) theta'' = 5/7 g sin theta, so the friction force
- *    is F_t = 2/7 m g sin theta and the normal force F_n = m g (17/7 cos theta - 10/7); the
- *    backend's forces match within 1.5% at theta = 10..40 deg, and theta(t) follows the ODE
- *    (integrated here with RK4) within 1%. A history that did not follow the turning frame would
- *    add a spurious force along n and change both. h = 1e-5 s.
+ *    is F_t = 2/7 m g sin theta and the normal force F_n = m g (17/7 cos theta - 10/7)
+ *    (clab_analytic_roll_over_sphere_accel/_forces); the backend's forces match within 1.5% at
+ *    theta = 10..40 deg, and theta(t) follows the ODE (integrated here with RK4) within 1%. A
+ *    history that did not follow the turning frame would add a spurious force along n and
+ *    change both. h = 1e-5 s.
  * 4. Box on an incline (plane tilted by theta, box face down, mu = 0.5, Hooke k_n = 1e6 N/m per
  *    corner): tan theta = 0.4 < mu sticks (creep over 1 s below 1 um, where a velocity-only
  *    friction with the same dashpot would creep about 4 mm); tan theta = 0.7 > mu slides with
- *    a = g (sin theta - mu cos theta) within 1%. h = 2e-5 s (T_c/80 for the four corners). */
+ *    a = g (sin theta - mu cos theta) within 1% (clab_analytic_incline_accel). h = 2e-5 s (T_c/80
+ *    for the four corners). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "clab_analytic.h"
 #include "clab_sim.h"
 #include "tap.h"
 
@@ -104,11 +108,11 @@ static void sliding_sphere(void)
         }
         zmin = fmin(zmin, b->r.z), zmax = fmax(zmax, b->r.z);
     }
-    double t_want = 2.0 * v0 / (7.0 * mu * g);
+    double t_want = clab_analytic_roll_time(v0, mu, g), v_want = clab_analytic_roll_speed(v0);
     tap_ok(capped_at_start, "sliding sphere: the cap acts from the first step (it slips)");
     tap_rel(t_slip, t_want, 0.01, "sliding sphere: slip ends at 2 v0/(7 mu g) (1%)");
-    tap_rel(vsum / nsum, 5.0 * v0 / 7.0, 0.01, "sliding sphere: rolling speed 5 v0/7 (1%, mean over 0.3..0.4 s)");
-    tap_rel(wsum / nsum * R, 5.0 * v0 / 7.0, 0.01, "sliding sphere: omega R = 5 v0/7 once rolling (1%)");
+    tap_rel(vsum / nsum, v_want, 0.01, "sliding sphere: rolling speed 5 v0/7 (1%, mean over 0.3..0.4 s)");
+    tap_rel(wsum / nsum * R, v_want, 0.01, "sliding sphere: omega R = 5 v0/7 once rolling (1%)");
     tap_ok(zmax - zmin < 2.0 * m * g / kn, "sliding sphere: stays on the plane (z range %.3g m < 2 m g/k_n)", zmax - zmin);
     clab_sim_destroy(s);
     clab_world_destroy(w);
@@ -120,9 +124,8 @@ static void resting_sphere(void)
     const double R = 0.05, E = 2e8, nu = 0.3, h = 1e-5;
     double m = 1000.0 * 4.0 / 3.0 * M_PI * R * R * R;
     /* sphere on a plane of the same material: 1/E* = 2 (1 - nu^2)/E, R* = R, F = 4/3 E* sqrt(R) delta^1.5 */
-    double Estar = E / (2.0 * (1.0 - nu * nu));
-    double K = 4.0 / 3.0 * Estar * sqrt(R);
-    double delta0 = pow(m * g / K, 2.0 / 3.0);
+    double K = clab_analytic_hertz_K(clab_analytic_hertz_Estar(E, nu, E, nu), R);
+    double delta0 = clab_analytic_hertz_rest_overlap(K, m * g); /* (m g/K)^(2/3) */
     for (int start = 0; start < 2; start++) {
         clab_world *w = make_world(0.5, 0.5, E);
         add_plane(w, clab_q_identity());
@@ -149,14 +152,13 @@ static void resting_sphere(void)
     }
 }
 
-/* theta'' = 5/7 g sin(theta)/L, L = R_A + R_B: rolling on a fixed sphere */
+/* theta'' = 5/7 g sin(theta)/L, L = R_A + R_B: rolling on a fixed sphere (clab_analytic.h) */
 static void rk4_theta(double *th, double *om, double L, double dt)
 {
-    double c = 5.0 / 7.0 * g / L;
-    double k1t = *om, k1o = c * sin(*th);
-    double k2t = *om + 0.5 * dt * k1o, k2o = c * sin(*th + 0.5 * dt * k1t);
-    double k3t = *om + 0.5 * dt * k2o, k3o = c * sin(*th + 0.5 * dt * k2t);
-    double k4t = *om + dt * k3o, k4o = c * sin(*th + dt * k3t);
+    double k1t = *om, k1o = clab_analytic_roll_over_sphere_accel(g, L, *th);
+    double k2t = *om + 0.5 * dt * k1o, k2o = clab_analytic_roll_over_sphere_accel(g, L, *th + 0.5 * dt * k1t);
+    double k3t = *om + 0.5 * dt * k2o, k3o = clab_analytic_roll_over_sphere_accel(g, L, *th + 0.5 * dt * k2t);
+    double k4t = *om + dt * k3o, k4o = clab_analytic_roll_over_sphere_accel(g, L, *th + dt * k3t);
     *th += dt / 6.0 * (k1t + 2 * k2t + 2 * k3t + k4t);
     *om += dt / 6.0 * (k1o + 2 * k2o + 2 * k3o + k4o);
 }
@@ -201,7 +203,8 @@ static void rolling_over_sphere(void)
         if (th > 0.1) worst_slip = fmax(worst_slip, clab_v3_norm(vp) / clab_v3_norm(b->rdot));
         if (th >= marks[next] * M_PI / 180.0) {
             double Ft = hypot(f[0].y, f[0].z), Fn = f[0].x;
-            double Ft_want = 2.0 / 7.0 * m * g * sin(th), Fn_want = m * g * (17.0 / 7.0 * cos(th) - 10.0 / 7.0);
+            double Ft_want, Fn_want;
+            clab_analytic_roll_over_sphere_forces(m, g, th, &Fn_want, &Ft_want);
             char what[160];
             snprintf(what, sizeof what, "rolling over a sphere, theta = %.0f deg: F_t = 2/7 m g sin theta (1.5%%)",
                      marks[next]);
@@ -274,7 +277,7 @@ static void box_incline(void)
                                                  "(%zu..%zu)",
                tans[k], nc_min, nc_max);
         if (tans[k] < mu) {
-            double c_t = -2.0 * (log(0.5) / sqrt(log(0.5) * log(0.5) + M_PI * M_PI)) * sqrt(2.0 / 7.0 * kn * m);
+            double c_t = 2.0 * clab_analytic_hooke_zeta(0.5) * sqrt(2.0 / 7.0 * kn * m); /* c = 2 zeta sqrt(k m) */
             double creep_viscous = m * g * sin(th) / (4.0 * c_t) * (t2 - t1);
             tap_diag("box sticks: creep over 1 s = %.3g m; velocity-only friction would creep %.3g m", s2 - s1,
                      creep_viscous);
@@ -284,7 +287,7 @@ static void box_incline(void)
                      "= %.3g m; while the unloaded springs take up the load, the less loaded uphill corners slip at the cap)",
                      s1 - s0, m * g * sin(th) / (4.0 * 2.0 / 7.0 * kn));
         } else {
-            double a_want = g * (sin(th) - mu * cos(th));
+            double a_want = clab_analytic_incline_accel(g, th, mu);
             tap_rel((v2 - v1) / (t2 - t1), a_want, 0.01,
                     "box on incline, tan theta = 0.7 > mu: slides with a = g (sin theta - mu cos theta) (1%)");
             tap_rel(s2 - s1, v1 * (t2 - t1) + 0.5 * a_want * (t2 - t1) * (t2 - t1), 0.01,

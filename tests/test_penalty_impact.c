@@ -5,19 +5,21 @@
  *    Expected values from Hertz theory (Johnson, Contact Mechanics, 1985, Sect. 11.4):
  *      F = K delta^(3/2), K = 4/3 E* sqrt(R*), 1/E* = 2 (1 - nu^2)/E, energy 1/2 m* v^2 = 2/5 K delta_max^(5/2):
  *      delta_max = (5 m* v^2 / (4 K))^(2/5),  F_max = K delta_max^(3/2),
- *      t_c = 2 delta_max/v int_0^1 (1 - x^(5/2))^(-1/2) dx = 2 sqrt(pi) Gamma(7/5)/Gamma(9/10) delta_max/v.
+ *      t_c = 2 delta_max/v int_0^1 (1 - x^(5/2))^(-1/2) dx = 2 sqrt(pi) Gamma(7/5)/Gamma(9/10) delta_max/v
+ *    (clab_analytic.h: clab_analytic_hertz_impact, the integral to double precision).
  *    Tolerance 1% (the issue's); h = 1e-7 s resolves the 40-53 us contacts with 400-530 steps
  *    (measured errors 2e-7 to 3e-6).
  * 2. Linear spring-dashpot (model=hooke): restitution e = exp(-pi zeta/sqrt(1 - zeta^2)) with
- *    zeta = c/(2 sqrt(k m*)), c = gamma_n m* (seed 002's damping term), within 0.5%, for an
- *    explicit gamma_n and for gamma_n derived from cor; h = T_c/2000. Hertz with damping from cor
- *    (Tsuji's map) within 1%.
+ *    zeta = c/(2 sqrt(k m*)), c = gamma_n m* (seed 002's damping term; clab_analytic_hooke_impact),
+ *    within 0.5%, for an explicit gamma_n and for gamma_n derived from cor; h = T_c/2000. Hertz
+ *    with damping from cor (Tsuji's map) within 1%.
  * 3. No collision with e < 1 gains energy: oblique impacts with spin, both models, both cap
  *    conventions, clamp on and off, sphere-plane and sphere-sphere: KE after <= KE before. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "clab_analytic.h"
 #include "clab_sim.h"
 #include "tap.h"
 
@@ -140,8 +142,8 @@ static void hertz_impacts(void)
 {
     const double R = 0.01, rho = 2800.0, E = 48e9, nu = 0.2, v = 10.0, h = 1e-7;
     const double m = rho * 4.0 / 3.0 * M_PI * R * R * R;
-    const double Estar = 1.0 / (2.0 * (1.0 - nu * nu) / E);
-    const double Ic = sqrt(M_PI) * tgamma(1.4) / tgamma(0.9); /* int_0^1 (1 - x^(5/2))^(-1/2) dx */
+    const double Estar = clab_analytic_hertz_Estar(E, nu, E, nu);
+    const double tc_factor = clab_analytic_hertz_tc_factor(); /* 2 int_0^1 (1 - x^(5/2))^(-1/2) dx */
     clab_material g = glass(1.0);
     const char *const opts[] = {"model=hertz", NULL};
 
@@ -157,10 +159,9 @@ static void hertz_impacts(void)
             add_sphere(w, R, rho, clab_v3(0, 0, R + 1e-6), clab_v3(0, 0, -v), clab_v3(0, 0, 0));
             mstar = m / 2, Rstar = R / 2, vrel = 2 * v;
         }
-        const double K = 4.0 / 3.0 * Estar * sqrt(Rstar);
-        const double dmax = pow(5.0 * mstar * vrel * vrel / (4.0 * K), 0.4);
-        const double Fmax = K * pow(dmax, 1.5);
-        const double tc = 2.0 * Ic * dmax / vrel;
+        const clab_analytic_impact hz = clab_analytic_hertz_impact(clab_analytic_hertz_K(Estar, Rstar), mstar, vrel);
+        const double dmax = hz.max_overlap, Fmax = hz.max_force;
+        const double tc = tc_factor * dmax / vrel; /* hz.contact_time with the integral's full digits */
         impact r = collide(w, h, opts);
         const char *what = pair == 0 ? "sphere on plane" : "two spheres";
         tap_diag("Hertz %s (h = %g s): analytic delta_max = %.6g um, F_max = %.6g kN, t_c = %.6g us", what, h,
@@ -179,10 +180,9 @@ static void hertz_impacts(void)
     }
     /* the round figures for two spheres */
     {
-        double mstar = m / 2, K = 4.0 / 3.0 * Estar * sqrt(R / 2);
-        double dmax = pow(5.0 * mstar * 400.0 / (4.0 * K), 0.4);
-        tap_ok(fabs(dmax - 274e-6) < 2e-6 && fabs(K * pow(dmax, 1.5) - 10.7e3) < 0.1e3 &&
-                   fabs(2 * Ic * dmax / 20.0 - 40e-6) < 1e-6,
+        clab_analytic_impact hz = clab_analytic_hertz_impact(clab_analytic_hertz_K(Estar, R / 2), m / 2, 20.0);
+        tap_ok(fabs(hz.max_overlap - 274e-6) < 2e-6 && fabs(hz.max_force - 10.7e3) < 0.1e3 &&
+                   fabs(tc_factor * hz.max_overlap / 20.0 - 40e-6) < 1e-6,
                "the analytic two-sphere values match the issue's (274 um, 10.7 kN, 40 us)");
     }
 }
@@ -207,9 +207,9 @@ static void hooke_restitution(void)
                 add_sphere(w, R, rho, clab_v3(0, 0, -R - 1e-7), clab_v3(0, 0, v / 2), clab_v3(0, 0, 0));
                 add_sphere(w, R, rho, clab_v3(0, 0, R + 1e-7), clab_v3(0, 0, -v / 2), clab_v3(0, 0, 0));
             }
+            const clab_analytic_impact hk = clab_analytic_hooke_impact(kn, gns[i] * mstar, mstar, v);
             double zeta = gns[i] * mstar / (2.0 * sqrt(kn * mstar));
-            double e = exp(-M_PI * zeta / sqrt(1.0 - zeta * zeta));
-            double Tc = M_PI / sqrt(kn / mstar * (1.0 - zeta * zeta));
+            double e = hk.restitution, Tc = hk.contact_time;
             char gn[64];
             snprintf(gn, sizeof gn, "gn=%g", gns[i]);
             const char *const opts[] = {"model=hooke", "kn=1e6", gn, NULL};
@@ -228,7 +228,7 @@ static void hooke_restitution(void)
         clab_world *w = world_with(&gc);
         add_plane(w);
         add_sphere(w, R, rho, clab_v3(0, 0, R + 1e-7), clab_v3(0, 0, -v), clab_v3(0, 0, 0));
-        double Tc = M_PI * sqrt(m / kn);
+        double Tc = clab_analytic_hooke_impact(kn, 0.0, m, v).contact_time; /* pi sqrt(m/k) */
         const char *const opts[] = {"model=hooke", "kn=1e6", NULL};
         impact r = collide(w, Tc / 2000, opts);
         char what[128];
