@@ -11,7 +11,7 @@
  * 3. Hooke impact (sphere on a plane, no gravity, k = 1e6 N/m, cor 0.9/0.7/0.5, h = t_c/1000):
  *    with stiffness = k and cor = e the restitution and contact time (overlap duration) are
  *    those of the linear spring-dashpot within 2%: of its unilateral closed form (gamma_n >= 0
- *    cannot pull; derived at unilateral() below) for every e, of the classical two-sided
+ *    cannot pull; clab_analytic_hooke_impact_unilateral) for every e, of the classical two-sided
  *    e = exp(-pi zeta/sqrt(1 - zeta^2)), t_c = pi/(omega_n sqrt(1 - zeta^2)) for e = 0.9 (where
  *    the pull hardly matters), and of the penalty backend (model=hooke, kn = k; clamp=on for
  *    every e, the default clamp=off for e = 0.9).
@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clab_analytic.h"
 #include "clab_sim.h"
 #include "regularize.h"
 #include "tap.h"
@@ -104,7 +105,7 @@ static void coefficients(void)
     double worst = 0.0;
     for (double e = 0.05; e <= 1.0; e += 0.05) {
         double z = clab_dvi_reg_zeta(e);
-        worst = fmax(worst, fabs(exp(-M_PI * z / sqrt(1 - z * z)) - e));
+        worst = fmax(worst, fabs(clab_analytic_hooke_restitution(z) - e));
     }
     tap_ok(worst < 1e-14, "zeta(e) inverts e = exp(-pi zeta/sqrt(1 - zeta^2)) for e = 0.05 .. 1 (max error %.2g < 1e-14)",
            worst);
@@ -279,20 +280,15 @@ static impact collide(const char *backend, const char *opts, double R, double rh
     return r;
 }
 
-/* The unilateral linear spring-dashpot (the force kx + c x' cannot pull, x = overlap): with
- * x = v/omega_d exp(-zeta omega t) sin(omega_d t) the force vanishes when
- * tan(omega_d t_s) = -2 zeta sqrt(1 - zeta^2)/(1 - 2 zeta^2); the sphere then leaves at
- * x'(t_s) and flies freely over the remaining overlap x(t_s):
+/* The unilateral linear spring-dashpot (the force kx + c x' cannot pull, x = overlap) of mass m,
+ * stiffness k and damping ratio zeta (c = 2 zeta sqrt(k m)): the force vanishes at t_s while
+ * x(t_s) > 0, and the sphere flies freely over the rest (clab_analytic.h):
  *     e_u = -x'(t_s)/v,  t_u = t_s + x(t_s)/|x'(t_s)|   (zeta < 1/sqrt 2). */
-static void unilateral(double zeta, double wn, double *e_u, double *t_u)
+static void unilateral(double zeta, double k, double m, double *e_u, double *t_u)
 {
-    double s1 = sqrt(1 - zeta * zeta), wd = wn * s1;
-    double phase = M_PI - atan(2 * zeta * s1 / (1 - 2 * zeta * zeta)); /* omega_d t_s */
-    double ts = phase / wd, ex = exp(-zeta * wn * ts);
-    double x = ex * sin(phase) / wd;                              /* per unit v */
-    double xd = ex * (cos(phase) - zeta / s1 * sin(phase));       /* per unit v, < 0 */
-    *e_u = -xd;
-    *t_u = ts + x / -xd;
+    clab_analytic_impact u = clab_analytic_hooke_impact_unilateral(k, 2.0 * zeta * sqrt(k * m), m, 1.0);
+    *e_u = u.restitution;
+    *t_u = u.contact_time;
 }
 
 /* 3. Hooke impact */
@@ -302,9 +298,9 @@ static void hooke(void)
     const double m = rho * 4.0 / 3.0 * M_PI * R * R * R;
     const double cors[] = {0.9, 0.7, 0.5};
     for (int i = 0; i < 3; i++) {
-        double e = cors[i], zeta = clab_dvi_reg_zeta(e), wn = sqrt(k / m), e_u, t_u;
-        double tc = M_PI / (wn * sqrt(1 - zeta * zeta)), h = tc / 1000;
-        unilateral(zeta, wn, &e_u, &t_u);
+        double e = cors[i], zeta = clab_dvi_reg_zeta(e), e_u, t_u;
+        double tc = clab_analytic_hooke_impact(k, 2.0 * zeta * sqrt(k * m), m, v).contact_time, h = tc / 1000;
+        unilateral(zeta, k, m, &e_u, &t_u);
         char o[256], what[256];
         impact pen = collide("penalty", "model=hooke,kn=1e6,clamp=on", R, rho, v, e, h);
         impact pen0 = collide("penalty", "model=hooke,kn=1e6", R, rho, v, e, h);
@@ -342,10 +338,10 @@ static void hooke(void)
     }
     /* a coarse step: the compliant rows are implicit, so h = t_c/10 stays stable (diagnostic) */
     double zeta = clab_dvi_reg_zeta(0.5), wn = sqrt(k / m), e_u, t_u;
-    unilateral(zeta, wn, &e_u, &t_u);
+    unilateral(zeta, k, m, &e_u, &t_u);
     const int divs[] = {1, 2, 10, 100};
     for (int q = 0; q < 4; q++) {
-        double h = M_PI / (wn * sqrt(1 - zeta * zeta)) / divs[q];
+        double h = clab_analytic_hooke_impact(k, 2.0 * zeta * sqrt(k * m), m, v).contact_time / divs[q];
         impact r = collide("dvi", "solver=gs,tol=1e-12,stiffness=1e6,cor=0.5", R, rho, v, 0.5, h);
         impact p = collide("penalty", "model=hooke,kn=1e6,clamp=on", R, rho, v, 0.5, h);
         tap_diag("cor 0.5, h = t_c/%d (omega_n h = %.2f): spook e %.4f, t_c %.4f ms; penalty clamp=on e %.4g, t_c %.4g ms "

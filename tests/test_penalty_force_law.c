@@ -1,9 +1,11 @@
 /* test_penalty_force_law: the single-contact force law (penalty/force_law.h) on hand-computed
  * cases. Expected values come from the formulas in force_law.h / doc/penalty.md (seed 002's
  * force law; Hertz-Mindlin and Tsuji for the material map; LAMMPS and LIGGGHTS for the caps),
- * evaluated independently here; tolerance 1e-12 relative (round-off) unless stated. */
+ * evaluated independently here or by the closed forms of clab_analytic.h; tolerance 1e-12
+ * relative (round-off) unless stated. */
 #include <math.h>
 
+#include "clab_analytic.h"
 #include "force_law.h"
 #include "tap.h"
 
@@ -16,7 +18,7 @@ int main(void)
     double worst = 0.0;
     for (int i = 0; i < 5; i++) {
         double z = -clab_penalty_beta(es[i]);
-        worst = fmax(worst, fabs(exp(-M_PI * z / sqrt(1.0 - z * z)) - es[i]));
+        worst = fmax(worst, fabs(clab_analytic_hooke_restitution(z) - es[i]));
     }
     tap_close(worst, 0.0, 1e-14, "beta(e): e = exp(-pi zeta/sqrt(1 - zeta^2)) with zeta = -beta, e = 0.05..0.999");
     tap_ok(clab_penalty_beta(1.0) == 0.0, "beta(1) = 0: no damping for e = 1");
@@ -36,8 +38,8 @@ int main(void)
     ma.E = 1e9, ma.nu = 0.25, ma.cor = 0.5, ma.mu = 0.4;
     clab_material_pair mp = clab_material_mix(&ma, &ma);
     clab_penalty_pair pp = clab_penalty_pair_make(&mp, -1, -1, -1, -1);
-    double Estar = 1e9 / (2 * (1 - 0.0625)), Gstar = 1e9 / (4 * (2 - 0.25) * 1.25);
-    double beta = log(0.5) / sqrt(log(0.5) * log(0.5) + M_PI * M_PI);
+    double Estar = clab_analytic_hertz_Estar(1e9, 0.25, 1e9, 0.25), Gstar = 1e9 / (4 * (2 - 0.25) * 1.25);
+    double beta = -clab_analytic_hooke_zeta(0.5);
     tap_rel(pp.Estar, Estar, tol, "E* = 1/(2 (1 - nu^2)/E) for equal materials");
     tap_rel(pp.Gstar, Gstar, tol, "G* = 1/(4 (2 - nu)(1 + nu)/E) for equal materials");
     tap_ok(pp.kn < 0 && pp.kt < 0 && pp.gn < 0 && pp.gt < 0, "no explicit values: all derived");
@@ -88,7 +90,7 @@ int main(void)
     law.vchar = 2.0;
     clab_penalty_pair pe = clab_penalty_pair_make(&mp, -1, -1, -1, -1);
     k = clab_penalty_coefficients(&law, &pe, d, m, R);
-    double dH = pow(15.0 * m * 4.0 / (16.0 * Estar * sqrt(R)), 0.4); /* Hertz overlap at 2 m/s */
+    double dH = clab_analytic_hertz_impact(clab_analytic_hertz_K(Estar, R), m, 2.0).max_overlap; /* Hertz at 2 m/s */
     tap_rel(k.kn * dH * dH, m * 4.0, 1e-12, "Hooke from E*: k_n delta_Hertz(vchar)^2 = m* vchar^2 (same max overlap)");
     law.vchar = 1.0;
 
@@ -151,11 +153,11 @@ int main(void)
     /* contact time: Hooke damped half period; Hertz time 2.9432 delta_max/v */
     clab_penalty_pair pt = clab_penalty_pair_make(&mp, 1e6, -1, 100.0, -1);
     law.model = CLAB_PENALTY_HOOKE;
-    tap_rel(clab_penalty_contact_time(&law, &pt, 0.01, 0.01, 1.0), M_PI / sqrt(1e6 / 0.01 - 50.0 * 50.0), tol,
-            "Hooke contact time pi/sqrt(k/m - (gamma/2)^2)");
+    tap_rel(clab_penalty_contact_time(&law, &pt, 0.01, 0.01, 1.0), clab_analytic_hooke_impact(1e6, 100.0 * 0.01, 0.01, 1.0).contact_time,
+            tol, "Hooke contact time pi/sqrt(k/m - (gamma/2)^2)");
     law.model = CLAB_PENALTY_HERTZ;
-    double K = 4.0 / 3.0 * Estar * sqrt(0.01);
-    tap_rel(clab_penalty_contact_time(&law, &pe, 0.01, 0.01, 3.0), 2.9432752 * pow(1.25 * 0.01 * 9.0 / K, 0.4) / 3.0,
-            1e-6, "Hertz contact time 2.9432752 delta_max/v (constant by quadrature; Johnson, Sect. 11.4)");
+    clab_analytic_impact hz = clab_analytic_hertz_impact(clab_analytic_hertz_K(Estar, 0.01), 0.01, 3.0);
+    tap_rel(clab_penalty_contact_time(&law, &pe, 0.01, 0.01, 3.0), 2.9432752 * hz.max_overlap / 3.0, 1e-6,
+            "Hertz contact time 2.9432752 delta_max/v (constant by quadrature; Johnson, Sect. 11.4)");
     return tap_done();
 }
