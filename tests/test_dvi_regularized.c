@@ -100,7 +100,8 @@ static void coefficients(void)
     tap_ok(fabs(S - eps / (h * 4e-3)) <= 1e-15 * S && fabs(a - 250.0) <= 1e-12 && U == 0.0,
            "(R2) euler: Sigma = eps/(h (h + tau)), a = 1/(h + tau) = 250 1/s, Upsilon = 0 (rel 1e-12)");
     clab_dvi_reg_coefficients(CLAB_DVI_REG_EULER, 0.0, 0.0, h, &S, &a, &U);
-    tap_ok(S == 0.0 && a == 1.0 / h && U == 0.0, "(R2) at eps = tau = 0 is seed 000's Phi/h row (exact)");
+    tap_ok(S == 0.0 && a == 1.0 / h && U == 0.0,
+           "(R2) at eps = tau = 0 is the rigid Tasora-Anitescu Phi/h row (exact)");
     /* zeta(e) inverts e = exp(-pi zeta/sqrt(1 - zeta^2)) */
     double worst = 0.0;
     for (double e = 0.05; e <= 1.0; e += 0.05) {
@@ -150,7 +151,7 @@ static void coefficients(void)
         dmax = fmax(dmax, clab_v3_norm(clab_v3_sub(a->r, b->r)) + 1e-3 * clab_v3_norm(clab_v3_sub(a->rdot, b->rdot)));
     }
     tap_ok(s[0] && s[1] && dmax <= 1e-12,
-           "reg_scheme=euler, compliance=0, tau=0 reproduces the rigid DVI of seed 000 (max |dr| + h |dv| = %.2g m "
+           "reg_scheme=euler, compliance=0, tau=0 reproduces the rigid Tasora-Anitescu DVI (max |dr| + h |dv| = %.2g m "
            "<= 1e-12 m over 400 steps: the same CCP)",
            dmax);
     for (int k = 0; k < 2; k++) {
@@ -218,7 +219,7 @@ static void rigid_limit(void)
         snprintf(o, sizeof o, "solver=gs,tol=1e-13,max_iter=100000,reg_scheme=%s,compliance=0", scheme[sc]);
         drop_run(o, h, steps, ref);
         tap_diag("%s: eps_rel = eps m/h^2; error = |dr|/R + |dv|/v0 + R|dw|/v0 at t = %g s against eps = 0%s", scheme[sc],
-                 steps * h, sc ? " (= seed 000's rigid DVI)" : "");
+                 steps * h, sc ? " (= the rigid Tasora-Anitescu DVI)" : "");
         tap_diag("  eps_rel     eps [m/N]     error        rate (decades of error per decade of eps)");
         double rate_min = 1e9, rate_max = -1e9, err_last = NAN;
         for (int e = 4; e <= 10; e++) {
@@ -406,7 +407,7 @@ static void gauss_seidel(void)
                  nb[q], rigid, hits[0], soft, hits[1], stiff, hits[2]);
         tap_ok(rigid > 0 && soft > 0 && hits[1] == 0 && (double)soft <= margin[q] * (double)rigid,
                "%d-box stack (degenerate: 4 contacts per face), mu 0.5: regularized GS (k = 1e7 N/m, cor 0.5) needs "
-               "%ld iterations, at most %.2f x the rigid %ld (seed 001: regularization removes the degeneracy; "
+               "%ld iterations, at most %.2f x the rigid %ld (Lacoursiere-Servin: regularization removes the degeneracy; "
                "measured ratio %.3f)",
                nb[q], soft, margin[q], rigid, rigid > 0 ? (double)soft / (double)rigid : NAN);
     }
