@@ -27,6 +27,7 @@
 
 #include "clab_analytic.h"
 #include "clab_sim.h"
+#include "contact_scene.h"
 #include "regularize.h"
 #include "tap.h"
 
@@ -42,22 +43,8 @@ static clab_world *world_new(double gz, double mu, double cor)
     m.mu = mu;
     m.cor = cor;
     clab_world_add_material(w, &m, NULL);
-    clab_body_def d = clab_default_body_def();
-    d.shape = clab_plane();
-    d.fixed = 1;
-    clab_world_add_body(w, &d, NULL);
+    add_plane(w, clab_q_identity());
     return w;
-}
-
-static int add_sphere(clab_world *w, double R, double rho, clab_vec3 r, clab_vec3 v, clab_vec3 omega)
-{
-    clab_body_def d = clab_default_body_def();
-    d.shape = clab_sphere(R);
-    d.density = rho;
-    d.r = r;
-    d.rdot = v;
-    d.omega = omega;
-    return clab_world_add_body(w, &d, NULL);
 }
 
 /* a sim of backend with comma-separated key=value options; NULL (diagnosed) on failure */

@@ -26,6 +26,7 @@
 
 #include "clab_analytic.h"
 #include "clab_sim.h"
+#include "contact_scene.h"
 #include "tap.h"
 
 static const double g = 9.81;
@@ -41,36 +42,12 @@ static clab_world *make_world(double mu, double cor, double E)
     return w;
 }
 
-static int add_plane(clab_world *w, clab_quat e)
+/* a sphere of water's density (1000 kg/m^3), not spinning, fixed or free */
+static int add_ball(clab_world *w, double R, clab_vec3 r, clab_vec3 v, int fixed)
 {
-    clab_body_def d = clab_default_body_def();
-    d.shape = clab_plane();
-    d.fixed = 1;
-    d.e = e;
-    return clab_world_add_body(w, &d, NULL);
-}
-
-static int add_sphere(clab_world *w, double R, clab_vec3 r, clab_vec3 v, int fixed)
-{
-    clab_body_def d = clab_default_body_def();
-    d.shape = clab_sphere(R);
-    d.density = 1000.0;
-    d.r = r;
-    d.rdot = v;
+    clab_body_def d = sphere_def(R, 1000.0, r, v, clab_v3(0, 0, 0));
     d.fixed = fixed;
     return clab_world_add_body(w, &d, NULL);
-}
-
-static clab_sim *make_sim(clab_world *w, double h, const char *const *opts)
-{
-    clab_error err;
-    clab_options o;
-    clab_options_init(&o);
-    for (int i = 0; opts[i]; i++) clab_options_parse(&o, opts[i], "test", &err);
-    clab_sim *s = clab_sim_create(w, "penalty", h, &o, &err);
-    clab_options_free(&o);
-    if (!s) tap_diag("sim create failed: %s", err.msg);
-    return s;
 }
 
 /* 1. slip to roll */
@@ -80,9 +57,9 @@ static void sliding_sphere(void)
     clab_world *w = make_world(mu, 0.5, 2e8);
     add_plane(w, clab_q_identity());
     double m = 1000.0 * 4.0 / 3.0 * M_PI * R * R * R;
-    add_sphere(w, R, clab_v3(0, 0, R - m * g / kn), clab_v3(v0, 0, 0), 0); /* at the equilibrium overlap */
+    add_ball(w, R, clab_v3(0, 0, R - m * g / kn), clab_v3(v0, 0, 0), 0); /* at the equilibrium overlap */
     const char *const opts[] = {"model=hooke", "kn=1e7", NULL};
-    clab_sim *s = make_sim(w, h, opts);
+    clab_sim *s = sim_with(w, "penalty", h, opts);
     if (!s) return;
     clab_error err;
     double t_slip = -1.0, vsum = 0.0, wsum = 0.0, zmin = 1.0, zmax = 0.0;
@@ -130,9 +107,9 @@ static void resting_sphere(void)
         clab_world *w = make_world(0.5, 0.5, E);
         add_plane(w, clab_q_identity());
         double z0 = start == 0 ? R - delta0 : R; /* at equilibrium, or at first touch */
-        add_sphere(w, R, clab_v3(0.3, -0.2, z0), clab_v3(0, 0, 0), 0);
+        add_ball(w, R, clab_v3(0.3, -0.2, z0), clab_v3(0, 0, 0), 0);
         const char *const opts[] = {"model=hertz", NULL};
-        clab_sim *s = make_sim(w, h, opts);
+        clab_sim *s = sim_with(w, "penalty", h, opts);
         if (!s) return;
         clab_error err;
         while (w->t < 1.0 - 0.5 * h)
@@ -170,10 +147,10 @@ static void rolling_over_sphere(void)
     clab_world *w = make_world(1.0, 0.5, 2e8);
     double m = 1000.0 * 4.0 / 3.0 * M_PI * RB * RB * RB;
     double L = RA + RB - m * g * cos(th0) / kn; /* center distance at the equilibrium overlap */
-    add_sphere(w, RA, clab_v3(0, 0, 0), clab_v3(0, 0, 0), 1);
-    add_sphere(w, RB, clab_v3(L * sin(th0), 0, L * cos(th0)), clab_v3(0, 0, 0), 0);
+    add_ball(w, RA, clab_v3(0, 0, 0), clab_v3(0, 0, 0), 1);
+    add_ball(w, RB, clab_v3(L * sin(th0), 0, L * cos(th0)), clab_v3(0, 0, 0), 0);
     const char *const opts[] = {"model=hooke", "kn=1e7", NULL};
-    clab_sim *s = make_sim(w, h, opts);
+    clab_sim *s = sim_with(w, "penalty", h, opts);
     if (!s) return;
     clab_error err;
     const double marks[] = {10, 20, 30, 40};
@@ -252,7 +229,7 @@ static void box_incline(void)
         d.r = clab_v3_scale(n, hb - m * g * cos(th) / (4.0 * kn)); /* four corners at equilibrium */
         clab_world_add_body(w, &d, NULL);
         const char *const opts[] = {"model=hooke", "kn=1e6", NULL};
-        clab_sim *s = make_sim(w, h, opts);
+        clab_sim *s = sim_with(w, "penalty", h, opts);
         if (!s) return;
         clab_error err;
         const clab_body *b = &w->bodies[1];

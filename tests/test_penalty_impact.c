@@ -21,6 +21,7 @@
 
 #include "clab_analytic.h"
 #include "clab_sim.h"
+#include "contact_scene.h"
 #include "tap.h"
 
 static clab_material glass(double cor)
@@ -46,23 +47,13 @@ static clab_world *world_with(const clab_material *m)
     return w;
 }
 
-static int add_sphere(clab_world *w, double R, double rho, clab_vec3 r, clab_vec3 v, clab_vec3 omega)
+/* a sphere of radius R, density rho just above the plane z = 0, falling at v */
+static clab_world *sphere_on_plane(const clab_material *m, double R, double rho, double v)
 {
-    clab_body_def d = clab_default_body_def();
-    d.shape = clab_sphere(R);
-    d.density = rho;
-    d.r = r;
-    d.rdot = v;
-    d.omega = omega;
-    return clab_world_add_body(w, &d, NULL);
-}
-
-static int add_plane(clab_world *w)
-{
-    clab_body_def d = clab_default_body_def();
-    d.shape = clab_plane();
-    d.fixed = 1;
-    return clab_world_add_body(w, &d, NULL);
+    clab_world *w = world_with(m);
+    add_plane(w, clab_q_identity());
+    add_sphere(w, R, rho, clab_v3(0, 0, R + 1e-7), clab_v3(0, 0, -v), clab_v3(0, 0, 0));
+    return w;
 }
 
 /* gap between body 1 (a sphere) and body 0 (plane at z = 0 or a sphere) */
@@ -96,15 +87,8 @@ static impact collide(clab_world *w, double h, const char *const *opts)
     impact r;
     memset(&r, 0, sizeof r);
     clab_error err;
-    clab_options o;
-    clab_options_init(&o);
-    for (int i = 0; opts[i]; i++) clab_options_parse(&o, opts[i], "test", &err);
-    clab_sim *s = clab_sim_create(w, "penalty", h, &o, &err);
-    clab_options_free(&o);
-    if (!s) {
-        tap_diag("sim create failed: %s", err.msg);
-        return r;
-    }
+    clab_sim *s = sim_with(w, "penalty", h, opts);
+    if (!s) return r;
     r.vn_in = vrel_n(w);
     r.ke_in = clab_world_kinetic_energy(w);
     double g0 = gap(w), t_in = -1.0, t_out = -1.0;
@@ -151,7 +135,7 @@ static void hertz_impacts(void)
         clab_world *w = world_with(&g);
         double mstar, Rstar, vrel;
         if (pair == 0) { /* sphere on the plane z = 0 */
-            add_plane(w);
+            add_plane(w, clab_q_identity());
             add_sphere(w, R, rho, clab_v3(0, 0, R + 1e-6), clab_v3(0, 0, -v), clab_v3(0, 0, 0));
             mstar = m, Rstar = R, vrel = v;
         } else { /* two spheres head-on at v each */
@@ -198,12 +182,9 @@ static void hooke_restitution(void)
     const double gns[] = {50.0, 400.0, 2000.0};
     for (int pair = 0; pair < 2; pair++)
         for (int i = 0; i < 3; i++) {
-            clab_world *w = world_with(&g);
+            clab_world *w = pair == 0 ? sphere_on_plane(&g, R, rho, v) : world_with(&g);
             double mstar = pair ? m / 2 : m;
-            if (pair == 0) {
-                add_plane(w);
-                add_sphere(w, R, rho, clab_v3(0, 0, R + 1e-7), clab_v3(0, 0, -v), clab_v3(0, 0, 0));
-            } else {
+            if (pair == 1) {
                 add_sphere(w, R, rho, clab_v3(0, 0, -R - 1e-7), clab_v3(0, 0, v / 2), clab_v3(0, 0, 0));
                 add_sphere(w, R, rho, clab_v3(0, 0, R + 1e-7), clab_v3(0, 0, -v / 2), clab_v3(0, 0, 0));
             }
@@ -225,9 +206,7 @@ static void hooke_restitution(void)
     for (int i = 0; i < 3; i++) {
         clab_material gc = glass(cors[i]);
         gc.mu = 0.0;
-        clab_world *w = world_with(&gc);
-        add_plane(w);
-        add_sphere(w, R, rho, clab_v3(0, 0, R + 1e-7), clab_v3(0, 0, -v), clab_v3(0, 0, 0));
+        clab_world *w = sphere_on_plane(&gc, R, rho, v);
         double Tc = clab_analytic_hooke_impact(kn, 0.0, m, v).contact_time; /* pi sqrt(m/k) */
         const char *const opts[] = {"model=hooke", "kn=1e6", NULL};
         impact r = collide(w, Tc / 2000, opts);
@@ -237,9 +216,7 @@ static void hooke_restitution(void)
         clab_world_destroy(w);
 
         /* clamp=on removes the dashpot's pull at separation: the rebound is faster than cor */
-        w = world_with(&gc);
-        add_plane(w);
-        add_sphere(w, R, rho, clab_v3(0, 0, R + 1e-7), clab_v3(0, 0, -v), clab_v3(0, 0, 0));
+        w = sphere_on_plane(&gc, R, rho, v);
         const char *const optc[] = {"model=hooke", "kn=1e6", "clamp=on", NULL};
         r = collide(w, Tc / 2000, optc);
         double ec = -r.vn_out / r.vn_in;
@@ -252,9 +229,7 @@ static void hooke_restitution(void)
     for (int i = 0; i < 3; i++) {
         clab_material gc = glass(cors[i]);
         gc.mu = 0.0;
-        clab_world *w = world_with(&gc);
-        add_plane(w);
-        add_sphere(w, R, rho, clab_v3(0, 0, R + 1e-7), clab_v3(0, 0, -v), clab_v3(0, 0, 0));
+        clab_world *w = sphere_on_plane(&gc, R, rho, v);
         const char *const opts[] = {"model=hertz", NULL};
         impact r = collide(w, 2e-8, opts);
         double e = -r.vn_out / r.vn_in;
@@ -297,7 +272,7 @@ static void no_energy_gain(void)
                     clab_vec3 vin = clab_v3(v * sin(th), 0.3 * v * (rnd(&seed) - 0.5), -v * cos(th));
                     clab_vec3 om = clab_v3(200 * (rnd(&seed) - 0.5), 200 * (rnd(&seed) - 0.5), 200 * (rnd(&seed) - 0.5));
                     if (rep % 2 == 0) {
-                        add_plane(w);
+                        add_plane(w, clab_q_identity());
                         add_sphere(w, R, rho, clab_v3(0, 0, R + 1e-6), vin, om);
                     } else {
                         add_sphere(w, R, rho, clab_v3(0, 0, -R - 1e-6), clab_v3_scale(vin, -0.5), clab_v3_scale(om, -1));
