@@ -7,15 +7,19 @@
 #include "clab_sim.h"
 #include "tap.h"
 
-/* a fixed plane through the origin, its normal e applied to +z */
-static inline int add_plane(clab_world *w, clab_quat e)
+/* a fixed plane through the origin of material mat, its normal e applied to +z */
+static inline int add_plane_of(clab_world *w, clab_quat e, int mat)
 {
     clab_body_def d = clab_default_body_def();
     d.shape = clab_plane();
     d.fixed = 1;
     d.e = e;
+    d.material = mat;
     return clab_world_add_body(w, &d, NULL);
 }
+
+/* the same of material 0 */
+static inline int add_plane(clab_world *w, clab_quat e) { return add_plane_of(w, e, 0); }
 
 /* a sphere of radius R [m] and density rho [kg/m^3] at r, moving at v, spinning at omega */
 static inline clab_body_def sphere_def(double R, double rho, clab_vec3 r, clab_vec3 v, clab_vec3 omega)
