@@ -25,7 +25,7 @@
 #define CLAB_CCP_PAR_CHUNKS 8  /* loops of fewer chunks run on one thread (fork costs more) */
 #define CLAB_CCP_PAR_BODIES 4096 /* likewise bodies for the body pass */
 
-/* blocks ahead whose scattered operands are fetched early (CLAB_PREFETCH of clab_math.h:
+/* blocks ahead whose scattered operands are fetched early (CLAB_PREFETCH of clab_simd.h:
  * clab_ccp_sph_prefetch, and the impulses F in clab_ccp_body_sums) */
 #define CLAB_CCP_PREFETCH 16
 

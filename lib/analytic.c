@@ -73,3 +73,51 @@ double clab_analytic_nesterenko_speed(double K, double m, double a, double vm)
 
 /* c_0 = a sqrt(k/m) */
 double clab_analytic_chain_sound_speed(double k, double m, double a) { return a * sqrt(k / m); }
+
+/* 1/E* = (1 - nu_1^2)/E_1 + (1 - nu_2^2)/E_2 */
+double clab_analytic_hertz_Estar(double E1, double nu1, double E2, double nu2)
+{
+    return 1.0 / ((1.0 - nu1 * nu1) / E1 + (1.0 - nu2 * nu2) / E2);
+}
+
+/* delta = (F/K)^(2/3) */
+double clab_analytic_hertz_rest_overlap(double K, double F) { return pow(F / K, 2.0 / 3.0); }
+
+/* 2 int_0^1 (1 - x^(5/2))^(-1/2) dx = 2 sqrt(pi) Gamma(7/5)/Gamma(9/10) */
+double clab_analytic_hertz_tc_factor(void) { return 2.0 * sqrt(M_PI) * tgamma(1.4) / tgamma(0.9); }
+
+/* e = exp(-pi zeta / sqrt(1 - zeta^2)) */
+double clab_analytic_hooke_restitution(double zeta) { return exp(-M_PI * zeta / sqrt(1.0 - zeta * zeta)); }
+
+/* zeta = -ln e / sqrt(ln^2 e + pi^2) */
+double clab_analytic_hooke_zeta(double e)
+{
+    double l = log(e);
+    return -l / sqrt(l * l + M_PI * M_PI);
+}
+
+/* the force k delta + c delta' vanishes at omega_d t_s = pi - atan(2 zeta s/(1 - 2 zeta^2)),
+ * s = sqrt(1 - zeta^2); then e = -delta'(t_s)/v, t_c = t_s + delta(t_s)/|delta'(t_s)| */
+clab_analytic_impact clab_analytic_hooke_impact_unilateral(double k, double c, double m, double v)
+{
+    clab_analytic_impact r = clab_analytic_hooke_impact(k, c, m, v);
+    double wn = sqrt(k / m), zeta = c / (2.0 * sqrt(k * m));
+    double s1 = sqrt(1.0 - zeta * zeta), wd = wn * s1;
+    double phase = M_PI - atan(2.0 * zeta * s1 / (1.0 - 2.0 * zeta * zeta)); /* omega_d t_s */
+    double ts = phase / wd, ex = exp(-zeta * wn * ts);
+    double x = ex * sin(phase) / wd;                         /* delta(t_s) per unit v */
+    double xd = ex * (cos(phase) - zeta / s1 * sin(phase));  /* delta'(t_s) per unit v, < 0 */
+    r.restitution = -xd;
+    r.contact_time = ts + x / -xd;
+    return r;
+}
+
+/* theta'' = 5/7 g sin theta / L */
+double clab_analytic_roll_over_sphere_accel(double g, double L, double theta) { return 5.0 / 7.0 * g / L * sin(theta); }
+
+/* F_n = m g (17/7 cos theta - 10/7), F_t = 2/7 m g sin theta */
+void clab_analytic_roll_over_sphere_forces(double m, double g, double theta, double *Fn, double *Ft)
+{
+    *Fn = m * g * (17.0 / 7.0 * cos(theta) - 10.0 / 7.0);
+    *Ft = 2.0 / 7.0 * m * g * sin(theta);
+}

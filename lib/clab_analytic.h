@@ -15,13 +15,21 @@ typedef struct clab_analytic_impact {
 } clab_analytic_impact;
 
 /* Hertz's contact constant of a sphere of radius R on a flat, F = K delta^(3/2):
- *     K = 4/3 E* sqrt(R),  1/E* = (1 - nu_1^2)/E_1 + (1 - nu_2^2)/E_2   [N/m^1.5] */
+ *     K = 4/3 E* sqrt(R),  1/E* = (1 - nu_1^2)/E_1 + (1 - nu_2^2)/E_2   [N/m^1.5]
+ * (two spheres: R the effective radius R* = R_1 R_2/(R_1 + R_2)). */
 double clab_analytic_hertz_K(double Estar, double R);
+/* The effective modulus of two elastic bodies, 1/E* = (1 - nu_1^2)/E_1 + (1 - nu_2^2)/E_2 [Pa]. */
+double clab_analytic_hertz_Estar(double E1, double nu1, double E2, double nu2);
+/* The overlap under a steady load F (a body resting with F = m g): F = K delta^(3/2),
+ *     delta = (F/K)^(2/3)   [m]. */
+double clab_analytic_hertz_rest_overlap(double K, double F);
 
 /* CLAB_ANALYTIC_HERTZ_TC: t_c = CLAB_ANALYTIC_HERTZ_TC delta_max / v, the integral
  * 2 int_0^1 (1 - x^(5/2))^(-1/2) dx = 2 sqrt(pi) Gamma(7/5)/Gamma(9/10) = 2.94327..., to the
  * four digits Johnson quotes (the experiments' summaries are written with this value). */
 #define CLAB_ANALYTIC_HERTZ_TC 2.9432
+/* The same integral to double precision: 2 sqrt(pi) Gamma(7/5)/Gamma(9/10) = 2.943275184... */
+double clab_analytic_hertz_tc_factor(void);
 
 /* Elastic Hertz impact (Johnson, Contact Mechanics, 1985, Sect. 11.4) of mass m at speed v,
  * F = K delta^(3/2):
@@ -37,6 +45,20 @@ clab_analytic_impact clab_analytic_hertz_impact(double K, double m, double v);
  * F_max, largest of k delta + c delta' over the contact, found on 1001 samples of [0, t_c].
  * (zeta is kept below 1: 1 - zeta^2 no smaller than 1e-12.) */
 clab_analytic_impact clab_analytic_hooke_impact(double k, double c, double m, double v);
+/* The restitution of the linear spring-dashpot at damping ratio zeta (as above):
+ *     e = exp(-pi zeta / sqrt(1 - zeta^2)),
+ * and its inverse, the damping ratio that gives restitution e (0 < e <= 1):
+ *     zeta = -ln e / sqrt(ln^2 e + pi^2). */
+double clab_analytic_hooke_restitution(double zeta);
+double clab_analytic_hooke_zeta(double e);
+/* The same impact when the force cannot pull (F = max(0, k delta + c delta'): a unilateral
+ * contact, penalty clamp=on or a compliant DVI row with gamma_n >= 0). With delta(t) as above
+ * the force vanishes at t_s, omega_d t_s = pi - atan(2 zeta sqrt(1 - zeta^2)/(1 - 2 zeta^2)),
+ * while the overlap is still delta(t_s) > 0; the mass then leaves at delta'(t_s) and flies
+ * freely over that overlap:
+ *     e = -delta'(t_s)/v,  t_c = t_s + delta(t_s)/|delta'(t_s)|   (zeta < 1/sqrt 2);
+ * delta_max and F_max are those of the two-sided impact (both come before t_s). */
+clab_analytic_impact clab_analytic_hooke_impact_unilateral(double k, double c, double m, double v);
 
 /* ---- a ball launched sliding without spin on a plane (slip to roll) ---- */
 
@@ -49,6 +71,18 @@ double clab_analytic_roll_time(double v0, double mu, double g);
 double clab_analytic_roll_speed(double v0);
 /* vx(t) and slip(t) of the above (mu <= 0: no friction, vx = slip = v0). */
 void clab_analytic_slip_to_roll(double v0, double mu, double g, double t, double *vx, double *slip);
+
+/* ---- a ball rolling over a fixed sphere ---- */
+
+/* A solid sphere (J = 2/5 m R^2) rolling without slip over a fixed sphere, its center at
+ * distance L from the fixed one's and at angle theta from the top: the center moves on a
+ * circle of radius L and the ball turns at L theta'/R, so 7/5 m L theta'' = m g sin theta:
+ *     theta'' = 5/7 g sin theta / L;
+ * started at rest from the top, L theta'^2 = 10/7 g (1 - cos theta), and the contact forces are
+ *     F_n = m g cos theta - m L theta'^2 = m g (17/7 cos theta - 10/7),
+ *     F_t = m g sin theta - m L theta'' = 2/7 m g sin theta   (friction, against the motion). */
+double clab_analytic_roll_over_sphere_accel(double g, double L, double theta);
+void clab_analytic_roll_over_sphere_forces(double m, double g, double theta, double *Fn, double *Ft);
 
 /* ---- a block on an inclined plane ---- */
 

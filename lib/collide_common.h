@@ -11,7 +11,7 @@
 #include "clab_simd.h"
 #include "clab_world.h"
 
-/* loops over pairs ask for body b (CLAB_PREFETCH, clab_math.h) this many pairs ahead */
+/* loops over pairs ask for body b (CLAB_PREFETCH, clab_simd.h) this many pairs ahead */
 #define CLAB_PREFETCH_AHEAD 16
 
 /* What the sphere-sphere distance test of the narrow phase reads of a body: 32 bytes, two a

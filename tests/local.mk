@@ -1,5 +1,5 @@
 ## tests/: one TAP program per module (make check); each fragment adds its own
-noinst_HEADERS += tests/tap.h tests/add_body.h
+noinst_HEADERS += tests/tap.h tests/add_body.h tests/contact_scene.h
 TESTS += $(clab_tests)
 check_PROGRAMS += $(clab_tests)
 clab_tests =

@@ -26,6 +26,7 @@
 
 #include "ccp_solver.h"
 #include "clab_sim.h"
+#include "contact_scene.h"
 #include "tap.h"
 
 #define G 9.81
@@ -68,21 +69,11 @@ static int add_material(clab_world *w, double mu)
     return clab_world_add_material(w, &m, NULL);
 }
 
-static int add_plane(clab_world *w, clab_quat e, int mat)
-{
-    clab_body_def d = clab_default_body_def();
-    d.shape = clab_plane();
-    d.fixed = 1;
-    d.e = e;
-    d.material = mat;
-    return clab_world_add_body(w, &d, NULL);
-}
-
 /* 1. box resting on a plane */
 static void box_rest(const char *solver)
 {
     clab_world *w = clab_world_create(NULL);
-    add_plane(w, clab_q_identity(), 0);
+    add_plane_of(w, clab_q_identity(), 0);
     clab_body_def d = clab_default_body_def();
     d.shape = clab_box(0.2, 0.15, 0.05);
     d.mass = 3.0;
@@ -109,7 +100,7 @@ static void box_rest(const char *solver)
 static void sphere_drop(const char *solver)
 {
     clab_world *w = clab_world_create(NULL);
-    add_plane(w, clab_q_identity(), 0);
+    add_plane_of(w, clab_q_identity(), 0);
     clab_body_def d = clab_default_body_def();
     d.shape = clab_sphere(0.1);
     d.r = clab_v3(0, 0, 0.5);
@@ -137,7 +128,7 @@ static void incline(const char *solver, double theta, double mu, double *accel, 
     clab_world *w = clab_world_create(NULL);
     int m = add_material(w, mu);
     clab_quat e = clab_q_axis_angle(clab_v3(0, 1, 0), theta);
-    add_plane(w, e, m);
+    add_plane_of(w, e, m);
     clab_vec3 nrm = clab_q_rotate(e, clab_v3(0, 0, 1));
     clab_vec3 down = clab_q_rotate(e, clab_v3(1, 0, 0)); /* (cos, 0, -sin): down the slope */
     clab_body_def d = clab_default_body_def();
@@ -165,7 +156,7 @@ static void liftoff(const char *solver)
     double mu = 0.5, vT = 5.0, R = 0.1;
     clab_world *w = clab_world_create(NULL);
     int m = add_material(w, mu);
-    add_plane(w, clab_q_identity(), m);
+    add_plane_of(w, clab_q_identity(), m);
     clab_body_def d = clab_default_body_def();
     d.shape = clab_sphere(R);
     d.r = clab_v3(0, 0, R);

@@ -11,7 +11,8 @@
  *      - no vertical velocity: |v_z| = |d_n - Phi/h| <= 2 x 10 TOL (both terms above);
  *      - slip ends (|v_x - R omega_y| first below 1e-3 v0) at t* = 2 v0/(7 mu g) and the ball
  *        then rolls at 5 v0/7, each within 1% (rigid ball with Coulomb friction: v_x = v0 -
- *        mu g t, R omega = 5/2 mu g t; the discrete slip end is within h of t*, 0.2% of it);
+ *        mu g t, R omega = 5/2 mu g t, clab_analytic_roll_time/_speed; the discrete slip end is
+ *        within h of t*, 0.2% of it);
  *      - every step's fixed point converged (fixed_point_failures = 0), the statistics report
  *        outer iterations, and the exact-Coulomb residual of the last step is <= 10 TOL;
  *      - the relaxed method (seed 000's CCP) on the same setup lifts off: after the first step
@@ -40,6 +41,7 @@
 #include <string.h>
 
 #include "ccp_solver.h"
+#include "clab_analytic.h"
 #include "clab_sim.h"
 #include "friction_exact.h"
 #include "tap.h"
@@ -71,17 +73,20 @@ static clab_world *bowling_world(double mu, double v0)
     return w;
 }
 
+/* a DVI sim at tol = exact_tol = TOL with the options extra ("k=v,k=v") */
 static clab_sim *make_sim(clab_world *w, const char *extra)
 {
     clab_options o;
     clab_error err;
     clab_options_init(&o);
-    char tol[32];
+    char tol[32], kvs[256];
     snprintf(tol, sizeof tol, "%g", TOL);
     clab_options_set(&o, "tol", tol, NULL);
     clab_options_set(&o, "exact_tol", tol, NULL);
     clab_options_set(&o, "max_iter", "100000", NULL);
-    if (clab_options_parse(&o, extra, NULL, &err)) tap_diag("options: %s", err.msg);
+    snprintf(kvs, sizeof kvs, "%s", extra);
+    for (char *kv = strtok(kvs, ","); kv; kv = strtok(NULL, ","))
+        if (clab_options_parse(&o, kv, NULL, &err)) tap_diag("options: %s", err.msg);
     clab_sim *s = clab_sim_create(w, "dvi", H, &o, &err);
     if (!s) tap_diag("sim: %s", err.msg);
     clab_options_free(&o);
@@ -92,27 +97,11 @@ static clab_sim *make_sim(clab_world *w, const char *extra)
 static void bowling_exact(double mu, const char *solver, const char *update)
 {
     double v0 = 8.0;
-    double ts = 2.0 * v0 / (7.0 * mu * G), vf = 5.0 * v0 / 7.0;
+    double ts = clab_analytic_roll_time(v0, mu, G), vf = clab_analytic_roll_speed(v0); /* 2 v0/(7 mu g), 5 v0/7 */
     clab_world *w = bowling_world(mu, v0);
     char extra[128];
     snprintf(extra, sizeof extra, "friction=exact,solver=%s,exact_update=%s", solver, update);
-    clab_options o;
-    clab_options_init(&o);
-    clab_sim *s = NULL;
-    {
-        clab_error err;
-        char tol[32];
-        snprintf(tol, sizeof tol, "%g", TOL);
-        clab_options_set(&o, "tol", tol, NULL);
-        clab_options_set(&o, "exact_tol", tol, NULL);
-        clab_options_set(&o, "max_iter", "100000", NULL);
-        clab_options_set(&o, "friction", "exact", NULL);
-        clab_options_set(&o, "solver", solver, NULL);
-        clab_options_set(&o, "exact_update", update, NULL);
-        s = clab_sim_create(w, "dvi", H, &o, &err);
-        if (!s) tap_diag("sim: %s", err.msg);
-    }
-    clab_options_free(&o);
+    clab_sim *s = make_sim(w, extra);
     if (!s) {
         tap_ok(0, "%s: sim created", extra);
         clab_world_destroy(w);

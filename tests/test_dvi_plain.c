@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "clab_sim.h"
+#include "contact_scene.h"
 #include "pile.h"
 #include "tap.h"
 
@@ -43,16 +44,6 @@ static const char *solvers[] = {"jacobi", "gs", "apgd", "bb"};
 enum { BOX_PLANE, BOX_INCLINE, MIXED_PILE, BOWLING, SPHERE_PILE, BOWLING_REG, NSCENES };
 static const char *scene_names[] = {"box on a plane", "box on an incline", "pile of spheres and boxes",
                                     "bowling ball sliding", "pile of spheres", "bowling ball, regularized"};
-
-static int add_plane(clab_world *w, clab_quat e, int mat)
-{
-    clab_body_def d = clab_default_body_def();
-    d.shape = clab_plane();
-    d.fixed = 1;
-    d.e = e;
-    d.material = mat;
-    return clab_world_add_body(w, &d, NULL);
-}
 
 static int add_material(clab_world *w, double mu)
 {
@@ -84,14 +75,14 @@ static clab_world *scene(int id)
     d.material = m;
     if (id == BOX_PLANE || id == BOX_INCLINE) {
         clab_quat e = id == BOX_INCLINE ? clab_q_axis_angle(clab_v3(0, 1, 0), 0.3) : clab_q_identity();
-        add_plane(w, e, m);
+        add_plane_of(w, e, m);
         d.shape = clab_box(0.2, 0.15, 0.05);
         d.mass = 3.0;
         d.e = clab_q_mul(e, clab_q_axis_angle(clab_v3(1, 1, 0), 0.02));
         d.r = clab_v3_scale(clab_q_rotate(e, clab_v3(0, 0, 1)), 0.0545);
         d.rdot = clab_q_rotate(e, clab_v3(0.3, 0.1, 0.0));
     } else { /* the bowling ball: sliding at 3 m/s without spin */
-        add_plane(w, clab_q_identity(), m);
+        add_plane_of(w, clab_q_identity(), m);
         d.shape = clab_sphere(0.108);
         d.mass = 7.0;
         d.r = clab_v3(0, 0, 0.108);

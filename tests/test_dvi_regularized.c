@@ -11,7 +11,7 @@
  * 3. Hooke impact (sphere on a plane, no gravity, k = 1e6 N/m, cor 0.9/0.7/0.5, h = t_c/1000):
  *    with stiffness = k and cor = e the restitution and contact time (overlap duration) are
  *    those of the linear spring-dashpot within 2%: of its unilateral closed form (gamma_n >= 0
- *    cannot pull; derived at unilateral() below) for every e, of the classical two-sided
+ *    cannot pull; clab_analytic_hooke_impact_unilateral) for every e, of the classical two-sided
  *    e = exp(-pi zeta/sqrt(1 - zeta^2)), t_c = pi/(omega_n sqrt(1 - zeta^2)) for e = 0.9 (where
  *    the pull hardly matters), and of the penalty backend (model=hooke, kn = k; clamp=on for
  *    every e, the default clamp=off for e = 0.9).
@@ -25,7 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clab_analytic.h"
 #include "clab_sim.h"
+#include "contact_scene.h"
 #include "regularize.h"
 #include "tap.h"
 
@@ -41,22 +43,8 @@ static clab_world *world_new(double gz, double mu, double cor)
     m.mu = mu;
     m.cor = cor;
     clab_world_add_material(w, &m, NULL);
-    clab_body_def d = clab_default_body_def();
-    d.shape = clab_plane();
-    d.fixed = 1;
-    clab_world_add_body(w, &d, NULL);
+    add_plane(w, clab_q_identity());
     return w;
-}
-
-static int add_sphere(clab_world *w, double R, double rho, clab_vec3 r, clab_vec3 v, clab_vec3 omega)
-{
-    clab_body_def d = clab_default_body_def();
-    d.shape = clab_sphere(R);
-    d.density = rho;
-    d.r = r;
-    d.rdot = v;
-    d.omega = omega;
-    return clab_world_add_body(w, &d, NULL);
 }
 
 /* a sim of backend with comma-separated key=value options; NULL (diagnosed) on failure */
@@ -99,12 +87,13 @@ static void coefficients(void)
     tap_ok(fabs(S - eps / (h * 4e-3)) <= 1e-15 * S && fabs(a - 250.0) <= 1e-12 && U == 0.0,
            "(R2) euler: Sigma = eps/(h (h + tau)), a = 1/(h + tau) = 250 1/s, Upsilon = 0 (rel 1e-12)");
     clab_dvi_reg_coefficients(CLAB_DVI_REG_EULER, 0.0, 0.0, h, &S, &a, &U);
-    tap_ok(S == 0.0 && a == 1.0 / h && U == 0.0, "(R2) at eps = tau = 0 is seed 000's Phi/h row (exact)");
+    tap_ok(S == 0.0 && a == 1.0 / h && U == 0.0,
+           "(R2) at eps = tau = 0 is the rigid Tasora-Anitescu Phi/h row (exact)");
     /* zeta(e) inverts e = exp(-pi zeta/sqrt(1 - zeta^2)) */
     double worst = 0.0;
     for (double e = 0.05; e <= 1.0; e += 0.05) {
         double z = clab_dvi_reg_zeta(e);
-        worst = fmax(worst, fabs(exp(-M_PI * z / sqrt(1 - z * z)) - e));
+        worst = fmax(worst, fabs(clab_analytic_hooke_restitution(z) - e));
     }
     tap_ok(worst < 1e-14, "zeta(e) inverts e = exp(-pi zeta/sqrt(1 - zeta^2)) for e = 0.05 .. 1 (max error %.2g < 1e-14)",
            worst);
@@ -149,7 +138,7 @@ static void coefficients(void)
         dmax = fmax(dmax, clab_v3_norm(clab_v3_sub(a->r, b->r)) + 1e-3 * clab_v3_norm(clab_v3_sub(a->rdot, b->rdot)));
     }
     tap_ok(s[0] && s[1] && dmax <= 1e-12,
-           "reg_scheme=euler, compliance=0, tau=0 reproduces the rigid DVI of seed 000 (max |dr| + h |dv| = %.2g m "
+           "reg_scheme=euler, compliance=0, tau=0 reproduces the rigid Tasora-Anitescu DVI (max |dr| + h |dv| = %.2g m "
            "<= 1e-12 m over 400 steps: the same CCP)",
            dmax);
     for (int k = 0; k < 2; k++) {
@@ -217,7 +206,7 @@ static void rigid_limit(void)
         snprintf(o, sizeof o, "solver=gs,tol=1e-13,max_iter=100000,reg_scheme=%s,compliance=0", scheme[sc]);
         drop_run(o, h, steps, ref);
         tap_diag("%s: eps_rel = eps m/h^2; error = |dr|/R + |dv|/v0 + R|dw|/v0 at t = %g s against eps = 0%s", scheme[sc],
-                 steps * h, sc ? " (= seed 000's rigid DVI)" : "");
+                 steps * h, sc ? " (= the rigid Tasora-Anitescu DVI)" : "");
         tap_diag("  eps_rel     eps [m/N]     error        rate (decades of error per decade of eps)");
         double rate_min = 1e9, rate_max = -1e9, err_last = NAN;
         for (int e = 4; e <= 10; e++) {
@@ -279,20 +268,15 @@ static impact collide(const char *backend, const char *opts, double R, double rh
     return r;
 }
 
-/* The unilateral linear spring-dashpot (the force kx + c x' cannot pull, x = overlap): with
- * x = v/omega_d exp(-zeta omega t) sin(omega_d t) the force vanishes when
- * tan(omega_d t_s) = -2 zeta sqrt(1 - zeta^2)/(1 - 2 zeta^2); the sphere then leaves at
- * x'(t_s) and flies freely over the remaining overlap x(t_s):
+/* The unilateral linear spring-dashpot (the force kx + c x' cannot pull, x = overlap) of mass m,
+ * stiffness k and damping ratio zeta (c = 2 zeta sqrt(k m)): the force vanishes at t_s while
+ * x(t_s) > 0, and the sphere flies freely over the rest (clab_analytic.h):
  *     e_u = -x'(t_s)/v,  t_u = t_s + x(t_s)/|x'(t_s)|   (zeta < 1/sqrt 2). */
-static void unilateral(double zeta, double wn, double *e_u, double *t_u)
+static void unilateral(double zeta, double k, double m, double *e_u, double *t_u)
 {
-    double s1 = sqrt(1 - zeta * zeta), wd = wn * s1;
-    double phase = M_PI - atan(2 * zeta * s1 / (1 - 2 * zeta * zeta)); /* omega_d t_s */
-    double ts = phase / wd, ex = exp(-zeta * wn * ts);
-    double x = ex * sin(phase) / wd;                              /* per unit v */
-    double xd = ex * (cos(phase) - zeta / s1 * sin(phase));       /* per unit v, < 0 */
-    *e_u = -xd;
-    *t_u = ts + x / -xd;
+    clab_analytic_impact u = clab_analytic_hooke_impact_unilateral(k, 2.0 * zeta * sqrt(k * m), m, 1.0);
+    *e_u = u.restitution;
+    *t_u = u.contact_time;
 }
 
 /* 3. Hooke impact */
@@ -302,9 +286,9 @@ static void hooke(void)
     const double m = rho * 4.0 / 3.0 * M_PI * R * R * R;
     const double cors[] = {0.9, 0.7, 0.5};
     for (int i = 0; i < 3; i++) {
-        double e = cors[i], zeta = clab_dvi_reg_zeta(e), wn = sqrt(k / m), e_u, t_u;
-        double tc = M_PI / (wn * sqrt(1 - zeta * zeta)), h = tc / 1000;
-        unilateral(zeta, wn, &e_u, &t_u);
+        double e = cors[i], zeta = clab_dvi_reg_zeta(e), e_u, t_u;
+        double tc = clab_analytic_hooke_impact(k, 2.0 * zeta * sqrt(k * m), m, v).contact_time, h = tc / 1000;
+        unilateral(zeta, k, m, &e_u, &t_u);
         char o[256], what[256];
         impact pen = collide("penalty", "model=hooke,kn=1e6,clamp=on", R, rho, v, e, h);
         impact pen0 = collide("penalty", "model=hooke,kn=1e6", R, rho, v, e, h);
@@ -342,10 +326,10 @@ static void hooke(void)
     }
     /* a coarse step: the compliant rows are implicit, so h = t_c/10 stays stable (diagnostic) */
     double zeta = clab_dvi_reg_zeta(0.5), wn = sqrt(k / m), e_u, t_u;
-    unilateral(zeta, wn, &e_u, &t_u);
+    unilateral(zeta, k, m, &e_u, &t_u);
     const int divs[] = {1, 2, 10, 100};
     for (int q = 0; q < 4; q++) {
-        double h = M_PI / (wn * sqrt(1 - zeta * zeta)) / divs[q];
+        double h = clab_analytic_hooke_impact(k, 2.0 * zeta * sqrt(k * m), m, v).contact_time / divs[q];
         impact r = collide("dvi", "solver=gs,tol=1e-12,stiffness=1e6,cor=0.5", R, rho, v, 0.5, h);
         impact p = collide("penalty", "model=hooke,kn=1e6,clamp=on", R, rho, v, 0.5, h);
         tap_diag("cor 0.5, h = t_c/%d (omega_n h = %.2f): spook e %.4f, t_c %.4f ms; penalty clamp=on e %.4g, t_c %.4g ms "
@@ -410,7 +394,7 @@ static void gauss_seidel(void)
                  nb[q], rigid, hits[0], soft, hits[1], stiff, hits[2]);
         tap_ok(rigid > 0 && soft > 0 && hits[1] == 0 && (double)soft <= margin[q] * (double)rigid,
                "%d-box stack (degenerate: 4 contacts per face), mu 0.5: regularized GS (k = 1e7 N/m, cor 0.5) needs "
-               "%ld iterations, at most %.2f x the rigid %ld (seed 001: regularization removes the degeneracy; "
+               "%ld iterations, at most %.2f x the rigid %ld (Lacoursiere-Servin: regularization removes the degeneracy; "
                "measured ratio %.3f)",
                nb[q], soft, margin[q], rigid, rigid > 0 ? (double)soft / (double)rigid : NAN);
     }

@@ -13,6 +13,7 @@
 #include "clab_backend_fast.h"
 #include "clab_backends.h"
 #include "clab_sim.h"
+#include "contact_scene.h"
 #include "tap.h"
 
 static const double g = 9.81;
@@ -20,22 +21,14 @@ static const double g = 9.81;
 static clab_world *make_world(void)
 {
     clab_world *w = clab_world_create(NULL);
-    clab_body_def d = clab_default_body_def();
-    d.shape = clab_plane();
-    d.fixed = 1;
-    clab_world_add_body(w, &d, NULL);
+    add_plane(w, clab_q_identity());
     return w;
 }
 
-static int add_sphere(clab_world *w, double R, clab_vec3 r, clab_vec3 v, clab_vec3 omega)
+/* a sphere of water's density (1000 kg/m^3) */
+static int add_ball(clab_world *w, double R, clab_vec3 r, clab_vec3 v, clab_vec3 omega)
 {
-    clab_body_def d = clab_default_body_def();
-    d.shape = clab_sphere(R);
-    d.density = 1000.0;
-    d.r = r;
-    d.rdot = v;
-    d.omega = omega;
-    return clab_world_add_body(w, &d, NULL);
+    return add_sphere(w, R, 1000.0, r, v, omega);
 }
 
 /* sim with options given as "k=v" strings; NULL with err filled on failure */
@@ -65,7 +58,7 @@ static void options_and_errors(void)
     tap_ok(clab_backend_lookup("penalty") == &clab_backend_penalty, "registered under the name 'penalty'");
     tap_ok(clab_backend_penalty.default_envelope == 0.0, "contacts only while the bodies overlap (envelope 0)");
     clab_world *w = make_world();
-    add_sphere(w, 0.1, clab_v3(0, 0, 0.1), clab_v3(0, 0, 0), clab_v3(0, 0, 0));
+    add_ball(w, 0.1, clab_v3(0, 0, 0.1), clab_v3(0, 0, 0), clab_v3(0, 0, 0));
 
     const char *const o1[] = {"model=hertzian", NULL};
     expect_error(w, o1, "model", "hooke, hertz", "unknown model");
@@ -105,7 +98,7 @@ static void options_and_errors(void)
     clab_error err;
     clab_sim *s = make_sim(w, 1e-4, NULL, &err);
     tap_ok(s != NULL, "a valid world is accepted");
-    add_sphere(w, 0.1, clab_v3(1, 0, 0.1), clab_v3(0, 0, 0), clab_v3(0, 0, 0));
+    add_ball(w, 0.1, clab_v3(1, 0, 0.1), clab_v3(0, 0, 0), clab_v3(0, 0, 0));
     clab_joint j = {CLAB_JOINT_DISTANCE, 1, 2, {0, 0, 0}, {0, 0, 0}, 1.0};
     clab_world_add_joint(w, &j, &err);
     int rc = clab_sim_step(s, &err);
@@ -119,7 +112,7 @@ static void options_and_errors(void)
 static void metadata(void)
 {
     clab_world *w = make_world();
-    add_sphere(w, 0.1, clab_v3(0, 0, 0.1), clab_v3(0, 0, 0), clab_v3(0, 0, 0));
+    add_ball(w, 0.1, clab_v3(0, 0, 0.1), clab_v3(0, 0, 0), clab_v3(0, 0, 0));
     clab_error err;
     const char *const opts[] = {"model=hooke", "kn=2e5", "gn=50", "gt=0", "integrator=verlet", NULL};
     clab_sim *s = make_sim(w, 1e-4, opts, &err);
@@ -161,7 +154,7 @@ static void integrators(void)
     const char *names[2] = {"integrator=euler", "integrator=verlet"};
     for (int k = 0; k < 2; k++) {
         clab_world *w = make_world();
-        add_sphere(w, 0.1, clab_v3(0, 0, 10.0), clab_v3(1.0, 0, 0), clab_v3(0, 0, 0));
+        add_ball(w, 0.1, clab_v3(0, 0, 10.0), clab_v3(1.0, 0, 0), clab_v3(0, 0, 0));
         clab_error err;
         const char *const opts[] = {names[k], NULL};
         clab_sim *s = make_sim(w, h, opts, &err);
@@ -183,7 +176,7 @@ static void integrators(void)
         clab_world *w = make_world();
         w->gravity = clab_v3(0, 0, 0);
         w->materials[0].cor = 0.5;
-        add_sphere(w, 0.1, clab_v3(0, 0, 0.1 + 1e-6), clab_v3(0, 0, -1.0), clab_v3(0, 0, 0));
+        add_ball(w, 0.1, clab_v3(0, 0, 0.1 + 1e-6), clab_v3(0, 0, -1.0), clab_v3(0, 0, 0));
         clab_error err;
         const char *const opts[] = {names[k], "model=hooke", "kn=1e6", NULL};
         double m = w->bodies[1].m, Tc = M_PI * sqrt(m / 1e6);
@@ -206,8 +199,8 @@ static void stable_step(void)
         clab_world *w = make_world();
         w->gravity = clab_v3(0, 0, 0);
         w->materials[0].cor = 1.0;
-        add_sphere(w, 0.1, clab_v3(0, 0, 0.1), clab_v3(0, 0, -1.0), clab_v3(0, 0, 0));
-        add_sphere(w, 0.1, clab_v3(0, 0, 0.4), clab_v3(0, 0, 0), clab_v3(0, 0, 0)); /* bounces between */
+        add_ball(w, 0.1, clab_v3(0, 0, 0.1), clab_v3(0, 0, -1.0), clab_v3(0, 0, 0));
+        add_ball(w, 0.1, clab_v3(0, 0, 0.4), clab_v3(0, 0, 0), clab_v3(0, 0, 0)); /* bounces between */
         w->bodies[2].fixed = 1;
         clab_error err;
         const char *const opts[] = {"model=hooke", "kn=1e6", NULL};
@@ -284,7 +277,7 @@ static void rolling_resistance(void)
         w->materials[0].mu_roll = mu_roll;
         double m = 1000.0 * 4.0 / 3.0 * M_PI * R * R * R, delta = m * g / kn;
         /* rolling: the contact point, midway through the overlap, at rest */
-        add_sphere(w, R, clab_v3(0, 0, R - delta), clab_v3(v0, 0, 0), clab_v3(0, v0 / (R - delta / 2), 0));
+        add_ball(w, R, clab_v3(0, 0, R - delta), clab_v3(v0, 0, 0), clab_v3(0, v0 / (R - delta / 2), 0));
         clab_error err;
         const char *const opts[] = {"model=hooke", "kn=1e7", on ? "rolling=cdt" : "rolling=off", NULL};
         clab_sim *s = make_sim(w, h, opts, &err);
@@ -362,7 +355,7 @@ static void checkpoint(void)
 static void history_dropped(void)
 {
     clab_world *w = make_world();
-    add_sphere(w, 0.1, clab_v3(0, 0, 0.1 + 1e-6), clab_v3(1.0, 0, -1.0), clab_v3(0, 0, 0));
+    add_ball(w, 0.1, clab_v3(0, 0, 0.1 + 1e-6), clab_v3(1.0, 0, -1.0), clab_v3(0, 0, 0));
     clab_error err;
     const char *const opts[] = {"model=hooke", "kn=1e6", NULL};
     clab_sim *s = make_sim(w, 1e-5, opts, &err);
@@ -399,7 +392,7 @@ static void step_wrap(void)
     clab_world_set_periodic(w, 0, 0.0, 1.0, &err);
     clab_world_set_periodic(w, 1, 0.0, 1.0, &err);
     for (int k = 0; k < 6; k++)
-        add_sphere(w, 0.05, clab_v3(0.05 + 0.17 * k, 0.9 - 0.15 * k, 0.0499), clab_v3(3.0 - k, 1.5 * k - 4.0, 0.0),
+        add_ball(w, 0.05, clab_v3(0.05 + 0.17 * k, 0.9 - 0.15 * k, 0.0499), clab_v3(3.0 - k, 1.5 * k - 4.0, 0.0),
                    clab_v3(k, 0.0, 1.0));
     clab_world *w2 = clab_world_clone(w);
     clab_sim *s = make_sim(w, 1e-4, NULL, &err), *s2 = make_sim(w2, 1e-4, NULL, &err);
@@ -458,7 +451,7 @@ static void timing(void)
 {
     clab_world *w = make_world();
     for (int i = 0; i < 20; i++)
-        add_sphere(w, 0.05, clab_v3(0.11 * (i % 5), 0.11 * (i / 5), 0.049), clab_v3(0.0, 0.0, 0.0),
+        add_ball(w, 0.05, clab_v3(0.11 * (i % 5), 0.11 * (i / 5), 0.049), clab_v3(0.0, 0.0, 0.0),
                    clab_v3(0.0, 0.0, 0.0));
     clab_error err;
     clab_sim *s = make_sim(w, 1e-5, NULL, &err);

@@ -3,25 +3,30 @@
  * 1. Sliding sphere, no initial spin, on a plane (Hooke, k_n = 1e7 N/m, mu = 0.3, v0 = 1 m/s):
  *    while it slips, friction mu m g slows the center and spins the sphere up; rolling starts
  *    at t = 2 v0/(7 mu g) with speed 5 v0/7 (solid sphere, J = 2/5 m R^2; e.g. Goldsmith,
- *    Impact, 1960, or any dynamics text). Both within 1% (the issue's); h = 1e-5 s (T_c/140).
- *    Slip ends when the Coulomb cap stops acting (|F_t| < mu F_n), read from the backend's forces.
+ *    Impact, 1960, or any dynamics text; clab_analytic_roll_time/_speed). Both within 1% (the
+ *    issue's); h = 1e-5 s (T_c/140). Slip ends when the Coulomb cap stops acting
+ *    (|F_t| < mu F_n), read from the backend's forces.
  * 2. Resting sphere: placed at the Hertz equilibrium overlap (m g/K)^(2/3) it stays there; dropped
  *    from first touch it settles to that overlap; no sideways motion or spin appears.
  * 3. Sphere rolling over a fixed sphere (the contact frame turns with the line of centers): rolling
  *    without slip on a sphere gives (R_A + R_B) theta'' = 5/7 g sin theta, so the friction force
- *    is F_t = 2/7 m g sin theta and the normal force F_n = m g (17/7 cos theta - 10/7); the
- *    backend's forces match within 1.5% at theta = 10..40 deg, and theta(t) follows the ODE
- *    (integrated here with RK4) within 1%. A history that did not follow the turning frame would
- *    add a spurious force along n and change both. h = 1e-5 s.
+ *    is F_t = 2/7 m g sin theta and the normal force F_n = m g (17/7 cos theta - 10/7)
+ *    (clab_analytic_roll_over_sphere_accel/_forces); the backend's forces match within 1.5% at
+ *    theta = 10..40 deg, and theta(t) follows the ODE (integrated here with RK4) within 1%. A
+ *    history that did not follow the turning frame would add a spurious force along n and
+ *    change both. h = 1e-5 s.
  * 4. Box on an incline (plane tilted by theta, box face down, mu = 0.5, Hooke k_n = 1e6 N/m per
  *    corner): tan theta = 0.4 < mu sticks (creep over 1 s below 1 um, where a velocity-only
  *    friction with the same dashpot would creep about 4 mm); tan theta = 0.7 > mu slides with
- *    a = g (sin theta - mu cos theta) within 1%. h = 2e-5 s (T_c/80 for the four corners). */
+ *    a = g (sin theta - mu cos theta) within 1% (clab_analytic_incline_accel). h = 2e-5 s (T_c/80
+ *    for the four corners). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "clab_analytic.h"
 #include "clab_sim.h"
+#include "contact_scene.h"
 #include "tap.h"
 
 static const double g = 9.81;
@@ -37,36 +42,12 @@ static clab_world *make_world(double mu, double cor, double E)
     return w;
 }
 
-static int add_plane(clab_world *w, clab_quat e)
+/* a sphere of water's density (1000 kg/m^3), not spinning, fixed or free */
+static int add_ball(clab_world *w, double R, clab_vec3 r, clab_vec3 v, int fixed)
 {
-    clab_body_def d = clab_default_body_def();
-    d.shape = clab_plane();
-    d.fixed = 1;
-    d.e = e;
-    return clab_world_add_body(w, &d, NULL);
-}
-
-static int add_sphere(clab_world *w, double R, clab_vec3 r, clab_vec3 v, int fixed)
-{
-    clab_body_def d = clab_default_body_def();
-    d.shape = clab_sphere(R);
-    d.density = 1000.0;
-    d.r = r;
-    d.rdot = v;
+    clab_body_def d = sphere_def(R, 1000.0, r, v, clab_v3(0, 0, 0));
     d.fixed = fixed;
     return clab_world_add_body(w, &d, NULL);
-}
-
-static clab_sim *make_sim(clab_world *w, double h, const char *const *opts)
-{
-    clab_error err;
-    clab_options o;
-    clab_options_init(&o);
-    for (int i = 0; opts[i]; i++) clab_options_parse(&o, opts[i], "test", &err);
-    clab_sim *s = clab_sim_create(w, "penalty", h, &o, &err);
-    clab_options_free(&o);
-    if (!s) tap_diag("sim create failed: %s", err.msg);
-    return s;
 }
 
 /* 1. slip to roll */
@@ -76,9 +57,9 @@ static void sliding_sphere(void)
     clab_world *w = make_world(mu, 0.5, 2e8);
     add_plane(w, clab_q_identity());
     double m = 1000.0 * 4.0 / 3.0 * M_PI * R * R * R;
-    add_sphere(w, R, clab_v3(0, 0, R - m * g / kn), clab_v3(v0, 0, 0), 0); /* at the equilibrium overlap */
+    add_ball(w, R, clab_v3(0, 0, R - m * g / kn), clab_v3(v0, 0, 0), 0); /* at the equilibrium overlap */
     const char *const opts[] = {"model=hooke", "kn=1e7", NULL};
-    clab_sim *s = make_sim(w, h, opts);
+    clab_sim *s = sim_with(w, "penalty", h, opts);
     if (!s) return;
     clab_error err;
     double t_slip = -1.0, vsum = 0.0, wsum = 0.0, zmin = 1.0, zmax = 0.0;
@@ -104,11 +85,11 @@ static void sliding_sphere(void)
         }
         zmin = fmin(zmin, b->r.z), zmax = fmax(zmax, b->r.z);
     }
-    double t_want = 2.0 * v0 / (7.0 * mu * g);
+    double t_want = clab_analytic_roll_time(v0, mu, g), v_want = clab_analytic_roll_speed(v0);
     tap_ok(capped_at_start, "sliding sphere: the cap acts from the first step (it slips)");
     tap_rel(t_slip, t_want, 0.01, "sliding sphere: slip ends at 2 v0/(7 mu g) (1%)");
-    tap_rel(vsum / nsum, 5.0 * v0 / 7.0, 0.01, "sliding sphere: rolling speed 5 v0/7 (1%, mean over 0.3..0.4 s)");
-    tap_rel(wsum / nsum * R, 5.0 * v0 / 7.0, 0.01, "sliding sphere: omega R = 5 v0/7 once rolling (1%)");
+    tap_rel(vsum / nsum, v_want, 0.01, "sliding sphere: rolling speed 5 v0/7 (1%, mean over 0.3..0.4 s)");
+    tap_rel(wsum / nsum * R, v_want, 0.01, "sliding sphere: omega R = 5 v0/7 once rolling (1%)");
     tap_ok(zmax - zmin < 2.0 * m * g / kn, "sliding sphere: stays on the plane (z range %.3g m < 2 m g/k_n)", zmax - zmin);
     clab_sim_destroy(s);
     clab_world_destroy(w);
@@ -120,16 +101,15 @@ static void resting_sphere(void)
     const double R = 0.05, E = 2e8, nu = 0.3, h = 1e-5;
     double m = 1000.0 * 4.0 / 3.0 * M_PI * R * R * R;
     /* sphere on a plane of the same material: 1/E* = 2 (1 - nu^2)/E, R* = R, F = 4/3 E* sqrt(R) delta^1.5 */
-    double Estar = E / (2.0 * (1.0 - nu * nu));
-    double K = 4.0 / 3.0 * Estar * sqrt(R);
-    double delta0 = pow(m * g / K, 2.0 / 3.0);
+    double K = clab_analytic_hertz_K(clab_analytic_hertz_Estar(E, nu, E, nu), R);
+    double delta0 = clab_analytic_hertz_rest_overlap(K, m * g); /* (m g/K)^(2/3) */
     for (int start = 0; start < 2; start++) {
         clab_world *w = make_world(0.5, 0.5, E);
         add_plane(w, clab_q_identity());
         double z0 = start == 0 ? R - delta0 : R; /* at equilibrium, or at first touch */
-        add_sphere(w, R, clab_v3(0.3, -0.2, z0), clab_v3(0, 0, 0), 0);
+        add_ball(w, R, clab_v3(0.3, -0.2, z0), clab_v3(0, 0, 0), 0);
         const char *const opts[] = {"model=hertz", NULL};
-        clab_sim *s = make_sim(w, h, opts);
+        clab_sim *s = sim_with(w, "penalty", h, opts);
         if (!s) return;
         clab_error err;
         while (w->t < 1.0 - 0.5 * h)
@@ -149,14 +129,13 @@ static void resting_sphere(void)
     }
 }
 
-/* theta'' = 5/7 g sin(theta)/L, L = R_A + R_B: rolling on a fixed sphere */
+/* theta'' = 5/7 g sin(theta)/L, L = R_A + R_B: rolling on a fixed sphere (clab_analytic.h) */
 static void rk4_theta(double *th, double *om, double L, double dt)
 {
-    double c = 5.0 / 7.0 * g / L;
-    double k1t = *om, k1o = c * sin(*th);
-    double k2t = *om + 0.5 * dt * k1o, k2o = c * sin(*th + 0.5 * dt * k1t);
-    double k3t = *om + 0.5 * dt * k2o, k3o = c * sin(*th + 0.5 * dt * k2t);
-    double k4t = *om + dt * k3o, k4o = c * sin(*th + dt * k3t);
+    double k1t = *om, k1o = clab_analytic_roll_over_sphere_accel(g, L, *th);
+    double k2t = *om + 0.5 * dt * k1o, k2o = clab_analytic_roll_over_sphere_accel(g, L, *th + 0.5 * dt * k1t);
+    double k3t = *om + 0.5 * dt * k2o, k3o = clab_analytic_roll_over_sphere_accel(g, L, *th + 0.5 * dt * k2t);
+    double k4t = *om + dt * k3o, k4o = clab_analytic_roll_over_sphere_accel(g, L, *th + dt * k3t);
     *th += dt / 6.0 * (k1t + 2 * k2t + 2 * k3t + k4t);
     *om += dt / 6.0 * (k1o + 2 * k2o + 2 * k3o + k4o);
 }
@@ -168,10 +147,10 @@ static void rolling_over_sphere(void)
     clab_world *w = make_world(1.0, 0.5, 2e8);
     double m = 1000.0 * 4.0 / 3.0 * M_PI * RB * RB * RB;
     double L = RA + RB - m * g * cos(th0) / kn; /* center distance at the equilibrium overlap */
-    add_sphere(w, RA, clab_v3(0, 0, 0), clab_v3(0, 0, 0), 1);
-    add_sphere(w, RB, clab_v3(L * sin(th0), 0, L * cos(th0)), clab_v3(0, 0, 0), 0);
+    add_ball(w, RA, clab_v3(0, 0, 0), clab_v3(0, 0, 0), 1);
+    add_ball(w, RB, clab_v3(L * sin(th0), 0, L * cos(th0)), clab_v3(0, 0, 0), 0);
     const char *const opts[] = {"model=hooke", "kn=1e7", NULL};
-    clab_sim *s = make_sim(w, h, opts);
+    clab_sim *s = sim_with(w, "penalty", h, opts);
     if (!s) return;
     clab_error err;
     const double marks[] = {10, 20, 30, 40};
@@ -201,7 +180,8 @@ static void rolling_over_sphere(void)
         if (th > 0.1) worst_slip = fmax(worst_slip, clab_v3_norm(vp) / clab_v3_norm(b->rdot));
         if (th >= marks[next] * M_PI / 180.0) {
             double Ft = hypot(f[0].y, f[0].z), Fn = f[0].x;
-            double Ft_want = 2.0 / 7.0 * m * g * sin(th), Fn_want = m * g * (17.0 / 7.0 * cos(th) - 10.0 / 7.0);
+            double Ft_want, Fn_want;
+            clab_analytic_roll_over_sphere_forces(m, g, th, &Fn_want, &Ft_want);
             char what[160];
             snprintf(what, sizeof what, "rolling over a sphere, theta = %.0f deg: F_t = 2/7 m g sin theta (1.5%%)",
                      marks[next]);
@@ -249,7 +229,7 @@ static void box_incline(void)
         d.r = clab_v3_scale(n, hb - m * g * cos(th) / (4.0 * kn)); /* four corners at equilibrium */
         clab_world_add_body(w, &d, NULL);
         const char *const opts[] = {"model=hooke", "kn=1e6", NULL};
-        clab_sim *s = make_sim(w, h, opts);
+        clab_sim *s = sim_with(w, "penalty", h, opts);
         if (!s) return;
         clab_error err;
         const clab_body *b = &w->bodies[1];
@@ -274,7 +254,7 @@ static void box_incline(void)
                                                  "(%zu..%zu)",
                tans[k], nc_min, nc_max);
         if (tans[k] < mu) {
-            double c_t = -2.0 * (log(0.5) / sqrt(log(0.5) * log(0.5) + M_PI * M_PI)) * sqrt(2.0 / 7.0 * kn * m);
+            double c_t = 2.0 * clab_analytic_hooke_zeta(0.5) * sqrt(2.0 / 7.0 * kn * m); /* c = 2 zeta sqrt(k m) */
             double creep_viscous = m * g * sin(th) / (4.0 * c_t) * (t2 - t1);
             tap_diag("box sticks: creep over 1 s = %.3g m; velocity-only friction would creep %.3g m", s2 - s1,
                      creep_viscous);
@@ -284,7 +264,7 @@ static void box_incline(void)
                      "= %.3g m; while the unloaded springs take up the load, the less loaded uphill corners slip at the cap)",
                      s1 - s0, m * g * sin(th) / (4.0 * 2.0 / 7.0 * kn));
         } else {
-            double a_want = g * (sin(th) - mu * cos(th));
+            double a_want = clab_analytic_incline_accel(g, th, mu);
             tap_rel((v2 - v1) / (t2 - t1), a_want, 0.01,
                     "box on incline, tan theta = 0.7 > mu: slides with a = g (sin theta - mu cos theta) (1%)");
             tap_rel(s2 - s1, v1 * (t2 - t1) + 0.5 * a_want * (t2 - t1) * (t2 - t1), 0.01,

@@ -5,20 +5,23 @@
  *    Expected values from Hertz theory (Johnson, Contact Mechanics, 1985, Sect. 11.4):
  *      F = K delta^(3/2), K = 4/3 E* sqrt(R*), 1/E* = 2 (1 - nu^2)/E, energy 1/2 m* v^2 = 2/5 K delta_max^(5/2):
  *      delta_max = (5 m* v^2 / (4 K))^(2/5),  F_max = K delta_max^(3/2),
- *      t_c = 2 delta_max/v int_0^1 (1 - x^(5/2))^(-1/2) dx = 2 sqrt(pi) Gamma(7/5)/Gamma(9/10) delta_max/v.
+ *      t_c = 2 delta_max/v int_0^1 (1 - x^(5/2))^(-1/2) dx = 2 sqrt(pi) Gamma(7/5)/Gamma(9/10) delta_max/v
+ *    (clab_analytic.h: clab_analytic_hertz_impact, the integral to double precision).
  *    Tolerance 1% (the issue's); h = 1e-7 s resolves the 40-53 us contacts with 400-530 steps
  *    (measured errors 2e-7 to 3e-6).
  * 2. Linear spring-dashpot (model=hooke): restitution e = exp(-pi zeta/sqrt(1 - zeta^2)) with
- *    zeta = c/(2 sqrt(k m*)), c = gamma_n m* (seed 002's damping term), within 0.5%, for an
- *    explicit gamma_n and for gamma_n derived from cor; h = T_c/2000. Hertz with damping from cor
- *    (Tsuji's map) within 1%.
+ *    zeta = c/(2 sqrt(k m*)), c = gamma_n m* (seed 002's damping term; clab_analytic_hooke_impact),
+ *    within 0.5%, for an explicit gamma_n and for gamma_n derived from cor; h = T_c/2000. Hertz
+ *    with damping from cor (Tsuji's map) within 1%.
  * 3. No collision with e < 1 gains energy: oblique impacts with spin, both models, both cap
  *    conventions, clamp on and off, sphere-plane and sphere-sphere: KE after <= KE before. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "clab_analytic.h"
 #include "clab_sim.h"
+#include "contact_scene.h"
 #include "tap.h"
 
 static clab_material glass(double cor)
@@ -44,23 +47,13 @@ static clab_world *world_with(const clab_material *m)
     return w;
 }
 
-static int add_sphere(clab_world *w, double R, double rho, clab_vec3 r, clab_vec3 v, clab_vec3 omega)
+/* a sphere of radius R, density rho just above the plane z = 0, falling at v */
+static clab_world *sphere_on_plane(const clab_material *m, double R, double rho, double v)
 {
-    clab_body_def d = clab_default_body_def();
-    d.shape = clab_sphere(R);
-    d.density = rho;
-    d.r = r;
-    d.rdot = v;
-    d.omega = omega;
-    return clab_world_add_body(w, &d, NULL);
-}
-
-static int add_plane(clab_world *w)
-{
-    clab_body_def d = clab_default_body_def();
-    d.shape = clab_plane();
-    d.fixed = 1;
-    return clab_world_add_body(w, &d, NULL);
+    clab_world *w = world_with(m);
+    add_plane(w, clab_q_identity());
+    add_sphere(w, R, rho, clab_v3(0, 0, R + 1e-7), clab_v3(0, 0, -v), clab_v3(0, 0, 0));
+    return w;
 }
 
 /* gap between body 1 (a sphere) and body 0 (plane at z = 0 or a sphere) */
@@ -94,15 +87,8 @@ static impact collide(clab_world *w, double h, const char *const *opts)
     impact r;
     memset(&r, 0, sizeof r);
     clab_error err;
-    clab_options o;
-    clab_options_init(&o);
-    for (int i = 0; opts[i]; i++) clab_options_parse(&o, opts[i], "test", &err);
-    clab_sim *s = clab_sim_create(w, "penalty", h, &o, &err);
-    clab_options_free(&o);
-    if (!s) {
-        tap_diag("sim create failed: %s", err.msg);
-        return r;
-    }
+    clab_sim *s = sim_with(w, "penalty", h, opts);
+    if (!s) return r;
     r.vn_in = vrel_n(w);
     r.ke_in = clab_world_kinetic_energy(w);
     double g0 = gap(w), t_in = -1.0, t_out = -1.0;
@@ -140,8 +126,8 @@ static void hertz_impacts(void)
 {
     const double R = 0.01, rho = 2800.0, E = 48e9, nu = 0.2, v = 10.0, h = 1e-7;
     const double m = rho * 4.0 / 3.0 * M_PI * R * R * R;
-    const double Estar = 1.0 / (2.0 * (1.0 - nu * nu) / E);
-    const double Ic = sqrt(M_PI) * tgamma(1.4) / tgamma(0.9); /* int_0^1 (1 - x^(5/2))^(-1/2) dx */
+    const double Estar = clab_analytic_hertz_Estar(E, nu, E, nu);
+    const double tc_factor = clab_analytic_hertz_tc_factor(); /* 2 int_0^1 (1 - x^(5/2))^(-1/2) dx */
     clab_material g = glass(1.0);
     const char *const opts[] = {"model=hertz", NULL};
 
@@ -149,7 +135,7 @@ static void hertz_impacts(void)
         clab_world *w = world_with(&g);
         double mstar, Rstar, vrel;
         if (pair == 0) { /* sphere on the plane z = 0 */
-            add_plane(w);
+            add_plane(w, clab_q_identity());
             add_sphere(w, R, rho, clab_v3(0, 0, R + 1e-6), clab_v3(0, 0, -v), clab_v3(0, 0, 0));
             mstar = m, Rstar = R, vrel = v;
         } else { /* two spheres head-on at v each */
@@ -157,10 +143,9 @@ static void hertz_impacts(void)
             add_sphere(w, R, rho, clab_v3(0, 0, R + 1e-6), clab_v3(0, 0, -v), clab_v3(0, 0, 0));
             mstar = m / 2, Rstar = R / 2, vrel = 2 * v;
         }
-        const double K = 4.0 / 3.0 * Estar * sqrt(Rstar);
-        const double dmax = pow(5.0 * mstar * vrel * vrel / (4.0 * K), 0.4);
-        const double Fmax = K * pow(dmax, 1.5);
-        const double tc = 2.0 * Ic * dmax / vrel;
+        const clab_analytic_impact hz = clab_analytic_hertz_impact(clab_analytic_hertz_K(Estar, Rstar), mstar, vrel);
+        const double dmax = hz.max_overlap, Fmax = hz.max_force;
+        const double tc = tc_factor * dmax / vrel; /* hz.contact_time with the integral's full digits */
         impact r = collide(w, h, opts);
         const char *what = pair == 0 ? "sphere on plane" : "two spheres";
         tap_diag("Hertz %s (h = %g s): analytic delta_max = %.6g um, F_max = %.6g kN, t_c = %.6g us", what, h,
@@ -179,10 +164,9 @@ static void hertz_impacts(void)
     }
     /* the round figures for two spheres */
     {
-        double mstar = m / 2, K = 4.0 / 3.0 * Estar * sqrt(R / 2);
-        double dmax = pow(5.0 * mstar * 400.0 / (4.0 * K), 0.4);
-        tap_ok(fabs(dmax - 274e-6) < 2e-6 && fabs(K * pow(dmax, 1.5) - 10.7e3) < 0.1e3 &&
-                   fabs(2 * Ic * dmax / 20.0 - 40e-6) < 1e-6,
+        clab_analytic_impact hz = clab_analytic_hertz_impact(clab_analytic_hertz_K(Estar, R / 2), m / 2, 20.0);
+        tap_ok(fabs(hz.max_overlap - 274e-6) < 2e-6 && fabs(hz.max_force - 10.7e3) < 0.1e3 &&
+                   fabs(tc_factor * hz.max_overlap / 20.0 - 40e-6) < 1e-6,
                "the analytic two-sphere values match the issue's (274 um, 10.7 kN, 40 us)");
     }
 }
@@ -198,18 +182,15 @@ static void hooke_restitution(void)
     const double gns[] = {50.0, 400.0, 2000.0};
     for (int pair = 0; pair < 2; pair++)
         for (int i = 0; i < 3; i++) {
-            clab_world *w = world_with(&g);
+            clab_world *w = pair == 0 ? sphere_on_plane(&g, R, rho, v) : world_with(&g);
             double mstar = pair ? m / 2 : m;
-            if (pair == 0) {
-                add_plane(w);
-                add_sphere(w, R, rho, clab_v3(0, 0, R + 1e-7), clab_v3(0, 0, -v), clab_v3(0, 0, 0));
-            } else {
+            if (pair == 1) {
                 add_sphere(w, R, rho, clab_v3(0, 0, -R - 1e-7), clab_v3(0, 0, v / 2), clab_v3(0, 0, 0));
                 add_sphere(w, R, rho, clab_v3(0, 0, R + 1e-7), clab_v3(0, 0, -v / 2), clab_v3(0, 0, 0));
             }
+            const clab_analytic_impact hk = clab_analytic_hooke_impact(kn, gns[i] * mstar, mstar, v);
             double zeta = gns[i] * mstar / (2.0 * sqrt(kn * mstar));
-            double e = exp(-M_PI * zeta / sqrt(1.0 - zeta * zeta));
-            double Tc = M_PI / sqrt(kn / mstar * (1.0 - zeta * zeta));
+            double e = hk.restitution, Tc = hk.contact_time;
             char gn[64];
             snprintf(gn, sizeof gn, "gn=%g", gns[i]);
             const char *const opts[] = {"model=hooke", "kn=1e6", gn, NULL};
@@ -225,10 +206,8 @@ static void hooke_restitution(void)
     for (int i = 0; i < 3; i++) {
         clab_material gc = glass(cors[i]);
         gc.mu = 0.0;
-        clab_world *w = world_with(&gc);
-        add_plane(w);
-        add_sphere(w, R, rho, clab_v3(0, 0, R + 1e-7), clab_v3(0, 0, -v), clab_v3(0, 0, 0));
-        double Tc = M_PI * sqrt(m / kn);
+        clab_world *w = sphere_on_plane(&gc, R, rho, v);
+        double Tc = clab_analytic_hooke_impact(kn, 0.0, m, v).contact_time; /* pi sqrt(m/k) */
         const char *const opts[] = {"model=hooke", "kn=1e6", NULL};
         impact r = collide(w, Tc / 2000, opts);
         char what[128];
@@ -237,9 +216,7 @@ static void hooke_restitution(void)
         clab_world_destroy(w);
 
         /* clamp=on removes the dashpot's pull at separation: the rebound is faster than cor */
-        w = world_with(&gc);
-        add_plane(w);
-        add_sphere(w, R, rho, clab_v3(0, 0, R + 1e-7), clab_v3(0, 0, -v), clab_v3(0, 0, 0));
+        w = sphere_on_plane(&gc, R, rho, v);
         const char *const optc[] = {"model=hooke", "kn=1e6", "clamp=on", NULL};
         r = collide(w, Tc / 2000, optc);
         double ec = -r.vn_out / r.vn_in;
@@ -252,9 +229,7 @@ static void hooke_restitution(void)
     for (int i = 0; i < 3; i++) {
         clab_material gc = glass(cors[i]);
         gc.mu = 0.0;
-        clab_world *w = world_with(&gc);
-        add_plane(w);
-        add_sphere(w, R, rho, clab_v3(0, 0, R + 1e-7), clab_v3(0, 0, -v), clab_v3(0, 0, 0));
+        clab_world *w = sphere_on_plane(&gc, R, rho, v);
         const char *const opts[] = {"model=hertz", NULL};
         impact r = collide(w, 2e-8, opts);
         double e = -r.vn_out / r.vn_in;
@@ -297,7 +272,7 @@ static void no_energy_gain(void)
                     clab_vec3 vin = clab_v3(v * sin(th), 0.3 * v * (rnd(&seed) - 0.5), -v * cos(th));
                     clab_vec3 om = clab_v3(200 * (rnd(&seed) - 0.5), 200 * (rnd(&seed) - 0.5), 200 * (rnd(&seed) - 0.5));
                     if (rep % 2 == 0) {
-                        add_plane(w);
+                        add_plane(w, clab_q_identity());
                         add_sphere(w, R, rho, clab_v3(0, 0, R + 1e-6), vin, om);
                     } else {
                         add_sphere(w, R, rho, clab_v3(0, 0, -R - 1e-6), clab_v3_scale(vin, -0.5), clab_v3_scale(om, -1));

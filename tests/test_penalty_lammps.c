@@ -57,6 +57,17 @@ static void caps(void)
 #define H 1e-3
 #define KT 400.0
 
+/* options of an undamped linear spring, k_n = 1000 N/m, k_t = 400 N/m (to be freed) */
+static void undamped_hooke(clab_options *o)
+{
+    clab_options_init(o);
+    clab_options_set(o, "model", "hooke", NULL);
+    clab_options_set(o, "kn", "1000", NULL);
+    clab_options_set(o, "kt", "400", NULL);
+    clab_options_set(o, "gn", "0", NULL);
+    clab_options_set(o, "gt", "0", NULL);
+}
+
 static int spin_step(const char *lever, const char *start, double *Ft, double *wa, double *wb)
 {
     clab_world_def wd = {{0.0, 0.0, 0.0}};
@@ -72,12 +83,7 @@ static int spin_step(const char *lever, const char *start, double *Ft, double *w
     d.omega = clab_v3(0.0, 0.0, W0);
     clab_world_add_body(w, &d, NULL);
     clab_options o;
-    clab_options_init(&o);
-    clab_options_set(&o, "model", "hooke", NULL);
-    clab_options_set(&o, "kn", "1000", NULL);
-    clab_options_set(&o, "kt", "400", NULL);
-    clab_options_set(&o, "gn", "0", NULL);
-    clab_options_set(&o, "gt", "0", NULL);
+    undamped_hooke(&o);
     clab_options_set(&o, "lever", lever, NULL);
     clab_options_set(&o, "history_start", start, NULL);
     clab_error err;
@@ -150,12 +156,7 @@ static int slide_two_steps(const char *turn, double *Ft1, clab_vec3 *n1, clab_ve
     d.rdot = clab_v3(1.0, 0.0, 0.0);
     clab_world_add_body(w, &d, NULL);
     clab_options o;
-    clab_options_init(&o);
-    clab_options_set(&o, "model", "hooke", NULL);
-    clab_options_set(&o, "kn", "1000", NULL);
-    clab_options_set(&o, "kt", "400", NULL);
-    clab_options_set(&o, "gn", "0", NULL);
-    clab_options_set(&o, "gt", "0", NULL);
+    undamped_hooke(&o);
     clab_options_set(&o, "history_turn", turn, NULL);
     clab_error err;
     clab_error_clear(&err);

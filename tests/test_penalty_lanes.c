@@ -1,20 +1,20 @@
-/* test_penalty_lanes.c: the penalty backend's contacts two at a time (contact_force2,
- * penalty_backend.c: two touching sphere-sphere contacts in the two lanes of SSE2 registers)
- * give the same bits as the one-contact code (contact_force), as they promise: each lane does
- * the one-contact operations in the same order.
+/* test_penalty_lanes.c: the penalty fast path's contacts two at a time (contact_force2 of
+ * penalty/fast_contact.h: two touching sphere-sphere contacts in the two lanes of SSE2
+ * registers) give the same bits as its one-contact code (contact_force), as they promise: each
+ * lane does the one-contact operations in the same order.
  *
  * The one-contact code runs for every contact when the bodies have more than one material (the
  * pair is then looked up a contact), so the same compressed periodic packing (packing.h: 2,000
  * spheres and boxes, random velocities and spins, so that contacts slide and stick, start and
- * end; every 40th body frozen) is stepped twice: once with every body of one material (spheres' contacts in pairs), once
- * with body 0 of a second material of the same properties (every contact alone; the pairs'
- * parameters are the same numbers). Every body's position, orientation and velocities after the
- * steps must be the same bit for bit (memcmp, no tolerance), under Hertz-Mindlin with the
- * defaults and under LAMMPS's options (Hooke with an explicit k_n, cap=lammps, lever=surface,
- * history_turn=project, history_start=zero, velocity Verlet). One thread, so that the pairs are
- * the same in every run. Checked to fail: the lane of body b's lever arm formed with 0.6 Phi
- * for 0.5 Phi; the turned history's p2 > 0 written p2 < 0; a contact with a frozen body given
- * that body's (infinite) mass as m_eff. */
+ * end; every 40th body frozen) is stepped twice: once with every body of one material
+ * (spheres' contacts in pairs), once with body 0 of a second material of the same properties
+ * (every contact alone; the pairs' parameters are the same numbers). Every body's position,
+ * orientation and velocities after the steps must be the same bit for bit (memcmp, no
+ * tolerance), under Hertz-Mindlin with the defaults and under LAMMPS's options (Hooke with an
+ * explicit k_n, cap=lammps, lever=surface, history_turn=project, history_start=zero, velocity
+ * Verlet). One thread, so that the pairs are the same in every run. Checked to fail: the lane
+ * of body b's lever arm formed with 0.6 Phi for 0.5 Phi; the turned history's p2 > 0 written
+ * p2 < 0; a contact with a frozen body given that body's (infinite) mass as m_eff. */
 #include <string.h>
 
 #ifdef _OPENMP

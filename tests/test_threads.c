@@ -10,10 +10,10 @@
  * the library is built without OpenMP. Also: the same packing stepped with its contacts in
  * reverse order (the backend's fallback for contacts not sorted by key and body a), with
  * rolling resistance on, stays within 1e-12 of the speeds of the run in order (only the
- * summation order differs). And: on 2 threads, contacts whose bounds low (clab_contacts.low)
+ * summation order differs). And: on 2 threads, contacts whose bounds low (clab_partition.h)
  * are wrong (each body claimed to meet no lower body) are caught by the split scatter, which
  * falls back to the lists by b: the same bits as the run with the collider's bounds. And the
- * collider's hints as clab_contact.h states them: on 2 threads low[b] <= a for every record and
+ * collider's hints as clab_partition.h states them: on 2 threads low[b] <= a for every record and
  * low[j] <= j, part[0] = 0 <= part[1] <= part[2] = n with no body a on both sides of part[1];
  * neither on 1 thread, nor after clab_contacts_push. */
 #include <math.h>
@@ -98,7 +98,7 @@ int main(void)
 #else
     static run_t one, more;
     for (int rolling = 0; rolling <= 1; rolling++) {
-    /* one thread sums the forces by scattering them onto the bodies (penalty_backend.c:
+    /* one thread sums the forces by scattering them onto the bodies (penalty/fast_scatter.h:
      * contact_scatter), more threads by lists a body: the sums must still be the same */
     int rc = run(&one, 1, rolling);
     tap_ok(rc == CLAB_OK && one.contacts > STEPS * 8000,
@@ -168,7 +168,7 @@ int main(void)
         clab_world_destroy(w2);
     }
 
-    /* the collider's hints low and part (clab_contact.h) */
+    /* the collider's hints low and part (clab_partition.h) */
     for (int threads = 1; threads <= 2; threads++) {
         omp_set_num_threads(threads);
         clab_error err;
