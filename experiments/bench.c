@@ -14,6 +14,7 @@
 #endif
 
 #include "bench.h"
+#include "chute_data.h"
 #include "xp.h"
 
 /* the benchmarks: add an entry here and a source file bench_<name>.c */
@@ -130,7 +131,10 @@ static void usage(FILE *f)
                "  --sort N         chute, pile: bodies renumbered into cell order every N steps (sim option\n"
                "                   sort; default 1000, LAMMPS's atom sort), dvi-pile: once after settling;\n"
                "                   0: the order they were built in\n"
-               "  --data DIR       peer benchmark data (default: the source tree's ../shared/bench)\n"
+               "  --data DIR       chute: LAMMPS's data.chute (a folder holding it and in.chute, a folder\n"
+               "                   holding lammps-chute/, or the file); default: the packing contactlab\n"
+               "                   makes in DIR/chute-data (--quick: chute-data-quick) on first use\n"
+               "  --make-data DIR  chute: make that packing (data.chute, in.chute) in DIR and stop\n"
                "  --repeat N       chute: runs of each code per (steps, threads), contactlab and LAMMPS\n"
                "                   alternating (default 3, --quick 1; at most 32); the best of each is\n"
                "                   compared, and the ratio within each pair of runs is printed too;\n"
@@ -145,7 +149,7 @@ int xp_bench(int argc, char **argv)
     bench_ctx c;
     memset(&c, 0, sizeof c);
     snprintf(c.out, sizeof c.out, "out/bench");
-    snprintf(c.data_dir, sizeof c.data_dir, "%s/../shared/bench", CLAB_SRCDIR);
+    char make_data[1024] = "";
     c.lammps = 1;
     c.sort = 1000;
     c.threads[0] = 1;
@@ -158,6 +162,7 @@ int xp_bench(int argc, char **argv)
         {"quick", no_argument, 0, 'q'},       {"no-lammps", no_argument, 0, 'L'},
         {"data", required_argument, 0, 'd'},  {"help", no_argument, 0, 'h'},
         {"sort", required_argument, 0, 's'},  {"repeat", required_argument, 0, 'r'},
+        {"make-data", required_argument, 0, 'm'},
         {0, 0, 0, 0},
     };
     optind = 1;
@@ -165,7 +170,20 @@ int xp_bench(int argc, char **argv)
     while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
         switch (opt) {
         case 'o': snprintf(c.out, sizeof c.out, "%s", optarg); break;
-        case 'd': snprintf(c.data_dir, sizeof c.data_dir, "%s", optarg); break;
+        case 'd':
+            if (!*optarg) {
+                fprintf(stderr, "contactlab bench: --data: empty folder name\n");
+                return 2;
+            }
+            snprintf(c.data_dir, sizeof c.data_dir, "%s", optarg);
+            break;
+        case 'm':
+            if (!*optarg) {
+                fprintf(stderr, "contactlab bench: --make-data: empty folder name\n");
+                return 2;
+            }
+            snprintf(make_data, sizeof make_data, "%s", optarg);
+            break;
         case 'q': c.quick = 1; break;
         case 'L': c.lammps = 0; break;
         case 's': {
@@ -210,6 +228,7 @@ int xp_bench(int argc, char **argv)
         }
         run[i] = any = 1;
     }
+    if (make_data[0]) return chute_make_data(make_data, c.quick) ? 1 : 0;
     if (xp_mkdir_p(c.out)) {
         fprintf(stderr, "contactlab bench: cannot create %s: %s\n", c.out, strerror(errno));
         return 1;
