@@ -10,21 +10,27 @@
  *   1. the rough base: a jittered grid of frozen spheres (type 2), 38 x 24 over 40 x 20 (the
  *      file's 912 a 800 area), each moved by up to 10 % of its cell in x and y and set at a
  *      height z uniform in [0, 0.3): no gap wide enough to let a sphere of diameter 1 through;
- *   2. the flowing spheres (type 1): triangular layers (nx columns a period, ny rows, odd rows
- *      shifted half a column), each layer shifted by (ax/2, ay/3) over the one below so that a
- *      sphere sits in a hollow of three, the layers dz = sqrt((1 + g)^2 - d^2) apart (d: the
- *      nearest in-plane distance to the hollow's corners) so the nearest neighbours are 1 + g
- *      apart, g = 0.01; every coordinate moved by up to 0.002 (no overlap: 2 x 0.002 x sqrt 3
- *      < g); the last layer a random subset of its sites. Packing fraction about 0.58;
- *   3. velocities: Bagnold's profile of a steady chute flow (Silbert et al. 2001, Eq. 14),
- *      v_x = U (1 - (1 - zeta)^(3/2)), zeta the height above the base over the pile's, with
- *      U = 14.5 (the surface speed of LAMMPS's file), plus Gaussian fluctuations of 0.25 in each
- *      component; angular velocity half the shear rate about y (rolling with the shear) plus
- *      Gaussian fluctuations of 1 in each component;
- *   4. 2,000 steps (0.2 time units) of the chute itself under contactlab's penalty backend
- *      with in.chute's law and gravity, h = 1e-4, bodies in their built order (no sort): the
- *      gaps close and the layers shear into a flowing, touching packing; its state after the
- *      last step is written (positions wrapped into the box, the stored velocities).
+ *   2. the flowing spheres (type 1), dropped one by one onto what is there: their (x, y) the
+ *      sites of triangular layers (nx columns a period, ny rows, odd rows shifted half a
+ *      column; each layer shifted by (ax/2, ay/3) over the one below), moved by up to 2e-5;
+ *      each sphere's height the lowest at which every sphere already placed is at least
+ *      1 + g away (g = 1e-4): it rests, a gap g above, on the highest sphere under it. No
+ *      two spheres overlap; the last layer's sites a random subset;
+ *   3. settling: 2,000 steps (0.2 time units) of the chute itself under contactlab's penalty
+ *      backend with in.chute's law and gravity, h = 1e-4, bodies in their built order (no
+ *      sort), the velocities zeroed every 100 steps (quenched, as bench pile settles): the
+ *      gaps close and the weight loads the contacts;
+ *   4. velocities: Bagnold's profile of a steady chute flow (Silbert et al. 2001),
+ *      v_x = U (1 - (1 - zeta)^(3/2)), zeta = (z - z_min + 1/2) / (z_max - z_min + 1) over
+ *      the flowing spheres, U = 14.5 (the surface speed of LAMMPS's file), plus Gaussian
+ *      fluctuations of 0.25 in each component (the file's are 0.2 to 0.4); angular velocity
+ *      half the shear rate about y (rolling with the shear) plus Gaussian fluctuations of 1 in
+ *      each component.
+ *
+ * The state is written with the positions wrapped into the box (z from 0 to the top sphere
+ * plus 1, rounded up) and no tangential history, as LAMMPS's file. Its numbers: packing
+ * fraction and contacts a sphere as LAMMPS's file (0.5 contacts a moving sphere after 10
+ * steps, against 0.50 on LAMMPS's; 4.2 candidate pairs a sphere against 3.6).
  *
  * Every random number comes from GSL's MT19937 with seed 1, and the steps' results do not
  * depend on the thread count (doc/penalty.md), so the file is the same on every run. */
@@ -45,15 +51,16 @@
 #include "xp.h"
 
 #define GEN_SEED 1UL
-#define GEN_GAP 0.01      /* g: the gap between nearest neighbours of the lattice */
-#define GEN_JITTER 0.002  /* largest move of a lattice coordinate */
+#define GEN_GAP 1e-4      /* g: the gap between nearest neighbours of the lattice */
+#define GEN_JITTER 2e-5   /* largest move of a lattice coordinate */
 #define GEN_BASE_Z 0.3    /* base spheres' heights: uniform in [0, GEN_BASE_Z) */
 #define GEN_U 14.5        /* Bagnold profile's surface speed */
 #define GEN_SIGMA_V 0.25  /* velocity fluctuations, each component */
 #define GEN_SIGMA_W 1.0   /* angular velocity fluctuations, each component */
-#define GEN_STEPS 2000L   /* steps of the chute before the state is written */
+#define GEN_STEPS 2000L   /* settling steps under the chute's law and gravity */
+#define GEN_QUENCH 100    /* settling: velocities zeroed every GEN_QUENCH steps */
 /* the generator's name in the data file's title: a file with another title is not reused */
-#define GEN_TITLE "contactlab chute packing 1 (chute_data.c: lattice seed 1, Bagnold velocities, 2000 steps)"
+#define GEN_TITLE "contactlab chute packing 1 (chute_data.c: seed 1, dropped, 2000 quenched steps, Bagnold velocities)"
 
 clab_world *chute_world_create(int *material, clab_error *err)
 {
@@ -120,59 +127,127 @@ static int add_base(clab_world *w, int mat, const gen_size *g, gsl_rng *r, long 
     return 0;
 }
 
-/* steps 2 and 3: nflow spheres on the stacked triangular layers, with their velocities */
+/* the deposition of step 2: columns of the floor a cell each (at least 1 + g wide), the
+ * spheres placed so far in each, and the periodic floor */
+typedef struct gen_bins {
+    long ncx, ncy;
+    double cx, cy, Lx, Ly;
+    long *head, *next; /* [ncx ncy], [spheres]: each column's spheres as a list, -1 ends */
+    clab_vec3 *p;      /* [spheres] positions */
+    long n;
+} gen_bins;
+
+/* the lowest height at which a sphere at (x, y) is at least 1 + g from every sphere placed so
+ * far (each a diameter 1): over those whose horizontal distance rho is below 1 + g, the
+ * largest z_j + sqrt((1 + g)^2 - rho^2) */
+static double gen_drop(const gen_bins *b, double x, double y)
+{
+    const double reach = 1.0 + GEN_GAP;
+    const long i0 = (long)(x / b->cx), j0 = (long)(y / b->cy);
+    double z = 0.0;
+    for (long dj = -1; dj <= 1; dj++)
+        for (long di = -1; di <= 1; di++) {
+            const long i = (i0 + di + b->ncx) % b->ncx, j = (j0 + dj + b->ncy) % b->ncy;
+            for (long q = b->head[j * b->ncx + i]; q >= 0; q = b->next[q]) {
+                double dx = b->p[q].x - x, dy = b->p[q].y - y;
+                dx -= b->Lx * round(dx / b->Lx); /* minimum image */
+                dy -= b->Ly * round(dy / b->Ly);
+                const double rho2 = dx * dx + dy * dy;
+                if (rho2 < reach * reach) z = fmax(z, b->p[q].z + sqrt(reach * reach - rho2));
+            }
+        }
+    return z;
+}
+
+static void gen_put(gen_bins *b, clab_vec3 p)
+{
+    long i = (long)(p.x / b->cx), j = (long)(p.y / b->cy);
+    if (i >= b->ncx) i = b->ncx - 1;
+    if (j >= b->ncy) j = b->ncy - 1;
+    b->p[b->n] = p;
+    b->next[b->n] = b->head[j * b->ncx + i];
+    b->head[j * b->ncx + i] = b->n++;
+}
+
+/* step 2: nflow spheres dropped onto the base over the stacked triangular layers' sites */
 static int add_flow(clab_world *w, int mat, const gen_size *g, long nflow, gsl_rng *r, clab_error *err)
 {
     const long nx = lround(g->Lx / 1.2), ny = 2 * lround(g->Ly / 2.0);
     const double ax = g->Lx / (double)nx, ay = g->Ly / (double)ny;
-    /* in-plane neighbours at ax and hypot(ax/2, ay); the hollow's corners at hypot(ax/2, ay/3)
-     * (twice) and 2 ay/3 */
+    /* in-plane neighbours at ax and hypot(ax/2, ay): a layer's spheres never touch */
     const double margin = 1.0 + GEN_GAP + 4.0 * GEN_JITTER;
     if (ax < margin || hypot(0.5 * ax, ay) < margin)
         return clab_error_set(err, CLAB_EINVAL, "chute packing: floor %g x %g too small for its layers", g->Lx, g->Ly);
-    const double dmin = fmin(hypot(0.5 * ax, ay / 3.0), 2.0 * ay / 3.0);
-    const double dz = sqrt((1.0 + GEN_GAP) * (1.0 + GEN_GAP) - dmin * dmin);
     const long per = nx * ny, layers = (nflow + per - 1) / per, last = nflow - (layers - 1) * per;
-    const double z0 = GEN_BASE_Z + 1.0 + GEN_GAP, H = (double)layers * dz; /* zeta = (z - z0 + dz) / H */
-    /* the sites of the last layer: a random subset */
+    const size_t nbase = w->nbodies, ntot = nbase + (size_t)nflow;
+    gen_bins b = {(long)(g->Lx / (1.0 + GEN_GAP)), (long)(g->Ly / (1.0 + GEN_GAP)), 0, 0, g->Lx, g->Ly,
+                  NULL, NULL, NULL, 0};
+    b.cx = g->Lx / (double)b.ncx;
+    b.cy = g->Ly / (double)b.ncy;
+    b.head = malloc((size_t)(b.ncx * b.ncy) * sizeof *b.head);
+    b.next = malloc(ntot * sizeof *b.next);
+    b.p = malloc(ntot * sizeof *b.p);
     long *pick = malloc((size_t)per * sizeof *pick);
-    if (!pick) return clab_error_set(err, CLAB_ENOMEM, "out of memory");
+    char *used = calloc((size_t)per, 1);
+    int rc = 0;
+    if (!b.head || !b.next || !b.p || !pick || !used) {
+        rc = clab_error_set(err, CLAB_ENOMEM, "out of memory");
+        goto done;
+    }
+    for (long q = 0; q < b.ncx * b.ncy; q++) b.head[q] = -1;
+    for (size_t k = 0; k < nbase; k++) gen_put(&b, w->bodies[k].r);
+    /* the sites of the last layer: a random subset */
     for (long q = 0; q < per; q++) pick[q] = q;
     gsl_ran_shuffle(r, pick, (size_t)per, sizeof *pick);
-    char *used = calloc((size_t)per, 1);
-    if (!used) {
-        free(pick);
-        return clab_error_set(err, CLAB_ENOMEM, "out of memory");
-    }
     for (long q = 0; q < last; q++) used[pick[q]] = 1;
-    free(pick);
-    clab_body_def d = clab_default_body_def();
-    d.shape = clab_sphere(0.5);
-    d.density = 1.0;
-    d.material = mat;
-    int rc = 0;
-    for (long k = 0; k < layers && !rc; k++)
-        for (long q = 0; q < per && !rc; q++) {
+    for (long k = 0; k < layers; k++)
+        for (long q = 0; q < per; q++) {
             if (k == layers - 1 && !used[q]) continue;
             const long i = q % nx, j = q / nx;
             double x = ((double)i + 0.5 * (double)(j & 1) + 0.5 * (double)k) * ax;
             double y = ((double)j + (double)k / 3.0) * ay;
-            double z = z0 + (double)k * dz;
-            x = fmod(x + GEN_JITTER * (2.0 * gsl_rng_uniform(r) - 1.0) + g->Lx, g->Lx);
-            y = fmod(y + GEN_JITTER * (2.0 * gsl_rng_uniform(r) - 1.0) + g->Ly, g->Ly);
-            z += GEN_JITTER * (2.0 * gsl_rng_uniform(r) - 1.0);
-            d.r = clab_v3(x, y, z);
-            /* Bagnold: v_x = U (1 - (1 - zeta)^(3/2)), dv_x/dz = 3/2 U (1 - zeta)^(1/2) / H */
-            const double zeta = fmin(1.0, (z - z0 + dz) / H);
-            const double shear = 1.5 * GEN_U * sqrt(1.0 - zeta) / H;
-            d.rdot = clab_v3(GEN_U * (1.0 - pow(1.0 - zeta, 1.5)) + gsl_ran_gaussian(r, GEN_SIGMA_V),
-                             gsl_ran_gaussian(r, GEN_SIGMA_V), gsl_ran_gaussian(r, GEN_SIGMA_V));
-            d.omega = clab_v3(gsl_ran_gaussian(r, GEN_SIGMA_W), 0.5 * shear + gsl_ran_gaussian(r, GEN_SIGMA_W),
-                              gsl_ran_gaussian(r, GEN_SIGMA_W));
-            if (clab_world_add_body(w, &d, err) < 0) rc = -1;
+            x = fmod(x + GEN_JITTER * (2.0 * gsl_rng_uniform(r) - 1.0) + 2.0 * g->Lx, g->Lx);
+            y = fmod(y + GEN_JITTER * (2.0 * gsl_rng_uniform(r) - 1.0) + 2.0 * g->Ly, g->Ly);
+            gen_put(&b, clab_v3(x, y, gen_drop(&b, x, y)));
         }
+    clab_body_def d = clab_default_body_def();
+    d.shape = clab_sphere(0.5);
+    d.density = 1.0;
+    d.material = mat;
+    for (size_t q = nbase; q < ntot && !rc; q++) {
+        d.r = b.p[q];
+        if (clab_world_add_body(w, &d, err) < 0) rc = -1;
+    }
+done:
+    free(b.head);
+    free(b.next);
+    free(b.p);
+    free(pick);
     free(used);
     return rc;
+}
+
+/* step 4: the velocities of the moving bodies (from body nbase on) */
+static void set_velocities(clab_world *w, size_t nbase, gsl_rng *r)
+{
+    double z0 = INFINITY, z1 = -INFINITY;
+    for (size_t q = nbase; q < w->nbodies; q++) {
+        z0 = fmin(z0, w->bodies[q].r.z);
+        z1 = fmax(z1, w->bodies[q].r.z);
+    }
+    const double H = z1 - z0 + 1.0; /* zeta = (z - z0 + 1/2) / H, in (0, 1) */
+    for (size_t q = nbase; q < w->nbodies; q++) {
+        clab_body *b = &w->bodies[q];
+        /* Bagnold: v_x = U (1 - (1 - zeta)^(3/2)), dv_x/dz = 3/2 U (1 - zeta)^(1/2) / H */
+        const double zeta = (b->r.z - z0 + 0.5) / H;
+        const double shear = 1.5 * GEN_U * sqrt(1.0 - zeta) / H;
+        b->rdot = clab_v3(GEN_U * (1.0 - pow(1.0 - zeta, 1.5)) + gsl_ran_gaussian(r, GEN_SIGMA_V),
+                          gsl_ran_gaussian(r, GEN_SIGMA_V), gsl_ran_gaussian(r, GEN_SIGMA_V));
+        /* world frame; A(e) is the identity (sphere_orientation=off keeps e as added) */
+        const clab_vec3 om = clab_v3(gsl_ran_gaussian(r, GEN_SIGMA_W), 0.5 * shear + gsl_ran_gaussian(r, GEN_SIGMA_W),
+                                     gsl_ran_gaussian(r, GEN_SIGMA_W));
+        b->wbar = clab_q_rotate_inv(b->e, om);
+    }
 }
 
 /* in.chute for the data file beside it: LAMMPS's bench/in.chute */
@@ -202,7 +277,7 @@ static const char chute_input[] =
     "thermo          100\n"
     "run             100\n";
 
-/* step 4: the chute's own steps */
+/* step 3: the settling, quenched */
 static int run_chute(clab_world *w, clab_error *err)
 {
     clab_options o;
@@ -215,7 +290,11 @@ static int run_chute(clab_world *w, clab_error *err)
     clab_options_free(&o);
     if (!s) return -1;
     int rc = 0;
-    for (long k = 0; k < GEN_STEPS && !rc; k++) rc = clab_sim_step(s, err);
+    for (long k = 0; k < GEN_STEPS && !rc; k++) {
+        rc = clab_sim_step(s, err);
+        if ((k + 1) % GEN_QUENCH == 0)
+            for (size_t i = 0; i < w->nbodies; i++) w->bodies[i].rdot = w->bodies[i].wbar = clab_v3(0.0, 0.0, 0.0);
+    }
     clab_sim_destroy(s);
     return rc;
 }
@@ -244,11 +323,12 @@ int chute_make_data(const char *dir, int quick)
     if (!rc) rc = clab_world_set_periodic(w, 0, 0.0, g.Lx, &err) || clab_world_set_periodic(w, 1, 0.0, g.Ly, &err);
     if (!rc) rc = add_base(w, mat, &g, r, &nbase, &err);
     if (!rc) rc = add_flow(w, mat, &g, g.ntotal - nbase, r, &err);
-    if (r) gsl_rng_free(r);
     printf("  making the chute's data in %s: %ld spheres (%ld frozen), floor %g x %g, %ld steps of the chute...\n",
            dir, g.ntotal, nbase, g.Lx, g.Ly, GEN_STEPS);
     fflush(stdout);
     if (!rc) rc = run_chute(w, &err);
+    if (!rc) set_velocities(w, (size_t)nbase, r);
+    if (r) gsl_rng_free(r);
     if (rc) {
         fprintf(stderr, "contactlab bench chute: making the chute's data: %s\n", err.msg[0] ? err.msg : "out of memory");
         clab_world_destroy(w);
