@@ -15,6 +15,8 @@ contactlab_SOURCES += \
 	experiments/chute_data.h \
 	experiments/chute_data.c \
 	experiments/bench_pile.c \
+	experiments/bench_pile_lammps.h \
+	experiments/bench_pile_lammps.c \
 	experiments/bench_dvi_pile.c
 BENCH_ARGS =
 bench: contactlab$(EXEEXT)

@@ -59,8 +59,9 @@
 #define GEN_SIGMA_W 1.0   /* angular velocity fluctuations, each component */
 #define GEN_STEPS 2000L   /* settling steps under the chute's law and gravity */
 #define GEN_QUENCH 100    /* settling: velocities zeroed every GEN_QUENCH steps */
-/* the generator's name in the data file's title: a file with another title is not reused */
-#define GEN_TITLE "contactlab chute packing 1 (chute_data.c: seed 1, dropped, 2000 quenched steps, Bagnold velocities)"
+/* the generator's name in the data file's title (at most 16 words in all, as clab_lammps_read_data
+ * reads a line): a file with another title is not reused */
+#define GEN_TITLE "contactlab chute packing 1: seed 1, dropped, 2000 quenched steps, Bagnold velocities"
 
 clab_world *chute_world_create(int *material, clab_error *err)
 {
