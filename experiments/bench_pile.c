@@ -357,7 +357,7 @@ static void send_point(const bench_ctx *c, const pile_point *pt)
 }
 
 /* Run size k in a child process (this program re-executed: bench pile with the same options,
- * --out, --threads, --sort, --quick, --repeat, and CLAB_BENCH_PILE_ONLY=k) and read its point
+ * --out, --threads, --sort, --quick, --no-lammps, --repeat, and CLAB_BENCH_PILE_ONLY=k) and read its point
  * back from its output, which is passed on without bench's own header and footer lines. 0 on
  * success, 1 when the child failed after its point, -1 when it gave none (the caller runs the
  * size itself then). */
@@ -371,7 +371,7 @@ static int run_child(const bench_ctx *c, int k, pile_point *pt)
     snprintf(srt, sizeof srt, "%ld", c->sort);
     snprintf(only, sizeof only, "%d", k);
     snprintf(rep, sizeof rep, "%d", c->repeat);
-    char *argv[14];
+    char *argv[16];
     int a = 0;
     argv[a++] = "contactlab";
     argv[a++] = "bench";
@@ -382,6 +382,7 @@ static int run_child(const bench_ctx *c, int k, pile_point *pt)
     argv[a++] = "--sort";
     argv[a++] = srt;
     if (c->quick) argv[a++] = "--quick";
+    if (!c->lammps) argv[a++] = "--no-lammps";
     if (c->repeat > 0) {
         argv[a++] = "--repeat";
         argv[a++] = rep;
