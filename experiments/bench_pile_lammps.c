@@ -174,8 +174,8 @@ static clab_world *peer_world(const char *dir, const clab_world *w0, clab_lammps
 
 /* steps of LAMMPS's law from a copy of w0: wall seconds, and the kinetic energy at the last
  * full step */
-static int peer_run(const clab_world *w0, const pile_law *L, double h, long sort, long steps, double *sec, bench_ke *ke,
-                    clab_error *err)
+static int peer_run(const clab_world *w0, const pile_law *L, double h, long sort, long steps, double *sec, double *cpu,
+                    bench_ke *ke, clab_error *err)
 {
     clab_world *w = clab_world_clone(w0);
     if (!w) return clab_error_set(err, CLAB_ENOMEM, "out of memory");
@@ -201,9 +201,10 @@ static int peer_run(const clab_world *w0, const pile_law *L, double h, long sort
     int rc = s ? CLAB_OK : CLAB_EINVAL;
     if (!rc && sort > 0) rc = clab_sim_sort(s, err);
     if (!rc) rc = clab_sim_prepare(s, err); /* the setup before the clock, as LAMMPS's loop time */
-    double t0 = bench_now();
+    double t0 = bench_now(), c0 = bench_cpu_now(1);
     for (long k = 0; k < steps && !rc; k++) rc = clab_sim_step(s, err);
     *sec = bench_now() - t0;
+    *cpu = bench_cpu_now(1) - c0;
     if (!rc) rc = bench_ke_full_step(s, ke, err);
     clab_sim_destroy(s);
     clab_world_destroy(w);
@@ -259,23 +260,25 @@ int pile_lammps_compare(const bench_ctx *c, const char *dir, const clab_world *w
            "gran/hertz/history K_n %.6g K_t %.6g gamma_n %.6g gamma_t %.6g; contactlab penalty model=hertz "
            "gn=%.6g gt=%.6g with LAMMPS's options\n",
            lc.version, dir, steps, nproc, L.Kn, L.Kt, L.gamma_n, L.gamma_t, L.gn, L.gt);
-    double best = INFINITY, lbest = INFINITY;
+    double best = INFINITY, lbest = INFINITY, best_cpu = INFINITY, lbest_cpu = INFINITY;
     bench_ke ke = {0, 0}, lke = {0, 0};
     int status = 0, have = 0;
     for (int r = 0; r < repeats && !status; r++) {
-        double sec = 0.0;
-        if (peer_run(w, &L, h, c->sort, steps, &sec, &ke, &err)) {
+        double sec = 0.0, cpu = 0.0;
+        if (peer_run(w, &L, h, c->sort, steps, &sec, &cpu, &ke, &err)) {
             fprintf(stderr, "contactlab bench pile: LAMMPS's law: %s\n", err.msg);
             status = 1;
             break;
         }
         best = fmin(best, sec);
+        best_cpu = fmin(best_cpu, cpu);
         bench_lammps_out lo;
         if (bench_lammps_run("pile", dir, in, &lc, steps, nproc, 1, &lo)) {
             status = 1;
             break;
         }
         lbest = fmin(lbest, lo.loop);
+        if (lo.cpu_use > 0.0) lbest_cpu = fmin(lbest_cpu, lo.loop * lo.cpu_use * nproc);
         if (lo.have_ke && !have) {
             lke = lo.ke;
             have = 1;
@@ -285,15 +288,18 @@ int pile_lammps_compare(const bench_ctx *c, const char *dir, const clab_world *w
     if (status) return status;
     char name[64], note[200];
     snprintf(name, sizeof name, "pile-lammps-law-%ld", n);
-    snprintf(note, sizeof note, "contactlab penalty with LAMMPS's gran/hertz/history law; best of %d", repeats);
+    snprintf(note, sizeof note, "contactlab penalty with LAMMPS's gran/hertz/history law; best of %d; CPU %.4g s", repeats,
+             best_cpu);
     bench_row row = {name, nproc, n, -1, steps, best, bench_peak_rss_bytes(), note};
     bench_summary_append(c, &row);
     snprintf(name, sizeof name, "pile-%ld-lammps", n);
-    snprintf(note, sizeof note, "LAMMPS %s gran/hertz/history; best of %d", lc.version, repeats);
+    snprintf(note, sizeof note, "LAMMPS %s gran/hertz/history; best of %d; CPU %.4g s", lc.version, repeats, lbest_cpu);
     bench_row lrow = {name, nproc, n, -1, steps, lbest, 0.0, note};
     bench_summary_append(c, &lrow);
-    printf("    ratio contactlab/LAMMPS (particle-steps per second), %ld steps, %d thread(s): %.3g\n", steps, nproc,
-           lbest / best);
+    const double ps = (double)n * (double)steps;
+    printf("    ratio contactlab/LAMMPS (particle-steps per second), %ld steps, %d thread(s): %.3g; CPU time per "
+           "particle-step (all threads): contactlab %.4g ns, LAMMPS %.4g ns, ratio LAMMPS/contactlab %.3g; load %.2f\n",
+           steps, nproc, lbest / best, 1e9 * best_cpu / ps, 1e9 * lbest_cpu / ps, lbest_cpu / best_cpu, bench_load1());
     if (have) physics_row(c, n, steps, ke, lke);
     else printf("    (no kinetic energy in LAMMPS's log)\n");
     return 0;
