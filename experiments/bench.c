@@ -20,7 +20,8 @@
 /* the benchmarks: add an entry here and a source file bench_<name>.c */
 static const bench_entry benchmarks[] = {
     {"chute", "LAMMPS's chute flow (32,000 spheres, Hooke with history) side by side with lmp", bench_chute},
-    {"pile", "penalty (Hertz-Mindlin, history) on a settled dense pile of 8k, 32k, 128k spheres: rate, memory, scaling",
+    {"pile", "penalty (Hertz-Mindlin, history) on a settled dense pile of 8k, 32k, 128k spheres: rate, memory, scaling; "
+             "the 32k pile beside lmp",
      bench_pile},
     {"pile-1m", "penalty on a settled dense pile of 1,000,000 spheres: memory and time per step", bench_pile_1m},
     {"dvi-pile", "DVI solvers on a settled pile of 8,000 and 32,000 spheres: s/step, ns per (contact x iteration), iterations to 1e-4/1e-6 m/s", bench_dvi_pile},
@@ -133,13 +134,15 @@ static void usage(FILE *f)
                "                   0: the order they were built in\n"
                "  --data DIR       chute: LAMMPS's data.chute (a folder holding it and in.chute, a folder\n"
                "                   holding lammps-chute/, or the file); default: the packing contactlab\n"
-               "                   makes in DIR/chute-data (--quick: chute-data-quick) on first use\n"
+               "                   makes in the --out folder's chute-data/ (--quick: chute-data-quick/)\n"
+               "                   on first use, and reuses\n"
                "  --make-data DIR  chute: make that packing (data.chute, in.chute) in DIR and stop\n"
                "  --repeat N       chute: runs of each code per (steps, threads), contactlab and LAMMPS\n"
                "                   alternating (default 3, --quick 1; at most 32); the best of each is\n"
                "                   compared, and the ratio within each pair of runs is printed too;\n"
                "                   pile: timed runs of each thread count, the counts taking turns\n"
-               "                   (default 3); more repeats ride out a slow spell of a shared host\n"
+               "                   (default 3), and the runs of each code on the pile written for LAMMPS\n"
+               "                   (default 3, --quick 1); more repeats ride out a slow spell of a shared host\n"
                "  --help\n\nbenchmarks:\n");
     for (size_t i = 0; i < nbenchmarks(); i++) fprintf(f, "  %-12s %s\n", benchmarks[i].name, benchmarks[i].summary);
 }
