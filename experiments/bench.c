@@ -14,12 +14,14 @@
 #endif
 
 #include "bench.h"
+#include "chute_data.h"
 #include "xp.h"
 
 /* the benchmarks: add an entry here and a source file bench_<name>.c */
 static const bench_entry benchmarks[] = {
     {"chute", "LAMMPS's chute flow (32,000 spheres, Hooke with history) side by side with lmp", bench_chute},
-    {"pile", "penalty (Hertz-Mindlin, history) on a settled dense pile of 8k, 32k, 128k spheres: rate, memory, scaling",
+    {"pile", "penalty (Hertz-Mindlin, history) on a settled dense pile of 8k, 32k, 128k spheres: rate, memory, scaling; "
+             "the 32k pile beside lmp",
      bench_pile},
     {"pile-1m", "penalty on a settled dense pile of 1,000,000 spheres: memory and time per step", bench_pile_1m},
     {"dvi-pile", "DVI solvers on a settled pile of 8,000 and 32,000 spheres: s/step, ns per (contact x iteration), iterations to 1e-4/1e-6 m/s", bench_dvi_pile},
@@ -130,12 +132,17 @@ static void usage(FILE *f)
                "  --sort N         chute, pile: bodies renumbered into cell order every N steps (sim option\n"
                "                   sort; default 1000, LAMMPS's atom sort), dvi-pile: once after settling;\n"
                "                   0: the order they were built in\n"
-               "  --data DIR       peer benchmark data (default: the source tree's ../shared/bench)\n"
+               "  --data DIR       chute: LAMMPS's data.chute (a folder holding it and in.chute, a folder\n"
+               "                   holding lammps-chute/, or the file); default: the packing contactlab\n"
+               "                   makes in the --out folder's chute-data/ (--quick: chute-data-quick/)\n"
+               "                   on first use, and reuses\n"
+               "  --make-data DIR  chute: make that packing (data.chute, in.chute) in DIR and stop\n"
                "  --repeat N       chute: runs of each code per (steps, threads), contactlab and LAMMPS\n"
                "                   alternating (default 3, --quick 1; at most 32); the best of each is\n"
                "                   compared, and the ratio within each pair of runs is printed too;\n"
                "                   pile: timed runs of each thread count, the counts taking turns\n"
-               "                   (default 3); more repeats ride out a slow spell of a shared host\n"
+               "                   (default 3), and the runs of each code on the pile written for LAMMPS\n"
+               "                   (default 3, --quick 1); more repeats ride out a slow spell of a shared host\n"
                "  --help\n\nbenchmarks:\n");
     for (size_t i = 0; i < nbenchmarks(); i++) fprintf(f, "  %-12s %s\n", benchmarks[i].name, benchmarks[i].summary);
 }
@@ -145,7 +152,7 @@ int xp_bench(int argc, char **argv)
     bench_ctx c;
     memset(&c, 0, sizeof c);
     snprintf(c.out, sizeof c.out, "out/bench");
-    snprintf(c.data_dir, sizeof c.data_dir, "%s/../shared/bench", CLAB_SRCDIR);
+    char make_data[1024] = "";
     c.lammps = 1;
     c.sort = 1000;
     c.threads[0] = 1;
@@ -158,6 +165,7 @@ int xp_bench(int argc, char **argv)
         {"quick", no_argument, 0, 'q'},       {"no-lammps", no_argument, 0, 'L'},
         {"data", required_argument, 0, 'd'},  {"help", no_argument, 0, 'h'},
         {"sort", required_argument, 0, 's'},  {"repeat", required_argument, 0, 'r'},
+        {"make-data", required_argument, 0, 'm'},
         {0, 0, 0, 0},
     };
     optind = 1;
@@ -165,7 +173,20 @@ int xp_bench(int argc, char **argv)
     while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
         switch (opt) {
         case 'o': snprintf(c.out, sizeof c.out, "%s", optarg); break;
-        case 'd': snprintf(c.data_dir, sizeof c.data_dir, "%s", optarg); break;
+        case 'd':
+            if (!*optarg) {
+                fprintf(stderr, "contactlab bench: --data: empty folder name\n");
+                return 2;
+            }
+            snprintf(c.data_dir, sizeof c.data_dir, "%s", optarg);
+            break;
+        case 'm':
+            if (!*optarg) {
+                fprintf(stderr, "contactlab bench: --make-data: empty folder name\n");
+                return 2;
+            }
+            snprintf(make_data, sizeof make_data, "%s", optarg);
+            break;
         case 'q': c.quick = 1; break;
         case 'L': c.lammps = 0; break;
         case 's': {
@@ -210,6 +231,7 @@ int xp_bench(int argc, char **argv)
         }
         run[i] = any = 1;
     }
+    if (make_data[0]) return chute_make_data(make_data, c.quick) ? 1 : 0;
     if (xp_mkdir_p(c.out)) {
         fprintf(stderr, "contactlab bench: cannot create %s: %s\n", c.out, strerror(errno));
         return 1;

@@ -22,7 +22,8 @@ typedef struct bench_ctx {
     long sort;                         /* --sort N: penalty runs renumber their bodies into cell order
                                         * every N steps (sim option sort; LAMMPS's default atom sort is
                                         * every 1000 steps); 0: never */
-    char data_dir[1024];               /* where the peer benchmark data lives (shared/bench) */
+    char data_dir[1024];               /* --data: the chute's LAMMPS data (a folder or the file);
+                                        * "": the packing contactlab makes (chute_data.h) */
     int repeat;                        /* --repeat N: chute runs of each code a (steps, threads),
                                         * alternating; pile runs of each thread count, taking
                                         * turns; 0: the default (chute 3, --quick 1; pile 3) */

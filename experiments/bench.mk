@@ -10,7 +10,13 @@ contactlab_SOURCES += \
 	experiments/bench.h \
 	experiments/bench.c \
 	experiments/bench_chute.c \
+	experiments/bench_lammps.h \
+	experiments/bench_lammps.c \
+	experiments/chute_data.h \
+	experiments/chute_data.c \
 	experiments/bench_pile.c \
+	experiments/bench_pile_lammps.h \
+	experiments/bench_pile_lammps.c \
 	experiments/bench_dvi_pile.c
 BENCH_ARGS =
 bench: contactlab$(EXEEXT)

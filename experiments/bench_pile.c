@@ -59,12 +59,14 @@
 #include <gsl/gsl_rng.h>
 
 #include "bench.h"
+#include "bench_pile_lammps.h"
 #include "clab_checkpoint.h"
 #include "clab_sim.h"
 #include "pile_scene.h"
 
 #define NZ 20         /* fcc cells in height (40 sphere layers) */
 #define RADIUS 0.01   /* mean radius R [m] */
+#define DENSITY 2500.0 /* [kg/m^3] */
 #define REPEATS 3     /* timed repeats, the best is kept (--repeat N: N) */
 #define QUENCH 25     /* settling: velocities zeroed every QUENCH steps */
 
@@ -98,7 +100,7 @@ static clab_world *lattice_pile(int nx, unsigned long seed, clab_error *err)
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(r, seed);
     d = clab_default_body_def();
-    d.density = 2500.0;
+    d.density = DENSITY;
     /* the cells in raster order (x fastest), or along a Morton curve (CLAB_PILE_ORDER=morton:
      * neighbours near in body index, as a code that re-sorts its bodies by cell keeps them) */
     size_t ncell = (size_t)nx * nx * NZ;
@@ -182,8 +184,10 @@ static void warm_up(void)
     clab_world_destroy(w);
 }
 
-/* one pile size: build, settle, then time every thread count */
-static int run_size(const bench_ctx *c, int nx, int settle, int steps, const char *tag, pile_point *pt)
+/* one pile size: build, settle, then time every thread count; peer: the settled pile also
+ * written as a LAMMPS data file with its input and, after the timed runs, run by both codes
+ * under LAMMPS's law (bench_pile_lammps.c) */
+static int run_size(const bench_ctx *c, int nx, int settle, int steps, const char *tag, int peer, pile_point *pt)
 {
     clab_error err;
     trim_heap();
@@ -226,6 +230,9 @@ static int run_size(const bench_ctx *c, int nx, int settle, int steps, const cha
             for (size_t i = 0; i < w->nbodies; i++) w->bodies[i].rdot = w->bodies[i].wbar = clab_v3(0.0, 0.0, 0.0);
     }
     double tset = bench_now() - t0;
+    char peer_dir[1100];
+    snprintf(peer_dir, sizeof peer_dir, "%s/pile-lammps-%ld", c->out, n);
+    if (peer && pile_lammps_write(peer_dir, w, RADIUS, DENSITY, s->h, 0.2 * RADIUS)) goto fail;
     /* the settled state every timed run starts from */
     if (clab_checkpoint_encode(s, NULL, &img, &err)) {
         fprintf(stderr, "bench pile: keeping the settled state: %s\n", err.msg);
@@ -312,9 +319,11 @@ static int run_size(const bench_ctx *c, int nx, int settle, int steps, const cha
                (double)img.len / (double)n, steps, same ? "the same to the bit" : "DIFFERS", ke_end[0]);
     }
     clab_checkpoint_image_free(&img);
+    const double h = s->h;
     clab_sim_destroy(s);
+    int rc = peer ? pile_lammps_compare(c, peer_dir, w, RADIUS, DENSITY, h) : 0;
     clab_world_destroy(w);
-    return 0;
+    return rc;
 fail:
     clab_checkpoint_image_free(&img);
     clab_sim_destroy(s);
@@ -348,7 +357,7 @@ static void send_point(const bench_ctx *c, const pile_point *pt)
 }
 
 /* Run size k in a child process (this program re-executed: bench pile with the same options,
- * --out, --threads, --sort, --quick, --repeat, and CLAB_BENCH_PILE_ONLY=k) and read its point
+ * --out, --threads, --sort, --quick, --no-lammps, --repeat, and CLAB_BENCH_PILE_ONLY=k) and read its point
  * back from its output, which is passed on without bench's own header and footer lines. 0 on
  * success, 1 when the child failed after its point, -1 when it gave none (the caller runs the
  * size itself then). */
@@ -362,7 +371,7 @@ static int run_child(const bench_ctx *c, int k, pile_point *pt)
     snprintf(srt, sizeof srt, "%ld", c->sort);
     snprintf(only, sizeof only, "%d", k);
     snprintf(rep, sizeof rep, "%d", c->repeat);
-    char *argv[14];
+    char *argv[16];
     int a = 0;
     argv[a++] = "contactlab";
     argv[a++] = "bench";
@@ -373,6 +382,7 @@ static int run_child(const bench_ctx *c, int k, pile_point *pt)
     argv[a++] = "--sort";
     argv[a++] = srt;
     if (c->quick) argv[a++] = "--quick";
+    if (!c->lammps) argv[a++] = "--no-lammps";
     if (c->repeat > 0) {
         argv[a++] = "--repeat";
         argv[a++] = rep;
@@ -457,7 +467,7 @@ int bench_pile(const bench_ctx *c)
         }
         if (!inproc) warm_up();
         inproc = 1;
-        if (run_size(c, nx[k], c->quick ? 100 : 300, steps, "pile", &pt[k])) return 1;
+        if (run_size(c, nx[k], c->quick ? 100 : 300, steps, "pile", k == 1, &pt[k])) return 1;
         if (only >= 0) {
             send_point(c, &pt[k]);
             return 0;
@@ -495,5 +505,5 @@ int bench_pile_1m(const bench_ctx *c)
     memset(&pt, 0, sizeof pt);
     /* 4 x 112^2 x 20 = 1,003,520 spheres (quick: 20,480) */
     /* a short compression only (this one is about memory and the cost of a step) */
-    return run_size(c, c->quick ? 16 : 112, 25, 5, "pile-1m", &pt);
+    return run_size(c, c->quick ? 16 : 112, 25, 5, "pile-1m", 0, &pt);
 }
