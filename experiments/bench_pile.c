@@ -31,7 +31,8 @@
  * Each size runs in a process of its own, as a user runs one pile: the bench re-executes
  * itself (/proc/self/exe bench pile with the same options and CLAB_BENCH_PILE_ONLY=k in the
  * environment), the child warms up, takes its baseline and runs size k alone, prints its
- * lines and CSV rows as before and hands its times back through a pipe (CLAB_BENCH_PILE_FD).
+ * lines and CSV rows as before and hands them back through a pipe on its standard output
+ * (CLAB_BENCH_PILE_CHILD=1 set).
  * Its memory rise is then its own: no heap left behind by an earlier size (glibc keeps freed
  * blocks; the sizes run one after another in one process measured 60-80 B a body more).
  * CLAB_BENCH_PILE_ONLY=k (0, 1, 2: 8,000, 32,000, 128,000) set by hand runs that size alone
