@@ -16,3 +16,4 @@ include tests/experiments_b.mk
 include tests/reliability.mk
 include tests/lammps.mk
 include tests/install.mk
+include tests/robust.mk
