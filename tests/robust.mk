@@ -4,3 +4,5 @@
 clab_tests += tests/test_empty_world tests/test_many_materials
 tests_test_empty_world_LDADD = $(CLAB_LDADD)
 tests_test_many_materials_LDADD = $(CLAB_LDADD)
+TESTS += tests/test_wait_policy.sh
+EXTRA_DIST += tests/test_wait_policy.sh
