@@ -266,7 +266,13 @@ int clab_checkpoint_encode(const clab_sim *s, const clab_checkpoint_output *out,
     put_u32(&b, clab_checkpoint_scene_fingerprint(w));
     put_name(&b, s->type->name);
     put_f64(&b, s->h);
-    put_u32(&b, params_fingerprint(s));
+    if (img->params_sim != s || img->params_self != s->self || img->params_h != s->h) {
+        img->params = params_fingerprint(s); /* once a run (clab_checkpoint_image) */
+        img->params_sim = s;
+        img->params_self = s->self;
+        img->params_h = s->h;
+    }
+    put_u32(&b, img->params);
     /* the state */
     put_f64(&b, w->t);
     put_i64(&b, w->step);

@@ -75,12 +75,19 @@ typedef struct clab_checkpoint_info {
 } clab_checkpoint_info;
 
 /* A checkpoint held in memory (the last good state of a run, written out when a later
- * step fails). */
+ * step fails). An image serves one simulation: the fingerprint of its parameters (the CRC-32
+ * of clab_sim_meta's lines, which a run cannot change) is computed at the first encode and
+ * kept for the next ones, for as long as the simulation, its backend state and h are the
+ * ones it was computed for; clab_checkpoint_image_init (or _free) forgets it. */
 typedef struct clab_checkpoint_image {
     unsigned char *data; /* [len] the file's bytes */
     size_t len, cap;
     double t;            /* state it holds [s] */
     long step;
+    const clab_sim *params_sim; /* the simulation params belongs to (NULL: none yet) */
+    const void *params_self;    /* its backend state then */
+    double params_h;            /* its step then [s] */
+    uint32_t params;            /* the fingerprint */
 } clab_checkpoint_image;
 
 void clab_checkpoint_image_init(clab_checkpoint_image *img);

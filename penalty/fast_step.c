@@ -73,7 +73,7 @@ static int reserve_step(penalty *p, size_t nb, size_t nc, int nt, int split)
         pen_acc *old = p->f.acc;
         if (clab_penalty_grow(&p->f.acc, &p->f.cap_acc, nb, sizeof(pen_acc))) return 1;
         if (p->f.acc != old) p->f.acc_zero = 0; /* new storage */
-        if (!p->f.acc_zero) memset(p->f.acc, 0, p->f.cap_acc * sizeof(pen_acc));
+        if (!p->f.acc_zero && p->f.acc) memset(p->f.acc, 0, p->f.cap_acc * sizeof(pen_acc));
         p->f.acc_zero = 1;
     } else if (reserve_lists(p, nb, nc, nt)) {
         return 1;
@@ -295,6 +295,14 @@ int clab_penalty_fast_step(penalty *p, clab_world *w, const clab_contacts *c, do
     int rc = clab_penalty_ready(p, w, c->n, err);
     if (rc) return rc;
     const size_t nb = w->nbodies, nc = c->n;
+    if (nb == 0) { /* no bodies, so no contacts and no history: nothing to compute (the arrays
+                    * a body below would be empty, their pointers NULL) */
+        if (suspect) *suspect = 0;
+        p->nforces = 0;
+        p->started = 1;
+        p->steps++;
+        return CLAB_OK;
+    }
     const clab_partition cp = clab_contacts_partition(c);
     /* the step is one parallel region (its start and end wake and wait for the threads; a
      * barrier inside costs less). The contact loop runs over one contiguous range of

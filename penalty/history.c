@@ -68,9 +68,12 @@ int clab_history_prepare(clab_history *h, size_t n, int threads)
         memset(h->tkey, 0, h->tcap * sizeof *h->tkey);
         memset(h->tdelta_t, 0, h->tcap * sizeof *h->tdelta_t);
     }
-    /* past the entries in use: nothing kept there (align writes them before it reads them) */
-    memset(h->key + h->n, 0, (h->cap - h->n) * sizeof *h->key);
-    memset(h->delta_t + h->n, 0, (h->cap - h->n) * sizeof *h->delta_t);
+    /* past the entries in use: nothing kept there (align writes them before it reads them);
+     * no storage at all while nothing was ever reserved (n = 0) */
+    if (h->cap > h->n) {
+        memset(h->key + h->n, 0, (h->cap - h->n) * sizeof *h->key);
+        memset(h->delta_t + h->n, 0, (h->cap - h->n) * sizeof *h->delta_t);
+    }
     return CLAB_OK;
 }
 

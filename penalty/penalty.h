@@ -52,12 +52,16 @@ typedef struct pen_fast {
     double t_contacts, t_bodies; /* wall time of the steps' passes (the fast hook times) [s] */
 } pen_fast;
 
+/* the metadata lists the material pairs while there are at most this many (10 materials) */
+#define CLAB_PENALTY_META_PAIRS 64
+
 typedef struct penalty {
     clab_penalty_def def; /* the run's choices (options.h) */
     /* per material pair, rebuilt when materials are added */
     clab_penalty_pair *pairs;       /* [nmat * nmat], pairs[ma * nmat + mb] */
-    char (*matname)[CLAB_NAME_LEN]; /* [nmat] for the metadata */
+    clab_material *mat;             /* [nmat] the world's materials, for the metadata */
     size_t nmat;
+    uint32_t pairs_crc;             /* CRC-32 of the table's numbers (pairs a <= b), for the metadata */
     size_t nchecked; /* bodies already validated */
     /* tangential history delta_t, keyed by contact key (history.h) */
     clab_history hist;

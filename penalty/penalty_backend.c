@@ -11,6 +11,7 @@
  *   2. contacts that are gone (no longer reported, or delta_n <= 0) lose their history;
  *   3. explicit integration of every free body (integrator.h).
  * Options, formulas and sources: doc/penalty.md. */
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,7 +26,7 @@ static void penalty_destroy(void *self)
     if (!p) return;
     clab_history_free(&p->hist);
     free(p->pairs);
-    free(p->matname);
+    free(p->mat);
     free(p->Fc);
     free(p->Mr);
     free(p->F);
@@ -93,27 +94,52 @@ static void penalty_stats(const void *self, clab_solver_stats *s)
 
 static double penalty_stable_step(const void *self, const clab_world *w) { return clab_penalty_stable_step(self, w); }
 
+/* a material's own values (the mixing rule's inputs, clab_material.h) */
+static void put_material(clab_options *m, const clab_material *mt)
+{
+    char key[CLAB_OPT_LEN];
+    snprintf(key, sizeof key, "material.%s", mt->name);
+    clab_penalty_put(m, key, "mu=%.6g mu_roll=%.6g E=%.6g nu=%.6g cor=%.6g kn=%.6g kt=%.6g gn=%.6g gt=%.6g", mt->mu,
+                     mt->mu_roll, mt->E, mt->nu, mt->cor, mt->kn, mt->kt, mt->gn, mt->gt);
+}
+
+/* one material pair after the mixing rule: its coefficients, and which are explicit */
+static void put_pair(clab_options *m, const char *a, const char *b, const clab_penalty_pair *pp)
+{
+    char key[CLAB_OPT_LEN];
+    snprintf(key, sizeof key, "pair.%.48s.%.48s", a, b); /* (names of up to 48 bytes in full) */
+    clab_penalty_put(m, key, "mu=%.6g mu_roll=%.6g cor=%.6g beta=%.6g Estar=%.6g Gstar=%.6g", pp->mu, pp->mu_roll,
+                     pp->cor, pp->beta, pp->Estar, pp->Gstar);
+    snprintf(key, sizeof key, "pair.%.48s.%.48s.explicit", a, b);
+    char k[4][24];
+    const double kv[4] = {pp->kn, pp->kt, pp->gn, pp->gt};
+    for (int j = 0; j < 4; j++)
+        if (kv[j] >= 0.0) snprintf(k[j], sizeof k[j], "%.6g", kv[j]);
+        else snprintf(k[j], sizeof k[j], "derived");
+    clab_penalty_put(m, key, "kn=%s kt=%s gn=%s gt=%s", k[0], k[1], k[2], k[3]);
+}
+
+/* The options, the stable step, every material's values and the CRC-32 of the pair table's
+ * numbers (so the metadata, and the checkpoint's fingerprint of them, change with any pair
+ * parameter); the pairs themselves while there are at most CLAB_PENALTY_META_PAIRS of them,
+ * else one line saying they follow the mixing rule (n materials have n(n+1)/2 pairs: the
+ * metadata stays O(n)) */
 static void penalty_meta(const void *self, clab_options *m)
 {
     const penalty *p = self;
     clab_penalty_def_meta(&p->def, m);
     clab_penalty_put(m, "stable_step_s", "%.17g", p->stable_step);
-    /* every material pair, after the mixing rule */
-    for (size_t a = 0; a < p->nmat; a++)
-        for (size_t b = a; b < p->nmat; b++) {
-            const clab_penalty_pair *pp = &p->pairs[a * p->nmat + b];
-            char key[CLAB_OPT_LEN];
-            snprintf(key, sizeof key, "pair.%s.%s", p->matname[a], p->matname[b]);
-            clab_penalty_put(m, key, "mu=%.6g mu_roll=%.6g cor=%.6g beta=%.6g Estar=%.6g Gstar=%.6g", pp->mu,
-                             pp->mu_roll, pp->cor, pp->beta, pp->Estar, pp->Gstar);
-            snprintf(key, sizeof key, "pair.%s.%s.explicit", p->matname[a], p->matname[b]);
-            char k[4][24];
-            const double kv[4] = {pp->kn, pp->kt, pp->gn, pp->gt};
-            for (int j = 0; j < 4; j++)
-                if (kv[j] >= 0.0) snprintf(k[j], sizeof k[j], "%.6g", kv[j]);
-                else snprintf(k[j], sizeof k[j], "derived");
-            clab_penalty_put(m, key, "kn=%s kt=%s gn=%s gt=%s", k[0], k[1], k[2], k[3]);
-        }
+    const size_t n = p->nmat, npairs = n * (n + 1) / 2;
+    for (size_t a = 0; a < n; a++) put_material(m, &p->mat[a]);
+    if (npairs <= CLAB_PENALTY_META_PAIRS) {
+        for (size_t a = 0; a < n; a++)
+            for (size_t b = a; b < n; b++) put_pair(m, p->mat[a].name, p->mat[b].name, &p->pairs[a * n + b]);
+    } else {
+        clab_penalty_put(m, "pairs", "%zu material pairs, more than %d: not listed; each follows the mixing rule "
+                                     "(clab_material.h) from the material.* values and the options kn kt gn gt",
+                         npairs, CLAB_PENALTY_META_PAIRS);
+    }
+    clab_penalty_put(m, "pair_table_crc32", "%08" PRIx32, p->pairs_crc);
 }
 
 static const char save_magic[8] = {'C', 'L', 'A', 'B', 'P', 'E', 'N', '1'};

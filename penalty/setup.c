@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 #include "penalty.h"
 
@@ -48,29 +49,46 @@ int clab_penalty_check_world(penalty *p, const clab_world *w, clab_error *err)
     return CLAB_OK;
 }
 
+/* CRC-32 (zlib) of the pair table's numbers, every pair a <= b in order, each field as its
+ * 8 bytes: any change of a pair's parameter changes it (the metadata's pair_table_crc32, and
+ * with it the checkpoint's fingerprint of the run's parameters) */
+static uint32_t pairs_crc(const clab_penalty_pair *pairs, size_t n)
+{
+    uLong c = crc32(0L, Z_NULL, 0);
+    for (size_t a = 0; a < n; a++)
+        for (size_t b = a; b < n; b++) {
+            const clab_penalty_pair *pp = &pairs[a * n + b];
+            const double v[] = {pp->mu, pp->mu_roll, pp->cor, pp->beta, pp->Estar, pp->Gstar,
+                                pp->kn, pp->kt,      pp->gn,  pp->gt,   pp->st_sn};
+            c = crc32(c, (const Bytef *)v, (uInt)sizeof v);
+        }
+    return (uint32_t)c;
+}
+
 int clab_penalty_build_pairs(penalty *p, const clab_world *w, clab_error *err)
 {
     size_t n = w->nmaterials;
-    clab_penalty_pair *pairs = malloc(n * n * sizeof *pairs);
-    char(*names)[CLAB_NAME_LEN] = malloc(n * sizeof *names);
-    if (!pairs || !names) {
+    clab_penalty_pair *pairs = malloc((n ? n * n : 1) * sizeof *pairs);
+    clab_material *mat = malloc((n ? n : 1) * sizeof *mat);
+    if (!pairs || !mat) {
         free(pairs);
-        free(names);
+        free(mat);
         return clab_error_set(err, CLAB_ENOMEM, "penalty backend: out of memory for %zu materials", n);
     }
     const clab_penalty_def *d = &p->def;
     for (size_t a = 0; a < n; a++) {
-        memcpy(names[a], w->materials[a].name, CLAB_NAME_LEN);
+        mat[a] = w->materials[a];
         for (size_t b = 0; b < n; b++) {
             clab_material_pair mp = clab_material_mix(&w->materials[a], &w->materials[b]);
             pairs[a * n + b] = clab_penalty_pair_make(&mp, d->kn, d->kt, d->gn, d->gt);
         }
     }
     free(p->pairs);
-    free(p->matname);
+    free(p->mat);
     p->pairs = pairs;
-    p->matname = names;
+    p->mat = mat;
     p->nmat = n;
+    p->pairs_crc = pairs_crc(pairs, n);
     return CLAB_OK;
 }
 

@@ -17,3 +17,4 @@ include tests/reliability.mk
 include tests/lammps.mk
 include tests/install.mk
 include tests/cli.mk
+include tests/robust.mk
