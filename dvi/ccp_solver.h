@@ -34,7 +34,7 @@ typedef struct clab_ccp_options {
     long max_iter; /* iteration limit, >= 1 (default 1000) */
     double tol;    /* stop when the residual r <= tol [m/s] (default 1e-6) */
     double omega;  /* relaxation: jacobi step factor, gs SOR factor in (0, 2); apgd, bb: unused.
-                      Default: clab_ccp_default_omega() of the solver */
+                      Default: the solver's default_omega (1 when it has none) */
     const double *desaxce_p0; /* NULL (default), or the unshifted p [n]: exact friction with the
                                  De Saxce shift refreshed inside the iterations
                                  (friction_exact.h, exact_update=inner); then, and only then,

@@ -44,7 +44,7 @@ int clab_penalty_fast_gather_still(const clab_world *w, pen_body *pb, unsigned c
 
 /* 4. each free body i in [i0, i1): its contact forces summed in contact order (as b, then as
  *    a) and their torques (body_sums; on one thread, contact_scatter did it already: acc),
- *    then the explicit integration (body_integrate); bodies are independent, and the sums do
+ *    then the explicit integration (clab_penalty_body_update); bodies are independent, and the sums do
  *    not depend on the thread count. The contacts in
  *    order of a (the narrow phase's, sorted by key) give each body's run as a from a cursor:
  *    the first contact with a >= i0 by binary search, then each body's run where the last one

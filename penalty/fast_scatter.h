@@ -40,7 +40,7 @@ typedef struct pen_side {
 } pen_side;
 
 /* the loops that read bodies or contacts in random order ask for them (CLAB_PREFETCH,
- * clab_math.h) this many items ahead */
+ * clab_simd.h) this many items ahead */
 #define PEN_AHEAD 8
 
 /* the bodies a and b of contact k as array indices (the sorts of step 3 read them from the

@@ -484,8 +484,8 @@ int clab_penalty_fast_step(penalty *p, clab_world *w, const clab_contacts *c, do
         }
 
         if (!nomem) {
-            /* 4. the body loop (body_range) on one range of bodies a thread, about as much
-             *    work each (body_cut); split: whole blocks of the skin test's
+            /* 4. the body loop (clab_penalty_fast_bodies) on one range of bodies a thread, about as much
+             *    work each (clab_penalty_fast_body_cut); split: whole blocks of the skin test's
              *    (clab_thread_bodies: most of a thread's bodies are still in its cache), as
              *    many a thread as the last steps' times balance (bal_bodies), once the terms
              *    the threads kept for them are added */

@@ -84,7 +84,7 @@ static inline double clab_penalty_meff(double ma, int fixa, double mb, int fixb)
     return ma * mb / (ma + mb);
 }
 
-/* Effective radius R* = R_a R_b/(R_a + R_b) with the radii of clab_penalty_radius
+/* Effective radius R* = R_a R_b/(R_a + R_b) with the radii of clab_penalty_contact_radius
  * (INFINITY for flat shapes: 1/R* = 1/R_a + 1/R_b, so R* is the other radius), in one
  * division (the contact loop's: 1/(1/R_a + 1/R_b) took three) and no branch. */
 static inline double clab_penalty_reff(double ra, double rb)
