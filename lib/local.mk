@@ -55,7 +55,8 @@ pkginclude_HEADERS += lib/clab_scene.h lib/clab_csv.h lib/clab_vtk.h
 noinst_HEADERS += lib/scene_internal.h
 
 ## checkpoint and restart (zlib's CRC-32)
-libcontactlab_la_SOURCES += lib/checkpoint.c
+libcontactlab_la_SOURCES += lib/checkpoint.c lib/checkpoint_read.c
+noinst_HEADERS += lib/checkpoint_internal.h
 pkginclude_HEADERS += lib/clab_checkpoint.h
 
 ## LAMMPS data files (atom_style sphere) into a world (doc/lammps.md)
