@@ -68,6 +68,8 @@ typedef struct clab_sim_guard {
     int elastic;        /* E_el set (after the first step) */
     double E0, E_el, K_max, lift, W, W_abs, P_last, t_last; /* [J], [J], ..., [W], [s] */
     double pen0;        /* the deepest overlap at the start, x the smaller radius */
+    size_t spheres;     /* moving spheres (the crowding's divisor) */
+    double rmin;        /* the smallest body's radius (as the penetration measures it) [m] */
     double crowding;    /* contacts per moving sphere at the last check */
     long crowded_step;  /* first step with crowding > CLAB_GUARD_CROWDED (-1: none) */
 } clab_sim_guard;

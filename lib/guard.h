@@ -20,7 +20,8 @@ void clab_guard_begin(clab_sim_guard *g, const clab_world *w, const clab_contact
 /* E_el from the first step's contacts (configuration at the start) and their forces. */
 int clab_guard_elastic(clab_sim *s, clab_error *err);
 
-/* The periodic check: the penetration of contacts c, then the energy of the world now. */
+/* The periodic check (after clab_guard_begin): the penetration of contacts c, the crowding,
+ * then the energy of the world now. */
 int clab_guard_check(clab_sim_guard *g, const clab_world *w, const clab_contacts *c, clab_error *err);
 
 #endif
