@@ -89,7 +89,8 @@ fail:
 static int settle(clab_sim *s, double t_settle, double v0, clab_error *err)
 {
     clab_world *w = s->world;
-    long n = (long)ceil(t_settle / s->h - 1e-9);
+    long n = 0;
+    if (clab_sim_step_count(t_settle, s->h, &n, err)) return 1;
     for (long k = 0; k < n; k++)
         if (clab_sim_step(s, err)) return 1;
     clab_body *ball = &w->bodies[1];
@@ -209,7 +210,8 @@ static int bowl_case(bowl_opts *o, const xp_method *bm, double v0, double mu, do
         goto done;
     }
     const double g = -w->gravity.z;
-    long nsteps = (long)ceil(t_end / h - 1e-9);
+    long nsteps = xp_steps(&o->c, t_end, h);
+    if (nsteps < 0) goto done;
     long every = (long)fmax(1.0, floor(o->sample_dt / h + 0.5));
     clab_body *ball = &w->bodies[1];
     memset(res, 0, sizeof *res);

@@ -288,7 +288,9 @@ static int chain_case(chain_opts *o, const xp_method *cm, int law, double h, dou
     csv = xp_series_open(&o->c, &guard, resumed, path, flags, &meta, (const char *const *)cols, (size_t)n + 2);
     if (!csv) goto done;
 
-    chain_run r = {o, s, res, vprev, vals, h, o->threshold * o->v, compliant, (long)ceil(t_end / h - 1e-9), 0,
+    const long steps = xp_steps(&o->c, t_end, h);
+    if (steps < 0) goto done;
+    chain_run r = {o, s, res, vprev, vals, h, o->threshold * o->v, compliant, steps, 0,
                    now_s(), 0.0};
     r.every = (long)fmax(1.0, floor((double)r.nsteps / o->samples + 0.5));
     if (resumed) { /* the running quantities at the checkpoint */

@@ -341,8 +341,10 @@ static int drop_case(drop_opts *o, const xp_method *dm, double H, double cor, do
     csv = xp_series_open(&o->c, &guard, resumed, path, o->c.force || o->c.restart[0] ? CLAB_CSV_OVERWRITE : 0, &meta, series_cols, NCOLS);
     if (!csv) goto done;
 
+    const long steps = xp_steps(&o->c, t_end, h);
+    if (steps < 0) goto done;
     drop_run r = {o, s, res, H, cor, g, h, v_an, fine_dt, -INFINITY, 0, 0.0, 0.0, 0.0, 0.0, now_s(), 0.0,
-                  (long)ceil(t_end / h - 1e-9), NULL, 0, vals};
+                  steps, NULL, 0, vals};
     memset(res, 0, sizeof *res);
     res->t_in = res->t_out = NAN;
     res->rebound_height = -INFINITY;

@@ -288,7 +288,8 @@ static int inc_case(inc_opts *o, const xp_method *im, double ratio, double h, do
      * continues after the release: the state and r0 come from the checkpoint) */
     clab_vec3 gfull = w->gravity;
     w->gravity = clab_v3_scale(n, clab_v3_dot(gfull, n));
-    long nsettle = resumed ? 0 : (long)ceil(o->settle / h - 1e-9);
+    long nsettle = resumed ? 0 : xp_steps(&o->c, o->settle, h), steps = xp_steps(&o->c, t_end, h);
+    if (nsettle < 0 || steps < 0) goto done;
     for (long k = 0; k < nsettle; k++)
         if (clab_sim_step(s, &err)) {
             fprintf(stderr, "contactlab incline: settling %s: %s\n", file, err.msg);
@@ -302,7 +303,7 @@ static int inc_case(inc_opts *o, const xp_method *im, double ratio, double h, do
     }
     const clab_vec3 r0 = resumed ? clab_v3(vals[INC_NRES + 11], vals[INC_NRES + 12], vals[INC_NRES + 13]) : box->r;
 
-    inc_run r = {o, s, res, n, d, r0, h, a_an, (long)ceil(t_end / h - 1e-9),
+    inc_run r = {o, s, res, n, d, r0, h, a_an, steps,
                  (long)fmax(1.0, floor(o->sample_dt / h + 0.5)), {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, now_s(), 0.0,
                  NULL, 0, vals};
     memset(res, 0, sizeof *res);

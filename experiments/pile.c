@@ -249,7 +249,8 @@ static int pile_case(pile_opts *o, const xp_method *pm, double t_end, clab_csv *
     if (resumed < 0) goto done;
     csv = xp_series_open(&o->c, &g, resumed, path, pile_flags(o), &meta, series_cols, NCOLS);
     if (!csv) goto done;
-    long nsteps = (long)ceil(t_end / h - 1e-9);
+    long nsteps = xp_steps(&o->c, t_end, h);
+    if (nsteps < 0) goto done;
     long every = (long)fmax(1.0, floor(o->sample_dt / h + 0.5));
     double window = o->window > 0.0 ? o->window : 0.1 * t_end;
     long k_avg = nsteps - (long)fmax(1.0, floor(window / h + 0.5)); /* average over steps k_avg+1..nsteps */

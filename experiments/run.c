@@ -47,7 +47,10 @@ static void run_help(void)
            "  --t-end S             override simulation.t_end [s]\n"
            "  --every N             override simulation.output_every [steps]\n"
            "  --opt K=V             backend option, overriding the scene's (repeatable); vmax=V [m/s]\n"
-           "                        is the speed bound of the runtime guard (default 1e4); sort=N\n"
+           "                        is the speed bound of the runtime guard (default 1e4; 0: no speed\n"
+           "                        bound, the energy, penetration and non-finite checks stay on);\n"
+           "                        guard_energy, guard_penetration, guard_every tune the physics\n"
+           "                        guard (doc/reliability.md); sort=N\n"
            "                        renumbers the bodies into cell order every N steps (locality for\n"
            "                        large scenes; the CSVs, VTK frames and checkpoints keep the scene's order)\n"
            "  --vtk N               write a VTK frame every N output rows (default 0: none)\n"
@@ -63,17 +66,23 @@ static void run_help(void)
            "                        (--h, --t-end, --every, --opt) continue too, and the CSVs' metadata\n"
            "                        is rewritten to this run's, with the old values as restart.N.* lines\n"
            "  --stop-after N        stop after step N as if interrupted (checkpoint, exit status 3),\n"
-           "                        e.g. to fit a batch queue's time limit\n\n"
+           "                        e.g. to fit a batch queue's time limit\n"
+           "  --allow-unstable      run a step above the backend's stable step (refused otherwise)\n"
+           "  --allow-overlap       accept initial overlaps beyond 0.1 x the smaller radius (refused\n"
+           "                        otherwise; the same as --opt allow_overlap=1)\n\n"
            "SIGINT (Ctrl-C) or SIGTERM stops the run at the end of the current step: the CSVs are\n"
            "flushed, a checkpoint is written and the command to resume is printed (a second one\n"
-           "ends the program at once). A step that fails (NaN, infinity, a speed above vmax, a\n"
-           "solver failure) stops the run with a message naming the body, step and time; the last\n"
-           "good state (the last output step) is saved as a checkpoint.\n"
+           "ends the program at once). The initial state is checked before any row is written. A\n"
+           "step that fails (NaN, infinity, a speed above vmax, an energy gain no force can supply,\n"
+           "a penetration beyond half the smaller radius, a solver failure) stops the run with a\n"
+           "message naming the body, step and time; the last good state (the last output step) is\n"
+           "saved as a checkpoint. A mean of more than 24 contacts per moving sphere is warned of.\n"
            "The metadata's command line records the options that determine the results (not --out,\n"
            "--force, --vtk, --no-plot, --no-progress or the checkpoint options), so runs compare byte\n"
            "for byte.\n\n"
-           "Exit status: 0 done, 1 failed, 2 bad command line, 3 stopped by --stop-after,\n"
-           "128 + signal number when stopped by a signal (130 SIGINT, 143 SIGTERM).\n");
+           "Exit status: 0 done, 1 failed (a refused scene or step, the guard stopping the run),\n"
+           "2 bad command line, 3 stopped by --stop-after, 128 + signal number when stopped by a\n"
+           "signal (130 SIGINT, 143 SIGTERM).\n");
 }
 
 static const char *base_name(const char *path, char *buf, size_t n)
@@ -116,6 +125,49 @@ static const char *result_flag(int opt)
     }
 }
 
+/* the guard's crowding warning, once a run */
+static void run_crowding(const clab_sim *s, int *warned)
+{
+    if (*warned || s->guard.crowded_step < 0) return;
+    *warned = 1;
+    fprintf(stderr, "contactlab run: warning: %.1f contacts per moving sphere at step %ld, more than %g (twice "
+                    "the kissing number 12 of equal spheres): the bodies overlap or crowd unphysically, and each "
+                    "step costs as many contacts\n", s->guard.crowding, s->guard.crowded_step, CLAB_GUARD_CROWDED);
+}
+
+/* ---- the runtime guard before the run: the step count (clab_sim_step_count), a step above
+ * the backend's stable step (refused unless --allow-unstable; a stable step suggested, rounded
+ * down to two significant digits), the initial state and placement (clab_sim_check). Prints
+ * what is wrong; 0 when the run may start. ---- */
+static int run_guard_start(clab_sim *s, const char *path, double t_end, int allow_unstable, long *nsteps)
+{
+    clab_error err;
+    if (clab_sim_step_count(t_end, s->h, nsteps, &err)) {
+        fprintf(stderr, "contactlab run: %s: %s\n", path, err.msg);
+        return 1;
+    }
+    double hs = s->type->stable_step ? s->type->stable_step(s->self, s->world) : 0.0;
+    if (hs > 0.0 && s->h > hs) {
+        double unit = pow(10.0, floor(log10(hs)) - 1.0), hint = floor(hs / unit) * unit;
+        if (hint > hs) hint -= unit; /* rounding of the division */
+        if (!allow_unstable) {
+            fprintf(stderr, "contactlab run: %s: h = %g s is above the %s backend's stable step %g s: the run would "
+                            "be inaccurate or blow up; use --h %.2g (or smaller), or --allow-unstable to run it "
+                            "anyway\n", path, s->h, s->type->name, hs, hint);
+            return 1;
+        }
+        fprintf(stderr, "contactlab run: warning: h = %g s is above the %s backend's stable step %g s (a stable step: "
+                        "%.2g s); running it as --allow-unstable asks\n", s->h, s->type->name, hs, hint);
+    }
+    if (clab_sim_check(s, &err)) {
+        fprintf(stderr, "contactlab run: %s: the initial state is refused: %s\n", path, err.msg);
+        return 1;
+    }
+    int warned = 0;
+    run_crowding(s, &warned);
+    return 0;
+}
+
 static double run_wall_now(void)
 {
     struct timespec ts;
@@ -134,7 +186,8 @@ int xp_run(int argc, char **argv)
         {"out", required_argument, 0, 'o'},       {"force", no_argument, 0, 'f'},
         {"no-progress", no_argument, 0, 'Q'},     {"checkpoint-every", required_argument, 0, 'C'},
         {"restart", required_argument, 0, 'R'},   {"stop-after", required_argument, 0, 'S'},
-        {"no-plot", no_argument, 0, 'N'},         {"help", no_argument, 0, '?' + 256},
+        {"no-plot", no_argument, 0, 'N'},         {"allow-unstable", no_argument, 0, 'U'},
+        {"allow-overlap", no_argument, 0, 'A'},  {"help", no_argument, 0, '?' + 256},
         {0, 0, 0, 0}};
     xp_common c;
     xp_common_init(&c, "run", argc, argv);
@@ -147,7 +200,7 @@ int xp_run(int argc, char **argv)
     const char *restart = NULL;
     double h = 0.0, t_end = 0.0;
     long every = 0, vtk = 0, ckpt_every = 0, stop_after = 0;
-    int rc = 2, opt, out_given = 0;
+    int rc = 2, opt, out_given = 0, allow_unstable = 0;
     /* the command line as it determines the results: contactlab run [options] SCENE */
     char **keep = calloc((size_t)argc + 4, sizeof *keep);
     int nkeep = 0;
@@ -178,6 +231,10 @@ int xp_run(int argc, char **argv)
         case 'C': bad = xp_parse_long("checkpoint-every", optarg, 1, 1000000000000L, &ckpt_every), result = 0; break;
         case 'S': bad = xp_parse_long("stop-after", optarg, 1, 1000000000000L, &stop_after), result = 0; break;
         case 'R': restart = optarg, result = 0; break;
+        case 'U': allow_unstable = 1; break; /* (the guard's flags: kept in the command line, no value) */
+        case 'A':
+            if (clab_options_parse(&cli, "allow_overlap=1", "--allow-overlap", &err)) bad = 1;
+            break;
         case 'O':
             if (clab_options_parse(&cli, optarg, "--opt", &err)) {
                 xp_option_error("contactlab run: %s\n", err.msg);
@@ -192,7 +249,8 @@ int xp_run(int argc, char **argv)
         default: xp_option_unknown(); bad = 1; break;
         }
         if (bad) continue; /* reported and counted: every problem of the command line is */
-        if (result) {
+        if (opt == 'U' || opt == 'A') keep[nkeep++] = opt == 'U' ? "--allow-unstable" : "--allow-overlap";
+        else if (result) {
             keep[nkeep++] = (char *)result_flag(opt);
             keep[nkeep++] = optarg;
         }
@@ -221,11 +279,12 @@ int xp_run(int argc, char **argv)
         fprintf(stderr, "contactlab run: %s: %s\n", path, err.msg);
         goto out;
     }
-    if (s->type->stable_step) {
-        double hs = s->type->stable_step(s->self, sc.world);
-        if (hs > 0.0 && sc.h > 0.2 * hs)
-            fprintf(stderr, "contactlab run: warning: h = %g s exceeds 0.2 x the %s backend's stable step %g s; "
-                            "expect an inaccurate or exploding run\n", sc.h, s->type->name, hs);
+    /* ---- the runtime guard's refusals before any output: the step count, a step above the
+     * stable step, the initial state and placement (clab_sim_check) ---- */
+    long nsteps = 0;
+    if (run_guard_start(s, path, sc.t_end, allow_unstable, &nsteps)) {
+        clab_sim_destroy(s);
+        goto out;
     }
     if (xp_out_dir(&c)) {
         clab_sim_destroy(s);
@@ -280,7 +339,6 @@ int xp_run(int argc, char **argv)
     clab_csv *fb = NULL, *fs = NULL;
     size_t *order = NULL; /* the outputs' order of the bodies (below) */
     clab_world *w = sc.world;
-    long nsteps = (long)ceil(sc.t_end / sc.h - 1e-9);
 
     if (restart) {
         /* continue a checkpointed run: its state, and its CSVs cut back to the checkpoint */
@@ -291,7 +349,12 @@ int xp_run(int argc, char **argv)
                             "and its own options, so its CSVs continue the interrupted run's but are not what one "
                             "uninterrupted run would give\n",
                     restart, info.h == sc.h ? "other backend options" : "another step size", info.h, sc.h);
-            if (info.h != sc.h) nsteps = w->step + (long)ceil((sc.t_end - w->t) / sc.h - 1e-6);
+            long rest = 0; /* (the step count's check: the rest of the run at the new step) */
+            if (info.h != sc.h && clab_sim_step_count(fmax(sc.t_end - w->t, 0.0), sc.h, &rest, &err)) {
+                fprintf(stderr, "contactlab run: cannot restart: %s\n", err.msg);
+                goto fail_open;
+            }
+            if (info.h != sc.h) nsteps = w->step + rest;
         }
         if (w->step >= nsteps) {
             fprintf(stderr, "contactlab run: cannot restart: %s holds step %ld (t = %.9g s), the end of this run or "
@@ -349,7 +412,7 @@ int xp_run(int argc, char **argv)
         goto fail_open;
     }
     long every_n = sc.output_every > 0 ? sc.output_every : 1, nout = g.out.nout, step_failed = 0;
-    int sig = 0, stopped = 0;
+    int sig = 0, stopped = 0, crowd_warned = s->guard.crowded_step >= 0; /* (warned before the run) */
     xp_progress pb;
     char label[400];
     snprintf(label, sizeof label, "run %s (%s)", name, sc.backend);
@@ -367,6 +430,14 @@ int xp_run(int argc, char **argv)
     const double wall0 = run_wall_now();
     for (long k = k_start;; k++) {
         if ((k % every_n == 0 || k == nsteps) && !(k == k_start && start_row_done)) {
+            /* the guard on the state about to be written (the start's: run_guard_start) */
+            if (k > k_start && clab_sim_check(s, &err)) {
+                step_failed = k;
+                rc = 1;
+                break;
+            }
+            if (!crowd_warned && s->guard.crowded_step >= 0 && pb.on) fputc('\n', stderr); /* after the bar */
+            run_crowding(s, &crowd_warned);
             if (order_sorts != s->sorts) {
                 if (clab_world_add_order(w, order, &err) < 0) rc = 1;
                 order_sorts = s->sorts;

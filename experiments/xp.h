@@ -323,6 +323,10 @@ int xp_case_stopped(const xp_common *c, const clab_sim *s);
  * (F_n, F_u, F_w) a contact (clab_sim_forces). -1 when out of memory. */
 int xp_forces(const clab_sim *s, clab_vec3 **f, size_t *cap);
 
+/* The steps from 0 to t_end at h (clab_sim_step_count: robust to rounding, refused beyond its
+ * limit); -1 after printing why. Every experiment counts its steps with it. */
+long xp_steps(const xp_common *c, double t_end, double h);
+
 /* The step loop of a case (drop, incline, chain), from the state's step (0, or where a
  * restart continues) to nsteps. At each step k, at() measures the state (done_before: the
  * step a restart continues from, measured before the checkpoint) and returns 1 when an output

@@ -237,11 +237,27 @@ int xp_forces(const clab_sim *s, clab_vec3 **f, size_t *cap)
     return 0;
 }
 
+long xp_steps(const xp_common *c, double t_end, double h)
+{
+    long n;
+    clab_error err;
+    if (clab_sim_step_count(t_end, h, &n, &err)) {
+        fprintf(stderr, "contactlab %s: %s\n", c->name, err.msg);
+        return -1;
+    }
+    return n;
+}
+
 int xp_case_run(const xp_case_loop *L, int *status)
 {
     clab_sim *s = L->s;
     clab_error err;
     const long k_start = s->world->step; /* 0, or the step a restart continues from */
+    if (!L->resumed && clab_sim_check(s, &err)) { /* the guard on the initial state, before its row */
+        if (L->pb->on) fprintf(stderr, "\n");
+        xp_case_fail(L->c, L->g, &err);
+        return 1;
+    }
     for (long k = k_start; k <= L->nsteps; k++) {
         const int done_before = L->resumed && k == k_start; /* its measures and row are done */
         int due = L->at(L->ctx, k, done_before, L->row);

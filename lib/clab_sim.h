@@ -5,7 +5,8 @@
  *     clab_sim_destroy(s);
  *
  * Options read here (the rest go to the backend): envelope [m] (contacts reported while
- * Phi < envelope; default: the backend's), vmax [m/s] (runtime guard; default 1e4), skin [m]
+ * Phi < envelope, >= 0; default: the backend's), the physics guard's (clab_sim_guard below:
+ * vmax [m/s], guard_energy, guard_penetration, guard_every, allow_overlap), skin [m]
  * (Verlet skin of the candidate pairs, clab_collider_set_skin: 0 = rebuild every step;
  * default automatic, a tenth of the median bound radius; the contacts do not depend on it,
  * so it is not part of the metadata), sort [steps] (renumber the bodies into cell order,
@@ -26,6 +27,53 @@ typedef struct clab_sim_times {
     long steps;
 } clab_sim_times;
 
+/* The physics guard (lib/guard.c; doc/reliability.md, "Runtime guards"). It reads the state
+ * and the contacts and changes nothing the run computes. Checked:
+ *   every step: a non-finite state, a speed above s->vmax (clab_world_check_state; vmax = 0
+ *     switches the speed bound off, never the rest);
+ *   every `every` steps and in clab_sim_check:
+ *     energy: E = K + U, U = -sum m g.r over the moving bodies (g's components along periodic
+ *       axes excluded: there gravity is a load whose work W = int sum m g_p.rdot dt is
+ *       integrated by the trapezoid rule between checks). With no other external work, E may
+ *       not rise above  E0 + W + E_el + energy (K_max + lift + |W|):  E_el = 2 sum F_n (-Phi)
+ *       over the initial overlaps at the first step (the elastic energy an initial overlap
+ *       can release is at most F_n (-Phi) for a force growing with the overlap; DVI's
+ *       stabilization gives at most that too), K_max the largest kinetic energy seen at a
+ *       check, lift = sum m |g| (bounding radius) (every body lifted by its size), |W| the
+ *       integral of |P|. A stable explicit contact errs by a few percent of the energy it
+ *       carries (tests/test_penalty_backend: 5% over 100 undamped bounces), far inside the
+ *       default 0.5; a blow-up grows E geometrically and passes it within a few checks;
+ *     penetration: an overlap -Phi beyond `penetration` x the smaller radius of the pair
+ *       (sphere radius, a box's smallest half extent) and deeper than the deepest overlap
+ *       at the start (pen0, the same ratio: a placement the driver accepted);
+ *   at the first step: the state it starts from (non-finite, vmax);
+ *   in clab_sim_check of a world at step 0, once: the initial placement: an overlap beyond
+ *     CLAB_GUARD_OVERLAP0 x the smaller radius is refused unless allow_overlap (a driver's
+ *     choice: clab_sim_step alone accepts any placement, as stress tests of random
+ *     packings need).
+ * Crowding (a warning for the driver, never an error): `crowding` is the mean number of
+ * contacts of a moving sphere at the last check; `crowded_step` the first step it exceeded
+ * CLAB_GUARD_CROWDED (-1: never). */
+#define CLAB_GUARD_OVERLAP0 0.1 /* initial overlap tolerance, x the smaller radius */
+#define CLAB_GUARD_CROWDED 24.0 /* contacts per moving sphere: twice the kissing number 12 */
+typedef struct clab_sim_guard {
+    /* options */
+    double energy;      /* the energy allowance's factor; 0: off (option guard_energy, default 0.5) */
+    double penetration; /* largest -Phi / smaller radius; 0: off (guard_penetration, default 0.5) */
+    long every;         /* energy and penetration every so many steps (guard_every, default 10) */
+    long allow_overlap; /* 1: initial overlaps not refused (option allow_overlap, default 0) */
+    /* state */
+    int placed;         /* the initial placement was checked */
+    int started;        /* E0 .. set (at the first step) */
+    int elastic;        /* E_el set (after the first step) */
+    double E0, E_el, K_max, lift, W, W_abs, P_last, t_last; /* [J], [J], ..., [W], [s] */
+    double pen0;        /* the deepest overlap at the start, x the smaller radius */
+    size_t spheres;     /* moving spheres (the crowding's divisor) */
+    double rmin;        /* the smallest body's radius (as the penetration measures it) [m] */
+    double crowding;    /* contacts per moving sphere at the last check */
+    long crowded_step;  /* first step with crowding > CLAB_GUARD_CROWDED (-1: none) */
+} clab_sim_guard;
+
 typedef struct clab_sim {
     clab_world *world;             /* borrowed, stepped in place */
     const clab_backend_type *type; /* the backend */
@@ -36,22 +84,39 @@ typedef struct clab_sim {
     clab_contacts contacts;        /* contacts of the last step (configuration at its start) */
     double h;                      /* time step [s] */
     double envelope;               /* [m] */
-    double vmax;                   /* [m/s] runtime guard */
+    double vmax;                   /* [m/s] the guard's speed bound; 0: none (option vmax, default 1e4) */
     long sort_every;               /* clab_sim_sort every so many steps (0: never) */
     double sort_cell;              /* its cell [m] (<= 0: a sphere diameter) */
     size_t sorts;                  /* renumberings so far (sorts that moved some body) */
     long sorted_at;                /* w->step of the last clab_sim_sort (-1: none): the step sorts
                                     * only if none was done at that step already */
     clab_sim_times times;          /* clab_sim_step's wall time by part */
+    clab_sim_guard guard;          /* the physics guard: options and running values */
 } clab_sim;
 
 /* Create; on failure returns NULL with err set (unknown backend, bad or unknown option). */
 clab_sim *clab_sim_create(clab_world *w, const char *backend, double h, clab_options *opt, clab_error *err);
 void clab_sim_destroy(clab_sim *s);
 
-/* One step: collide at q(l), backend step to q(l+1), v(l+1), t += h, then the runtime guard
- * (CLAB_ENUMERIC naming the body when a state is non-finite or too fast). */
+/* One step: collide at q(l), backend step to q(l+1), v(l+1), t += h, then the physics guard
+ * (clab_sim_guard; CLAB_ENUMERIC naming the body, the step and the time when it fires; the
+ * first step of a sim, or a step from step 0, checks the state it starts from first, the
+ * world unchanged when refused, and starts the guard's energy there). */
 int clab_sim_step(clab_sim *s, clab_error *err);
+
+/* The whole guard on the current state, now: the state (non-finite, vmax), and before the
+ * first step the initial placement (its own collision pass; s->contacts and the collider are
+ * left as they were), after it the energy and the penetration of the last step's contacts.
+ * A driver calls it before it writes a state (the initial one included), so no output holds
+ * a state the guard refuses. CLAB_OK, or CLAB_ENUMERIC / CLAB_EINVAL with err naming the body. */
+int clab_sim_check(clab_sim *s, clab_error *err);
+
+/* The number of steps n of size h that reach t_end from 0: n = round(t_end/h) when t_end/h
+ * is within 8 ulps of an integer (t_end = 12.9, h = 1e-7 gives 129000000, not one more),
+ * else ceil(t_end/h). CLAB_EINVAL for a non-finite or negative t_end, h <= 0 or non-finite,
+ * or n above CLAB_SIM_MAX_STEPS; *n untouched then. */
+#define CLAB_SIM_MAX_STEPS 1e12 /* about 12 days at 1 microsecond a step */
+int clab_sim_step_count(double t_end, double h, long *n, clab_error *err);
 
 /* The next step's setup ahead of it, advancing nothing: the sort when one is due, the pair
  * list of the current configuration (clab_collide), and the backend's arrays for its contacts

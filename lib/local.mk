@@ -11,6 +11,7 @@ libcontactlab_la_SOURCES += \
 	lib/options.c \
 	lib/backend.c \
 	lib/sim.c \
+	lib/guard.c \
 	lib/collide.c \
 	lib/narrow.c \
 	lib/narrow_emit.c \
@@ -44,7 +45,7 @@ pkginclude_HEADERS += \
 ## internal: the hot loops' helpers (SIMD selects, prefetch, inlining), timers, lanes, balance,
 ## the fast paths' hooks and the collider's thread partition
 noinst_HEADERS += lib/clab_simd.h lib/clab_clock.h lib/clab_v2.h lib/clab_balance.h lib/clab_backend_fast.h \
-	lib/clab_partition.h
+	lib/clab_partition.h lib/guard.h
 ## the collision layer's private headers, top to bottom (collide_internal.h draws the flow)
 noinst_HEADERS += lib/collide_internal.h lib/narrow.h lib/narrow_pair.h lib/broadphase.h lib/sphere_list.h \
 	lib/collide_common.h

@@ -2,6 +2,10 @@
 #include "clab_sim.h"
 #include "clab_backend_fast.h"
 #include "clab_clock.h"
+#include "guard.h"
+
+#include <float.h>
+#include <math.h>
 
 #include <limits.h>
 #include <stdio.h>
@@ -50,6 +54,17 @@ static void sim_option(clab_options *o, const char *key, double lo, double hi, d
     }
 }
 
+/* the same for an integer option */
+static void sim_int_option(clab_options *o, const char *key, long lo, long hi, long *out, problems *p)
+{
+    clab_error e;
+    clab_error_clear(&e);
+    if (clab_options_int(o, key, lo, hi, out, &e)) {
+        problem(p, e.msg);
+        clab_options_set_aside(o);
+    }
+}
+
 clab_sim *clab_sim_create(clab_world *w, const char *backend, double h, clab_options *opt, clab_error *err)
 {
     const clab_backend_type *type = clab_backend_lookup(backend);
@@ -81,6 +96,7 @@ clab_sim *clab_sim_create(clab_world *w, const char *backend, double h, clab_opt
     s->h = h;
     s->envelope = type->default_envelope;
     s->vmax = 1e4;
+    clab_guard_init(&s->guard);
     s->sorted_at = -1;
     clab_contacts_init(&s->contacts);
     clab_options empty;
@@ -92,17 +108,14 @@ clab_sim *clab_sim_create(clab_world *w, const char *backend, double h, clab_opt
      * set aside and the reading goes on (the sim's options, then the backend's create again
      * until it reads them all), then the keys nobody asked for */
     double skin = -1.0; /* automatic unless given */
-    sim_option(o, "envelope", -1.0, 1e3, &s->envelope, p);
-    sim_option(o, "vmax", 0.0, 1e300, &s->vmax, p);
+    sim_option(o, "envelope", 0.0, 1e3, &s->envelope, p); /* < 0 would drop touching contacts */
+    sim_option(o, "vmax", 0.0, 1e300, &s->vmax, p);            /* 0: no speed bound */
+    sim_option(o, "guard_energy", 0.0, 1e6, &s->guard.energy, p);
+    sim_option(o, "guard_penetration", 0.0, 1e3, &s->guard.penetration, p);
+    sim_int_option(o, "guard_every", 1, 1000000000L, &s->guard.every, p);
+    sim_int_option(o, "allow_overlap", 0, 1, &s->guard.allow_overlap, p);
     sim_option(o, "skin", 0.0, 1e3, &skin, p);
-    if (clab_options_get(o, "sort")) {
-        clab_error e1;
-        clab_error_clear(&e1);
-        if (clab_options_int(o, "sort", 0, LONG_MAX, &s->sort_every, &e1)) {
-            problem(p, e1.msg);
-            clab_options_set_aside(o);
-        }
-    }
+    if (clab_options_get(o, "sort")) sim_int_option(o, "sort", 0, LONG_MAX, &s->sort_every, p);
     sim_option(o, "sort_cell", 0.0, 1e6, &s->sort_cell, p);
     int rc;
     clab_error e;
@@ -208,8 +221,14 @@ int clab_sim_step(clab_sim *s, clab_error *err)
 {
     clab_world *w = s->world;
     clab_sim_times *tm = &s->times;
+    clab_sim_guard *g = &s->guard;
     int rc;
     const double t0 = clab_clock();
+    /* the first step of this sim checks the state it starts from (a restored one included);
+     * a step from step 0 starts the guard over (a driver that prepared the state, e.g. settled
+     * and launched a body, and set the clock back: its run starts there) */
+    const int first = !g->started || w->step == 0;
+    if (first && (rc = clab_world_check_state(w, s->vmax, err))) return rc;
     if (clab_sim_sort_due(s) && (rc = clab_sim_sort(s, err))) return rc;
     const double t1 = clab_clock();
     tm->sort += t1 - t0;
@@ -220,6 +239,7 @@ int clab_sim_step(clab_sim *s, clab_error *err)
     const int gather = fast && fast->gather_begin && fast->gather && fast->gather_begin(s->self, w, NULL) == CLAB_OK;
     rc = clab_collide_with(s->collider, w, s->envelope, &s->contacts, gather ? &pass : NULL, err);
     if (rc) return rc;
+    if (first) clab_guard_begin(g, w, &s->contacts); /* the energy and the overlaps it starts with */
     const double t2 = clab_clock();
     tm->collide += t2 - t1;
     int suspect = 1;
@@ -236,9 +256,30 @@ int clab_sim_step(clab_sim *s, clab_error *err)
     w->t += s->h;
     w->step++;
     rc = suspect ? clab_world_check_state(w, s->vmax, err) : CLAB_OK;
+    if (!rc && !g->elastic) rc = clab_guard_elastic(s, err);
+    if (!rc && (first || w->step % g->every == 0)) rc = clab_guard_check(g, w, &s->contacts, err);
     tm->rest += clab_clock() - t3;
     tm->steps++;
     return rc;
+}
+
+int clab_sim_step_count(double t_end, double h, long *n, clab_error *err)
+{
+    if (!(isfinite(h) && h > 0.0))
+        return clab_error_set(err, CLAB_EINVAL, "step count: the step h = %g s must be finite and > 0", h);
+    if (!(isfinite(t_end) && t_end >= 0.0))
+        return clab_error_set(err, CLAB_EINVAL, "step count: t_end = %g s must be finite and >= 0", t_end);
+    /* t_end/h with t_end and h each rounded to a double and the quotient rounded: within a
+     * few ulps of the exact ratio; an integer that close is the count meant */
+    const double q = t_end / h, r = nearbyint(q);
+    const double steps = fabs(q - r) <= 8.0 * DBL_EPSILON * fmax(r, 1.0) ? r : ceil(q);
+    if (!(steps <= CLAB_SIM_MAX_STEPS))
+        return clab_error_set(err, CLAB_EINVAL,
+                              "t_end = %g s at h = %g s is %.3g steps, more than the limit %.0e (a step count that "
+                              "large is a mistake in t_end or h, and takes weeks)",
+                              t_end, h, steps, CLAB_SIM_MAX_STEPS);
+    *n = (long)steps;
+    return CLAB_OK;
 }
 
 void clab_sim_forces(const clab_sim *s, clab_vec3 *f_nuw) { s->type->forces(s->self, &s->contacts, f_nuw); }
@@ -253,6 +294,15 @@ void clab_sim_meta(const clab_sim *s, clab_options *m)
     clab_options_set(m, "envelope_m", v, NULL);
     snprintf(v, sizeof v, "%.17g", s->vmax);
     clab_options_set(m, "vmax_m_s", v, NULL);
+    /* the guard's options only when not the defaults: the outputs of runs with them stay as
+     * they were */
+    const clab_sim_guard *g = &s->guard;
+    if (g->energy != 0.5 || g->penetration != 0.5 || g->every != 10 || g->allow_overlap) {
+        char gv[160];
+        snprintf(gv, sizeof gv, "energy %.17g, penetration %.17g, every %ld, allow_overlap %ld", g->energy,
+                 g->penetration, g->every, g->allow_overlap);
+        clab_options_set(m, "guard", gv, NULL);
+    }
     if (s->sort_every > 0) { /* only when on: the outputs of runs without it stay as they were */
         snprintf(v, sizeof v, "%ld", s->sort_every);
         clab_options_set(m, "sort_steps", v, NULL);

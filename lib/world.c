@@ -260,11 +260,12 @@ int clab_world_check_state(const clab_world *w, double vmax, clab_error *err)
             !isfinite(b->e.e0 + b->e.e1 + b->e.e2 + b->e.e3))
             return clab_error_set(err, CLAB_ENUMERIC, "%s: non-finite state at step %ld, t = %.9g s",
                                   clab_world_body_name(w, i), w->step, w->t);
-        if (vmax > 0.0 && clab_v3_norm(b->rdot) > vmax)
+        if (vmax > 0.0 && clab_v3_norm(b->rdot) > vmax) /* (the message's speed without overflow) */
             return clab_error_set(err, CLAB_ENUMERIC,
                                   "%s: speed %g m/s exceeds the bound %g m/s at step %ld, t = %.9g s (exploding state? "
                                   "reduce the step size or raise the bound)",
-                                  clab_world_body_name(w, i), clab_v3_norm(b->rdot), vmax, w->step, w->t);
+                                  clab_world_body_name(w, i), hypot(hypot(b->rdot.x, b->rdot.y), b->rdot.z), vmax,
+                                  w->step, w->t);
     }
     return CLAB_OK;
 }

@@ -14,6 +14,7 @@ include tests/backends.mk
 include tests/experiments_a.mk
 include tests/experiments_b.mk
 include tests/reliability.mk
+include tests/guard.mk
 include tests/lammps.mk
 include tests/install.mk
 include tests/cli.mk

@@ -247,7 +247,7 @@ static const option_case options[] = {
     {"h < 1000 s", "penalty", 1e5, "", CLAB_EINVAL, {"time step h = 100000 s: out of range; allowed: 0 < h < 1000"}},
     {"backend known", "fem", 1e-3, "", CLAB_ENOTFOUND, {"unknown backend 'fem' (available: ", "dvi"}},
     {"envelope range", "dvi", 1e-3, "envelope=-2", CLAB_EINVAL,
-     {"o:1: envelope = -2 is outside the allowed range [-1, 1000]"}},
+     {"o:1: envelope = -2 is outside the allowed range [0, 1000]"}},
     {"envelope a number", "dvi", 1e-3, "envelope=wide", CLAB_EINVAL, {"o:1: envelope = 'wide' is not a finite number"}},
     {"vmax >= 0", "penalty", 1e-5, "vmax=-1", CLAB_EINVAL, {"vmax = -1 is outside the allowed range [0, 1e+300]"}},
     {"vmax finite", "penalty", 1e-5, "vmax=inf", CLAB_EINVAL, {"vmax = 'inf' is not a finite number"}},
