@@ -16,43 +16,6 @@
 /* largest scene file read [bytes] */
 #define SCENE_MAX_BYTES (64L * 1024 * 1024)
 
-static clab_scene_range range(double lo, int lo_open, double hi, int hi_open, const char *unit)
-{
-    clab_scene_range r = {lo, hi, lo_open, hi_open, unit};
-    return r;
-}
-
-/* a body as read from the file, before the world exists */
-typedef struct body_src {
-    clab_body_def def;                /* everything but the material index */
-    char material[CLAB_NAME_LEN];     /* material name ("default" when absent) */
-    unsigned line, material_line;     /* lines of the body group and of its material key */
-    int has_mass;                     /* mass or density given */
-} body_src;
-
-/* a joint as read from the file */
-typedef struct joint_src {
-    clab_joint_type type;
-    char body_a[CLAB_NAME_LEN], body_b[CLAB_NAME_LEN];
-    clab_vec3 pa, pb;  /* attachment points, world frame at t = 0 [m] */
-    double length;     /* distance joints: 0 = the initial distance */
-    unsigned line;
-} joint_src;
-
-/* everything read from a file */
-typedef struct scene_src {
-    clab_vec3 gravity;
-    clab_periodic periodic; /* periodic boundaries, all off unless given */
-    clab_scene_lammps lammps;    /* lammps_data: atoms from a LAMMPS data file */
-    clab_material *mat; /* [nmat] */
-    unsigned *mat_line; /* [nmat] */
-    int nmat;
-    body_src *body;     /* [nbody] */
-    int nbody;
-    joint_src *joint;   /* [njoint] */
-    int njoint;
-} scene_src;
-
 static void src_free(scene_src *s)
 {
     free(s->mat);
@@ -61,50 +24,12 @@ static void src_free(scene_src *s)
     free(s->joint);
 }
 
-/* the list setting key of root, checked to be a list; NULL when absent or wrong */
-static const config_setting_t *get_list(clab_scene_ctx *c, const config_setting_t *root, const char *key, int required)
-{
-    const config_setting_t *s = config_setting_get_member(root, key);
-    if (!s) {
-        if (required)
-            clab_scene_fail(c, 0, "%s: missing required list; allowed: %s = ( { ... }, { ... } );", key, key);
-        return NULL;
-    }
-    if (config_setting_type(s) != CONFIG_TYPE_LIST) {
-        char value[160];
-        clab_scene_value_text(s, value, sizeof value);
-        clab_scene_fail(c, clab_scene_line(s), "%s = %s: wrong type (%s); allowed: a list of groups ( { ... }, { ... } )", key,
-                   value, clab_scene_type_text(s));
-        return NULL;
-    }
-    return s;
-}
-
-/* element i of list s, checked to be a group; NULL when it is not */
-static const config_setting_t *get_group_elem(clab_scene_ctx *c, const config_setting_t *s, const char *key, int i)
-{
-    const config_setting_t *g = config_setting_get_elem(s, (unsigned)i);
-    if (config_setting_type(g) != CONFIG_TYPE_GROUP) {
-        char value[160];
-        clab_scene_value_text(g, value, sizeof value);
-        clab_scene_fail(c, clab_scene_line(g), "%s[%d] = %s: wrong type (%s); allowed: a group { ... }", key, i, value,
-                   clab_scene_type_text(g));
-        return NULL;
-    }
-    return g;
-}
-
-static void missing(clab_scene_ctx *c, const config_setting_t *g, const char *path, const char *key, const char *allowed)
-{
-    clab_scene_fail(c, clab_scene_line(g), "%s.%s: missing required field; allowed: %s", path, key, allowed);
-}
-
 /* ---- materials ---- */
 
 static void read_materials(clab_scene_ctx *c, const config_setting_t *root, scene_src *src)
 {
     static const char *const keys[] = {"name", "mu", "mu_roll", "E", "nu", "cor", "kn", "kt", "gn", "gt", NULL};
-    const config_setting_t *list = get_list(c, root, "materials", 0);
+    const config_setting_t *list = clab_scene_get_list(c, root, "materials", 0);
     if (!list) return;
     int n = config_setting_length(list);
     src->mat = calloc((size_t)n + 1, sizeof *src->mat);
@@ -114,7 +39,7 @@ static void read_materials(clab_scene_ctx *c, const config_setting_t *root, scen
         return;
     }
     for (int i = 0; i < n; i++) {
-        const config_setting_t *g = get_group_elem(c, list, "materials", i);
+        const config_setting_t *g = clab_scene_get_group_elem(c, list, "materials", i);
         if (!g) continue;
         char path[48];
         snprintf(path, sizeof path, "materials[%d]", i);
@@ -122,16 +47,16 @@ static void read_materials(clab_scene_ctx *c, const config_setting_t *root, scen
         clab_material m = clab_default_material();
         m.name[0] = '\0';
         if (clab_scene_string(c, g, path, "name", 1, m.name, sizeof m.name) == 0)
-            missing(c, g, path, "name", "a name, e.g. name = \"steel\";");
-        clab_scene_number(c, g, path, "mu", range(0, 0, INFINITY, 0, ""), &m.mu);
-        clab_scene_number(c, g, path, "mu_roll", range(0, 0, INFINITY, 0, "m"), &m.mu_roll);
-        clab_scene_number(c, g, path, "E", range(0, 1, INFINITY, 0, "Pa"), &m.E);
-        clab_scene_number(c, g, path, "nu", range(-1, 1, 0.5, 1, ""), &m.nu);
-        clab_scene_number(c, g, path, "cor", range(0, 1, 1, 0, ""), &m.cor);
-        clab_scene_number(c, g, path, "kn", range(0, 0, INFINITY, 0, "N/m or N/m^1.5, 0 = derive from E"), &m.kn);
-        clab_scene_number(c, g, path, "kt", range(0, 0, INFINITY, 0, "N/m or N/m^1.5, 0 = derive from E"), &m.kt);
-        clab_scene_number(c, g, path, "gn", range(0, 0, INFINITY, 0, "1/s, 0 = derive from cor"), &m.gn);
-        clab_scene_number(c, g, path, "gt", range(0, 0, INFINITY, 0, "1/s, 0 = derive from cor"), &m.gt);
+            clab_scene_missing(c, g, path, "name", "a name, e.g. name = \"steel\";");
+        clab_scene_number(c, g, path, "mu", clab_scene_make_range(0, 0, INFINITY, 0, ""), &m.mu);
+        clab_scene_number(c, g, path, "mu_roll", clab_scene_make_range(0, 0, INFINITY, 0, "m"), &m.mu_roll);
+        clab_scene_number(c, g, path, "E", clab_scene_make_range(0, 1, INFINITY, 0, "Pa"), &m.E);
+        clab_scene_number(c, g, path, "nu", clab_scene_make_range(-1, 1, 0.5, 1, ""), &m.nu);
+        clab_scene_number(c, g, path, "cor", clab_scene_make_range(0, 1, 1, 0, ""), &m.cor);
+        clab_scene_number(c, g, path, "kn", clab_scene_make_range(0, 0, INFINITY, 0, "N/m or N/m^1.5, 0 = derive from E"), &m.kn);
+        clab_scene_number(c, g, path, "kt", clab_scene_make_range(0, 0, INFINITY, 0, "N/m or N/m^1.5, 0 = derive from E"), &m.kt);
+        clab_scene_number(c, g, path, "gn", clab_scene_make_range(0, 0, INFINITY, 0, "1/s, 0 = derive from cor"), &m.gn);
+        clab_scene_number(c, g, path, "gt", clab_scene_make_range(0, 0, INFINITY, 0, "1/s, 0 = derive from cor"), &m.gt);
         /* duplicate names */
         for (int k = 0; k < src->nmat && m.name[0]; k++)
             if (strcmp(src->mat[k].name, m.name) == 0) {
@@ -175,13 +100,13 @@ static void read_body(clab_scene_ctx *c, const config_setting_t *g, int i, body_
     /* shape and its size */
     int shape = -1;
     int got = clab_scene_string(c, g, path, "shape", 0, sh, sizeof sh);
-    if (got == 0) missing(c, g, path, "shape", "shape = \"sphere\", \"plane\" or \"box\"");
+    if (got == 0) clab_scene_missing(c, g, path, "shape", "shape = \"sphere\", \"plane\" or \"box\"");
     if (got == 1 && (shape = clab_shape_from_name(sh)) < 0)
         clab_scene_fail(c, clab_scene_line(config_setting_get_member(g, "shape")),
                    "%s.shape = \"%s\": unknown shape; allowed: \"sphere\", \"plane\" or \"box\"", path, sh);
     double radius = 0.0;
     clab_vec3 half = clab_v3(0, 0, 0);
-    int has_radius = clab_scene_number(c, g, path, "radius", range(0, 1, INFINITY, 0, "m"), &radius);
+    int has_radius = clab_scene_number(c, g, path, "radius", clab_scene_make_range(0, 1, INFINITY, 0, "m"), &radius);
     int has_half = 0;
     if (clab_scene_vec3(c, g, path, "half", "m", &half) == 1) {
         has_half = 1;
@@ -196,12 +121,12 @@ static void read_body(clab_scene_ctx *c, const config_setting_t *g, int i, body_
         has_half = -1;
     }
     if (shape == CLAB_SHAPE_SPHERE) {
-        if (has_radius == 0) missing(c, g, path, "radius", "radius > 0 [m] for a sphere");
+        if (has_radius == 0) clab_scene_missing(c, g, path, "radius", "radius > 0 [m] for a sphere");
         if (has_half) clab_scene_fail(c, clab_scene_line(config_setting_get_member(g, "half")),
                                  "%s.half: not used by a sphere; allowed: radius", path);
         b->def.shape = clab_sphere(radius > 0 ? radius : 1.0);
     } else if (shape == CLAB_SHAPE_BOX) {
-        if (has_half == 0) missing(c, g, path, "half", "half = [hx, hy, hz], half extents > 0 [m] for a box");
+        if (has_half == 0) clab_scene_missing(c, g, path, "half", "half = [hx, hy, hz], half extents > 0 [m] for a box");
         if (has_radius) clab_scene_fail(c, clab_scene_line(config_setting_get_member(g, "radius")),
                                    "%s.radius: not used by a box; allowed: half = [hx, hy, hz]", path);
         b->def.shape = has_half == 1 ? clab_box(half.x, half.y, half.z) : clab_box(1, 1, 1);
@@ -221,8 +146,8 @@ static void read_body(clab_scene_ctx *c, const config_setting_t *g, int i, body_
 
     /* mass or density */
     double mass = 0.0, density = 0.0;
-    int has_m = clab_scene_number(c, g, path, "mass", range(0, 1, INFINITY, 0, "kg"), &mass);
-    int has_d = clab_scene_number(c, g, path, "density", range(0, 1, INFINITY, 0, "kg/m^3"), &density);
+    int has_m = clab_scene_number(c, g, path, "mass", clab_scene_make_range(0, 1, INFINITY, 0, "kg"), &mass);
+    int has_d = clab_scene_number(c, g, path, "density", clab_scene_make_range(0, 1, INFINITY, 0, "kg/m^3"), &density);
     if (has_m && has_d)
         clab_scene_fail(c, clab_scene_line(config_setting_get_member(g, "density")),
                    "%s: both mass and density given; allowed: one of them", path);
@@ -269,9 +194,9 @@ static void read_body(clab_scene_ctx *c, const config_setting_t *g, int i, body_
         clab_vec3 axis = clab_v3(0, 0, 1);
         double deg = 0.0;
         int ga = clab_scene_vec3(c, g, path, "axis", "direction, any length", &axis);
-        int gd = clab_scene_number(c, g, path, "angle_deg", range(-INFINITY, 0, INFINITY, 0, "deg"), &deg);
-        if (ga == 0) missing(c, g, path, "axis", "axis = [x, y, z] (not zero) together with angle_deg");
-        if (gd == 0) missing(c, g, path, "angle_deg", "angle_deg [degrees] together with axis");
+        int gd = clab_scene_number(c, g, path, "angle_deg", clab_scene_make_range(-INFINITY, 0, INFINITY, 0, "deg"), &deg);
+        if (ga == 0) clab_scene_missing(c, g, path, "axis", "axis = [x, y, z] (not zero) together with angle_deg");
+        if (gd == 0) clab_scene_missing(c, g, path, "angle_deg", "angle_deg [degrees] together with axis");
         if (ga == 1 && !(clab_v3_norm(axis) > 0.0)) {
             clab_scene_fail(c, clab_scene_line(sa), "%s.axis = [0, 0, 0]: out of range; allowed: a non-zero vector", path);
             ga = -1;
@@ -289,7 +214,7 @@ static void read_body(clab_scene_ctx *c, const config_setting_t *g, int i, body_
     if (shape == CLAB_SHAPE_PLANE && !b->def.fixed)
         clab_scene_fail(c, b->line, "%s: a plane that is not fixed; allowed: fixed = true for a plane", path);
     if (shape >= 0 && shape != CLAB_SHAPE_PLANE && !b->def.fixed && !b->has_mass)
-        missing(c, g, path, "mass", "mass [kg] or density [kg/m^3] > 0 for a body that is not fixed");
+        clab_scene_missing(c, g, path, "mass", "mass [kg] or density [kg/m^3] > 0 for a body that is not fixed");
     if (b->def.fixed && (clab_v3_norm(b->def.rdot) > 0.0 || clab_v3_norm(b->def.omega) > 0.0))
         clab_scene_fail(c, b->line, "%s: a fixed body has velocity or omega; allowed: fixed bodies do not move (leave "
                    "velocity and omega out)", path);
@@ -297,7 +222,7 @@ static void read_body(clab_scene_ctx *c, const config_setting_t *g, int i, body_
 
 static void read_bodies(clab_scene_ctx *c, const config_setting_t *root, scene_src *src)
 {
-    const config_setting_t *list = get_list(c, root, "bodies", !src->lammps.on); /* optional with lammps_data */
+    const config_setting_t *list = clab_scene_get_list(c, root, "bodies", !src->lammps.on); /* optional with lammps_data */
     if (!list) return;
     int n = config_setting_length(list);
     if (n == 0 && !src->lammps.on) {
@@ -310,7 +235,7 @@ static void read_bodies(clab_scene_ctx *c, const config_setting_t *root, scene_s
         return;
     }
     for (int i = 0; i < n; i++) {
-        const config_setting_t *g = get_group_elem(c, list, "bodies", i);
+        const config_setting_t *g = clab_scene_get_group_elem(c, list, "bodies", i);
         body_src *b = &src->body[src->nbody];
         if (!g) continue;
         read_body(c, g, i, b);
@@ -342,126 +267,6 @@ static void read_bodies(clab_scene_ctx *c, const config_setting_t *root, scene_s
 }
 
 /* ---- joints ---- */
-
-static int body_index(const scene_src *src, const char *name)
-{
-    for (int k = 0; k < src->nbody; k++)
-        if (strcmp(src->body[k].def.name, name) == 0) return k;
-    return -1;
-}
-
-static void read_joints(clab_scene_ctx *c, const config_setting_t *root, scene_src *src)
-{
-    static const char *const keys[] = {"name", "type", "body_a", "body_b", "point", "point_a", "point_b", "length",
-                                       NULL};
-    const config_setting_t *list = get_list(c, root, "joints", 0);
-    if (!list) return;
-    int n = config_setting_length(list);
-    src->joint = calloc((size_t)n + 1, sizeof *src->joint);
-    char(*names)[CLAB_NAME_LEN] = calloc((size_t)n + 1, sizeof *names); /* joint names seen, for duplicates */
-    unsigned *name_line = calloc((size_t)n + 1, sizeof *name_line);
-    if (!src->joint || !names || !name_line) {
-        free(names);
-        free(name_line);
-        clab_scene_fail(c, 0, "out of memory reading %d joints", n);
-        return;
-    }
-    int nnames = 0;
-    for (int i = 0; i < n; i++) {
-        const config_setting_t *g = get_group_elem(c, list, "joints", i);
-        if (!g) continue;
-        char path[48], ty[16] = "", name[CLAB_NAME_LEN];
-        snprintf(path, sizeof path, "joints[%d]", i);
-        clab_scene_check_keys(c, g, path, keys);
-        joint_src j;
-        memset(&j, 0, sizeof j);
-        j.line = clab_scene_line(g);
-        int ok = 1;
-        if (clab_scene_string(c, g, path, "name", 1, name, sizeof name) == 1) {
-            /* names: unique among the joints */
-            int dup = -1;
-            for (int k = 0; k < nnames && dup < 0; k++)
-                if (strcmp(names[k], name) == 0) dup = k;
-            if (dup >= 0)
-                clab_scene_fail(c, j.line, "%s.name = \"%s\": duplicate name; first defined at %s:%u; allowed: a name "
-                           "used by no other joint", path, name, c->file, name_line[dup]);
-            memcpy(names[nnames], name, sizeof names[nnames]);
-            name_line[nnames++] = j.line;
-        }
-        int type = -1;
-        int got = clab_scene_string(c, g, path, "type", 0, ty, sizeof ty);
-        if (got == 0) missing(c, g, path, "type", "type = \"spherical\" or \"distance\"");
-        if (got == 1 && (type = clab_joint_from_name(ty)) < 0)
-            clab_scene_fail(c, clab_scene_line(config_setting_get_member(g, "type")),
-                       "%s.type = \"%s\": unknown joint type; allowed: \"spherical\" or \"distance\"", path, ty);
-        ok = type >= 0;
-        j.type = (clab_joint_type)(type >= 0 ? type : 0);
-
-        /* the two bodies, by name */
-        int ia = -1, ib = -1;
-        const char *const ends[2] = {"body_a", "body_b"};
-        char *bn[2] = {j.body_a, j.body_b};
-        int *ix[2] = {&ia, &ib};
-        for (int e = 0; e < 2; e++) {
-            int r = clab_scene_string(c, g, path, ends[e], 1, bn[e], CLAB_NAME_LEN);
-            if (r == 0) missing(c, g, path, ends[e], "the name of a body");
-            if (r == 1 && (*ix[e] = body_index(src, bn[e])) < 0)
-                clab_scene_fail(c, clab_scene_line(config_setting_get_member(g, ends[e])),
-                           "%s.%s = \"%s\": unknown body; allowed: the name of a body in bodies", path, ends[e], bn[e]);
-            ok = ok && r == 1 && *ix[e] >= 0;
-        }
-        if (ia >= 0 && ia == ib) {
-            clab_scene_fail(c, j.line, "%s: body_a = body_b = \"%s\"; allowed: two different bodies", path, j.body_a);
-            ok = 0;
-        }
-        if (ia >= 0 && ib >= 0 && src->body[ia].def.fixed && src->body[ib].def.fixed) {
-            clab_scene_fail(c, j.line, "%s: both bodies are fixed; allowed: at least one body that moves", path);
-            ok = 0;
-        }
-
-        /* attachment points, in world coordinates at the initial configuration */
-        if (type == CLAB_JOINT_SPHERICAL) {
-            if (clab_scene_vec3(c, g, path, "point", "m, world frame", &j.pa) == 0) {
-                missing(c, g, path, "point", "point = [x, y, z], the joint in world coordinates [m]");
-                ok = 0;
-            }
-            j.pb = j.pa;
-            const char *unused[] = {"point_a", "point_b", "length"};
-            for (int k = 0; k < 3; k++) {
-                const config_setting_t *s = config_setting_get_member(g, unused[k]);
-                if (s) {
-                    clab_scene_fail(c, clab_scene_line(s), "%s.%s: not used by a spherical joint; allowed: point", path, unused[k]);
-                    ok = 0;
-                }
-            }
-        } else if (type == CLAB_JOINT_DISTANCE) {
-            int ra = clab_scene_vec3(c, g, path, "point_a", "m, world frame", &j.pa);
-            int rb = clab_scene_vec3(c, g, path, "point_b", "m, world frame", &j.pb);
-            if (ra == 0) missing(c, g, path, "point_a", "point_a = [x, y, z] on body_a, world coordinates [m]");
-            if (rb == 0) missing(c, g, path, "point_b", "point_b = [x, y, z] on body_b, world coordinates [m]");
-            int rl = clab_scene_number(c, g, path, "length", range(0, 1, INFINITY, 0, "m"), &j.length);
-            if (config_setting_get_member(g, "point")) {
-                clab_scene_fail(c, clab_scene_line(config_setting_get_member(g, "point")),
-                           "%s.point: not used by a distance joint; allowed: point_a, point_b", path);
-                ok = 0;
-            }
-            ok = ok && ra == 1 && rb == 1 && rl >= 0;
-            if (ok && rl == 0) {
-                j.length = clab_v3_norm(clab_v3_sub(j.pb, j.pa));
-                if (!(j.length > 0.0)) {
-                    clab_scene_fail(c, j.line, "%s: point_a = point_b, so the initial distance is 0; allowed: a length > 0 "
-                               "[m] (give length or two different points)", path);
-                    ok = 0;
-                }
-            }
-        }
-        if (ok) src->joint[src->njoint++] = j;
-    }
-    free(names);
-    free(name_line);
-}
-
-/* ---- simulation ---- */
 
 static void read_options(clab_scene_ctx *c, const config_setting_t *g, clab_options *opt)
 {
@@ -531,7 +336,7 @@ static void read_simulation(clab_scene_ctx *c, const config_setting_t *root, cla
     }
     clab_scene_check_keys(c, g, path, keys);
     int got = clab_scene_string(c, g, path, "backend", 1, sc->backend, sizeof sc->backend);
-    if (got == 0) missing(c, g, path, "backend", "backend = \"penalty\" or \"dvi\"");
+    if (got == 0) clab_scene_missing(c, g, path, "backend", "backend = \"penalty\" or \"dvi\"");
     /* the backend must be one the library has (a library built without any backend, as
      * during development, leaves the check to clab_sim_create) */
     const clab_backend_type *const *all = clab_backend_all();
@@ -543,10 +348,10 @@ static void read_simulation(clab_scene_ctx *c, const config_setting_t *root, cla
         clab_scene_fail(c, clab_scene_line(config_setting_get_member(g, "backend")),
                    "simulation.backend = \"%s\": unknown backend; allowed: %s", sc->backend, names);
     }
-    if (clab_scene_number(c, g, path, "h", range(0, 1, INFINITY, 0, "s"), &sc->h) == 0)
-        missing(c, g, path, "h", "the time step h > 0 [s]");
-    int gt = clab_scene_number(c, g, path, "t_end", range(0, 1, INFINITY, 0, "s"), &sc->t_end);
-    if (gt == 0) missing(c, g, path, "t_end", "the end time t_end > 0 [s]");
+    if (clab_scene_number(c, g, path, "h", clab_scene_make_range(0, 1, INFINITY, 0, "s"), &sc->h) == 0)
+        clab_scene_missing(c, g, path, "h", "the time step h > 0 [s]");
+    int gt = clab_scene_number(c, g, path, "t_end", clab_scene_make_range(0, 1, INFINITY, 0, "s"), &sc->t_end);
+    if (gt == 0) clab_scene_missing(c, g, path, "t_end", "the end time t_end > 0 [s]");
     if (gt == 1 && sc->h > 0.0 && sc->t_end < sc->h)
         clab_scene_fail(c, clab_scene_line(config_setting_get_member(g, "t_end")),
                    "simulation.t_end = %g: shorter than one step; allowed: t_end >= h = %g [s]", sc->t_end, sc->h);
@@ -644,7 +449,7 @@ static int load_config(clab_scene_ctx *c, config_t *cfg, clab_scene *sc)
     clab_scene_lammps_read(c, root, &src.lammps);
     read_materials(c, root, &src);
     read_bodies(c, root, &src);
-    read_joints(c, root, &src);
+    clab_scene_read_joints(c, root, &src);
     read_simulation(c, root, sc);
 
     int status = CLAB_OK;

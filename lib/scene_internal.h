@@ -93,4 +93,51 @@ int clab_scene_lammps_build(clab_scene_ctx *c, const clab_scene_lammps *l, clab_
  * libconfig only when there is none. */
 int clab_scene_prescan(clab_scene_ctx *c, const char *text);
 
+/* ---- what scene.c and scene_joints.c read from a file, before the world exists ---- */
+
+/* a body as read from the file, before the world exists */
+typedef struct body_src {
+    clab_body_def def;                /* everything but the material index */
+    char material[CLAB_NAME_LEN];     /* material name ("default" when absent) */
+    unsigned line, material_line;     /* lines of the body group and of its material key */
+    int has_mass;                     /* mass or density given */
+} body_src;
+
+/* a joint as read from the file */
+typedef struct joint_src {
+    clab_joint_type type;
+    char body_a[CLAB_NAME_LEN], body_b[CLAB_NAME_LEN];
+    clab_vec3 pa, pb;  /* attachment points, world frame at t = 0 [m] */
+    double length;     /* distance joints: 0 = the initial distance */
+    unsigned line;
+} joint_src;
+
+/* everything read from a file */
+typedef struct scene_src {
+    clab_vec3 gravity;
+    clab_periodic periodic; /* periodic boundaries, all off unless given */
+    clab_scene_lammps lammps;    /* lammps_data: atoms from a LAMMPS data file */
+    clab_material *mat; /* [nmat] */
+    unsigned *mat_line; /* [nmat] */
+    int nmat;
+    body_src *body;     /* [nbody] */
+    int nbody;
+    joint_src *joint;   /* [njoint] */
+    int njoint;
+} scene_src;
+
+/* a clab_scene_range from its bounds (open or closed) and unit */
+clab_scene_range clab_scene_make_range(double lo, int lo_open, double hi, int hi_open, const char *unit);
+/* the list setting key of root, checked to be a list; NULL when absent or wrong (an error when
+ * required) */
+const config_setting_t *clab_scene_get_list(clab_scene_ctx *c, const config_setting_t *root, const char *key,
+                                            int required);
+/* element i of list s (named key in messages), checked to be a group; NULL when it is not */
+const config_setting_t *clab_scene_get_group_elem(clab_scene_ctx *c, const config_setting_t *s, const char *key, int i);
+/* the error of a required field key missing from group g at path */
+void clab_scene_missing(clab_scene_ctx *c, const config_setting_t *g, const char *path, const char *key,
+                        const char *allowed);
+/* the joints list of root into src (scene_joints.c) */
+void clab_scene_read_joints(clab_scene_ctx *c, const config_setting_t *root, scene_src *src);
+
 #endif

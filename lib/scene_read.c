@@ -427,3 +427,49 @@ int clab_scene_periodic(clab_scene_ctx *c, const config_setting_t *root, clab_pe
     *out = p;
     return 1;
 }
+
+/* ---- lists, groups and required fields ---- */
+
+clab_scene_range clab_scene_make_range(double lo, int lo_open, double hi, int hi_open, const char *unit)
+{
+    clab_scene_range r = {lo, hi, lo_open, hi_open, unit};
+    return r;
+}
+
+/* the list setting key of root, checked to be a list; NULL when absent or wrong */
+const config_setting_t *clab_scene_get_list(clab_scene_ctx *c, const config_setting_t *root, const char *key, int required)
+{
+    const config_setting_t *s = config_setting_get_member(root, key);
+    if (!s) {
+        if (required)
+            clab_scene_fail(c, 0, "%s: missing required list; allowed: %s = ( { ... }, { ... } );", key, key);
+        return NULL;
+    }
+    if (config_setting_type(s) != CONFIG_TYPE_LIST) {
+        char value[160];
+        clab_scene_value_text(s, value, sizeof value);
+        clab_scene_fail(c, clab_scene_line(s), "%s = %s: wrong type (%s); allowed: a list of groups ( { ... }, { ... } )", key,
+                   value, clab_scene_type_text(s));
+        return NULL;
+    }
+    return s;
+}
+
+/* element i of list s, checked to be a group; NULL when it is not */
+const config_setting_t *clab_scene_get_group_elem(clab_scene_ctx *c, const config_setting_t *s, const char *key, int i)
+{
+    const config_setting_t *g = config_setting_get_elem(s, (unsigned)i);
+    if (config_setting_type(g) != CONFIG_TYPE_GROUP) {
+        char value[160];
+        clab_scene_value_text(g, value, sizeof value);
+        clab_scene_fail(c, clab_scene_line(g), "%s[%d] = %s: wrong type (%s); allowed: a group { ... }", key, i, value,
+                   clab_scene_type_text(g));
+        return NULL;
+    }
+    return g;
+}
+
+void clab_scene_missing(clab_scene_ctx *c, const config_setting_t *g, const char *path, const char *key, const char *allowed)
+{
+    clab_scene_fail(c, clab_scene_line(g), "%s.%s: missing required field; allowed: %s", path, key, allowed);
+}
