@@ -528,7 +528,6 @@ int xp_chain(int argc, char **argv)
     }
 
     char spath[2048];
-    clab_error err;
     xp_path(&o.c, "chain-summary.csv", spath, sizeof spath);
     static const char *const scols[] = {"method",
                                         "contact_law",
@@ -615,15 +614,7 @@ int xp_chain(int argc, char **argv)
         }
     }
     if (rc == 0) xp_progress_end(&pb);
-    if (clab_csv_close(sum, &err) && rc == 0) {
-        fprintf(stderr, "contactlab chain: %s\n", err.msg);
-        rc = 1;
-    }
-    if (rc == 0) {
-        printf("\nCSVs: %s/chain-*.csv (summary: %s)\n", o.c.out, spath);
-        if (xp_plot(&o.c, "chain.gp") == 0 && o.c.plot)
-            printf("figures: %s/chain-arrival.png, chain-velocity.png (and .pdf)\n", o.c.out);
-    }
+    rc = xp_finish(&o.c, rc, sum, spath, "chain-*.csv", "chain.gp", "chain-arrival.png, chain-velocity.png");
 out:
     xp_common_free(&o.c);
     return rc;

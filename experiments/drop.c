@@ -475,7 +475,6 @@ int xp_drop(int argc, char **argv)
     }
 
     char spath[2048];
-    clab_error err;
     xp_path(&o.c, "drop-summary.csv", spath, sizeof spath);
     static const char *const scols[] = {"method",
                                         "H_m",
@@ -589,15 +588,8 @@ int xp_drop(int argc, char **argv)
             }
     }
     if (rc == 0) xp_progress_end(&pb);
-    if (clab_csv_close(sum, &err) && rc == 0) {
-        fprintf(stderr, "contactlab drop: %s\n", err.msg);
-        rc = 1;
-    }
-    if (rc == 0) {
-        printf("\nCSVs: %s/drop-*.csv (summary: %s)\n", o.c.out, spath);
-        if (xp_plot(&o.c, "drop.gp") == 0 && o.c.plot)
-            printf("figures: %s/drop-height.png, drop-force.png, drop-hertz.png (and .pdf)\n", o.c.out);
-    }
+    rc = xp_finish(&o.c, rc, sum, spath, "drop-*.csv", "drop.gp",
+                   "drop-height.png, drop-force.png, drop-hertz.png");
 out:
     xp_common_free(&o.c);
     return rc;

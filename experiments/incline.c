@@ -440,7 +440,6 @@ int xp_incline(int argc, char **argv)
 
     /* summary: one row per (method, theta) */
     char spath[2048];
-    clab_error err;
     xp_path(&o.c, "incline-summary.csv", spath, sizeof spath);
     static const char *const scols[] = {"method",
                                         "mu",
@@ -537,15 +536,7 @@ int xp_incline(int argc, char **argv)
         }
         if (rc == 0) xp_progress_end(&pb);
     }
-    if (clab_csv_close(sum, &err) && rc == 0) {
-        fprintf(stderr, "contactlab incline: %s\n", err.msg);
-        rc = 1;
-    }
-    if (rc == 0) {
-        printf("\nCSVs: %s/incline-*.csv (summary: %s)\n", o.c.out, spath);
-        if (xp_plot(&o.c, "incline.gp") == 0 && o.c.plot)
-            printf("figures: %s/incline-acceleration.png, incline-displacement.png (and .pdf)\n", o.c.out);
-    }
+    rc = xp_finish(&o.c, rc, sum, spath, "incline-*.csv", "incline.gp", "incline-acceleration.png, incline-displacement.png");
 out:
     xp_common_free(&o.c);
     return rc;

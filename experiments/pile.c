@@ -503,15 +503,9 @@ int xp_pile(int argc, char **argv)
                r.cpu, r.cpu / r.steps, r.ke, r.active, r.coordination, r.max_pen, r.floor_avg / W,
                r.support_avg / W, r.beta, r.it_mean);
     }
-    if (clab_csv_close(sum, &err) && rc == 0) {
-        fprintf(stderr, "contactlab pile: %s\n", err.msg);
-        rc = 1;
-    }
-    if (rc == 0) {
-        printf("\nCSVs: %s/pile-n_%d-*.csv (summary: %s)\n", o.c.out, o.def.n, spath);
-        if (xp_plot(&o.c, "pile.gp") == 0 && o.c.plot)
-            printf("figures: %s/pile-settling.png, pile-force-pdf.png (and .pdf)\n", o.c.out);
-    }
+    char series[64];
+    snprintf(series, sizeof series, "pile-n_%d-*.csv", o.def.n);
+    rc = xp_finish(&o.c, rc, sum, spath, series, "pile.gp", "pile-settling.png, pile-force-pdf.png");
 out:
     xp_common_free(&o.c);
     return rc;

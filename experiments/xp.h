@@ -198,6 +198,12 @@ void xp_progress_end(xp_progress *p);
 /* Copy experiments/<script> into the output folder and run gnuplot there (PNG + PDF).
  * When gnuplot is absent or --no-plot was given, say how to make the figures. */
 int xp_plot(const xp_common *c, const char *script);
+/* The end of an experiment's run, rc its status so far: close its summary CSV sum (at spath; a
+ * failure fails the run), then, when all went well, say where its CSVs are (series: their
+ * pattern in the output folder) and draw its figures with script (figures: their file names,
+ * for the message). Returns the run's status. */
+int xp_finish(const xp_common *c, int rc, clab_csv *sum, const char *spath, const char *series, const char *script,
+              const char *figures);
 /* The same with gnuplot -e expr before the script (e.g. "prefix='ball-dvi'"; no double quote) */
 int xp_plot_e(const xp_common *c, const char *script, const char *expr);
 

@@ -153,3 +153,18 @@ int xp_plot_e(const xp_common *c, const char *script, const char *expr)
 }
 
 int xp_plot(const xp_common *c, const char *script) { return xp_plot_e(c, script, NULL); }
+
+int xp_finish(const xp_common *c, int rc, clab_csv *sum, const char *spath, const char *series, const char *script,
+              const char *figures)
+{
+    clab_error err;
+    if (clab_csv_close(sum, &err) && rc == 0) {
+        fprintf(stderr, "contactlab %s: %s\n", c->name, err.msg);
+        rc = 1;
+    }
+    if (rc == 0) {
+        printf("\nCSVs: %s/%s (summary: %s)\n", c->out, series, spath);
+        if (xp_plot(c, script) == 0 && c->plot) printf("figures: %s/%s (and .pdf)\n", c->out, figures);
+    }
+    return rc;
+}
