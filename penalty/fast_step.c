@@ -176,8 +176,10 @@ static size_t split_cut(const clab_contacts *c, const clab_partition *cp, const 
 #define PAR_MIN 4096
 
 /* body b of contact j < k1, a random read of the contact loop, started early (one cache line
- * of pb, one of the sums) */
-static inline void prefetch_b(const clab_contact *cc, const pen_body *pb, const pen_acc *acc, size_t j, size_t k1)
+ * of pb, one of the sums). Always inlined: left to itself GCC calls it out of line and emits no
+ * prefetch at all in the contact loop (history and forces 95 against 45 ns a particle-step on
+ * the chute) */
+static CLAB_ALWAYS_INLINE void prefetch_b(const clab_contact *cc, const pen_body *pb, const pen_acc *acc, size_t j, size_t k1)
 {
     if (j < k1) {
         const size_t bk = (size_t)cc[j].b;
