@@ -123,7 +123,7 @@ static void split_add(pen_acc *acc, const pen_side *side, int T, uint32_t B0, ui
 }
 
 /* the gather ahead of the step (the fast hooks gather_begin, gather: clab_backend_fast.h): the arrays for the
- * world's bodies, then gather_range on each range the collider's skin test hands over */
+ * world's bodies, then clab_penalty_fast_gather on each range the collider's skin test hands over */
 static int penalty_gather_begin(void *self, const clab_world *w, clab_error *err)
 {
     penalty *p = self;
@@ -370,7 +370,7 @@ int clab_penalty_fast_step(penalty *p, clab_world *w, const clab_contacts *c, do
         /* this thread's offsets of its list by b (by_b; its counts at row[b + 1] first) */
         uint32_t *row = acc ? NULL : p->f.brow + (size_t)t * (nb + 1);
 
-        /* 1. what the contact loop reads of the bodies (gather_range), and whether they all
+        /* 1. what the contact loop reads of the bodies (clab_penalty_fast_gather), and whether they all
          *    have one material; not when gathered ahead (pre: the rows zeroed below are each
          *    thread's own, so no barrier is needed then) */
         if (!pre) {

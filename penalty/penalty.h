@@ -38,7 +38,7 @@ typedef struct pen_fast {
     uint32_t *astart;           /* [bodies + 1] with alist: alist[astart[i] .. astart[i+1]) have i as a */
     uint32_t *brow;             /* [threads x (bodies + 1)] each thread's offsets of its segment of blist (by_b) */
     size_t *bbase;              /* [threads] where each thread's segment of blist starts (by_b) */
-    unsigned char *still;       /* [bodies] sphere_orientation=off: still_of each body (gather_range) */
+    unsigned char *still;       /* [bodies] sphere_orientation=off: still_of each body (clab_penalty_fast_gather_still) */
     size_t cap_alist, cap_astart, cap_brow, cap_bbase, cap_still;
     /* the gather done ahead of the step in the collider's pass (the fast hooks gather_begin,
      * gather): bodies gathered (pre_n, of pre_nb) at step pre_step, whether a material other
