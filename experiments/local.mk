@@ -8,7 +8,9 @@ contactlab_SOURCES = \
 	experiments/xp.h \
 	experiments/bowling.c \
 	experiments/run.c \
-	experiments/run_out.c
+	experiments/run_out.c \
+	experiments/run_contacts.c \
+	experiments/run_contacts.h
 contactlab_CPPFLAGS = $(AM_CPPFLAGS) -DCLAB_SRCDIR='"$(abs_top_srcdir)"' -DCLAB_PKGDATADIR='"$(pkgdatadir)"'
 contactlab_LDADD = $(CLAB_LDADD)
 

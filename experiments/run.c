@@ -23,6 +23,7 @@
 #include "clab_csv.h"
 #include "clab_scene.h"
 #include "clab_vtk.h"
+#include "run_contacts.h"
 #include "xp.h"
 
 #define RUN_TAG "contactlab run 1: bodies, steps" /* checkpoint tag: who wrote it, which series */
@@ -53,7 +54,9 @@ static void run_help(void)
            "                        guard (doc/reliability.md); sort=N\n"
            "                        renumbers the bodies into cell order every N steps (locality for\n"
            "                        large scenes; the CSVs, VTK frames and checkpoints keep the scene's order)\n"
-           "  --vtk N               write a VTK frame every N output rows (default 0: none)\n"
+           "  --vtk N               write a VTK frame every N output rows (default 0: none)\n");
+    xp_run_extra_help();
+    printf(
            "  --out DIR             output folder (default out/run)\n"
            "  --force               replace this scene's and backend's earlier results in the output\n"
            "                        folder (its CSVs, frames, figures and checkpoint are removed first)\n"
@@ -188,7 +191,7 @@ int xp_run(int argc, char **argv)
         {"restart", required_argument, 0, 'R'},   {"stop-after", required_argument, 0, 'S'},
         {"no-plot", no_argument, 0, 'N'},         {"allow-unstable", no_argument, 0, 'U'},
         {"allow-overlap", no_argument, 0, 'A'},  {"help", no_argument, 0, '?' + 256},
-        {0, 0, 0, 0}};
+        XP_RUN_EXTRA_LONGOPTS,                    {0, 0, 0, 0}};
     xp_common c;
     xp_common_init(&c, "run", argc, argv);
     clab_options cli;
@@ -201,6 +204,8 @@ int xp_run(int argc, char **argv)
     double h = 0.0, t_end = 0.0;
     long every = 0, vtk = 0, ckpt_every = 0, stop_after = 0;
     int rc = 2, opt, out_given = 0, allow_unstable = 0;
+    xp_run_extra extra; /* --contacts, --measure (run_contacts.c) */
+    xp_run_extra_init(&extra);
     /* the command line as it determines the results: contactlab run [options] SCENE */
     char **keep = calloc((size_t)argc + 4, sizeof *keep);
     int nkeep = 0;
@@ -246,7 +251,10 @@ int xp_run(int argc, char **argv)
             out_given |= opt == 'o';
             result = 0;
             break;
-        default: xp_option_unknown(); bad = 1; break;
+        default:
+            if ((bad = xp_run_extra_option(&extra, opt, optarg)) == 0) xp_option_unknown(), bad = 1;
+            else bad = bad < 0, result = 0; /* (their own CSVs' metadata records them) */
+            break;
         }
         if (bad) continue; /* reported and counted: every problem of the command line is */
         if (opt == 'U' || opt == 'A') keep[nkeep++] = opt == 'U' ? "--allow-unstable" : "--allow-overlap";
@@ -257,6 +265,9 @@ int xp_run(int argc, char **argv)
     }
     if (optind != argc - 1)
         xp_option_error("contactlab run: give exactly one scene file (%d given; see --help)\n", argc - optind);
+    if (restart && xp_run_extra_on(&extra))
+        xp_option_error("contactlab run: --contacts and --measure do not continue a run: leave them out with "
+                        "--restart\n");
     if (xp_option_errors("contactlab run")) goto out;
     rc = 1;
     const char *path = argv[optind];
@@ -283,6 +294,11 @@ int xp_run(int argc, char **argv)
      * stable step, the initial state and placement (clab_sim_check) ---- */
     long nsteps = 0;
     if (run_guard_start(s, path, sc.t_end, allow_unstable, &nsteps)) {
+        clab_sim_destroy(s);
+        goto out;
+    }
+    if (xp_run_extra_check(&extra, sc.world, &err)) {
+        fprintf(stderr, "contactlab run: %s: %s\n", path, err.msg);
         clab_sim_destroy(s);
         goto out;
     }
@@ -395,6 +411,10 @@ int xp_run(int argc, char **argv)
         }
         xp_guard_add(&g, fb);
         xp_guard_add(&g, fs);
+        if (xp_run_extra_on(&extra) && xp_run_extra_open(&extra, &c, prefix, &meta, nkeep, keep, flags, &err)) {
+            fprintf(stderr, "contactlab run: %s\n", err.msg);
+            goto fail_open;
+        }
     }
     clab_csv_set_flush_every(fb, (long)w->nbodies); /* one write per output step */
 
@@ -459,6 +479,7 @@ int xp_run(int argc, char **argv)
             run_values[0] = fmax(run_values[0], pen);
             run_values[1] = srow[2];
             if (rc == 0 && clab_csv_row(fs, srow, NS, &err)) rc = 1;
+            if (rc == 0 && xp_run_extra_on(&extra) && xp_run_extra_rows(&extra, s, order, nout, &err)) rc = 1;
             if (rc == 0 && vtk > 0 && nout % vtk == 0) {
                 char vp[2048], shp[420];
                 int vflags = c.force || restart ? CLAB_VTK_OVERWRITE : 0;
@@ -572,6 +593,7 @@ int xp_run(int argc, char **argv)
 fail_open:
     if (clab_csv_close(fb, &err) && rc == 0) { fprintf(stderr, "contactlab run: %s\n", err.msg); rc = 1; }
     if (clab_csv_close(fs, &err) && rc == 0) { fprintf(stderr, "contactlab run: %s\n", err.msg); rc = 1; }
+    if (xp_run_extra_close(&extra, &err) && rc == 0) { fprintf(stderr, "contactlab run: %s\n", err.msg); rc = 1; }
     if (rc == 0) printf("%s: %ld steps of %g s under %s; CSVs: %s, %s, %s\n", path, nsteps, sc.h, sc.backend, bpath,
                         spath, sumpath);
     if (rc == 0 && s->sort_every > 0)

@@ -29,7 +29,7 @@ int xp_run_own_file(const char *file, const void *ctx)
     if (strncmp(file, prefix, n) != 0) return 0;
     const char *rest = file + n;
     static const char *const tails[] = {"-bodies.csv", "-steps.csv", "-summary.csv", "-body-names.csv",
-                                        "-run.png",    "-run.pdf",   ".ckpt"};
+                                        "-run.png",    "-run.pdf",   ".ckpt", "-contacts.csv", "-measure.csv"};
     for (size_t i = 0; i < sizeof tails / sizeof tails[0]; i++)
         if (strcmp(rest, tails[i]) == 0) return 1;
     if (strncmp(rest, "_shapes_", 8) == 0) return six_digits_vtk(rest + 8);
