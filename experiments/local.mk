@@ -10,7 +10,10 @@ contactlab_SOURCES = \
 	experiments/run.c \
 	experiments/run_out.c \
 	experiments/run_contacts.c \
-	experiments/run_contacts.h
+	experiments/run_contacts.h \
+	experiments/prepare.c \
+	experiments/prepare_grow.c \
+	experiments/prepare.h
 contactlab_CPPFLAGS = $(AM_CPPFLAGS) -DCLAB_SRCDIR='"$(abs_top_srcdir)"' -DCLAB_PKGDATADIR='"$(pkgdatadir)"'
 contactlab_LDADD = $(CLAB_LDADD)
 

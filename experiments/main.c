@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "xp.h"
+#include "prepare.h"
 
 static int cmd_list(int argc, char **argv);
 
@@ -20,6 +21,8 @@ static const xp_experiment experiments[] = {
     {"incline", "box on an incline swept through tan theta = mu: acceleration against g (sin - mu cos)", xp_incline},
     {"drop", "sphere dropped on a plane: penalty impact vs Hertz (contact time, overlap, cor), DVI lands inelastically", xp_drop},
     {"chain", "row of touching spheres struck at one end: penalty carries a wave (Nesterenko), DVI moves all at once", xp_chain},
+    {"prepare", "dense or loose packing of N spheres by radius growth, saved for every method (LAMMPS data + scene)",
+     xp_prepare},
     {"bench", "benchmarks (chute vs LAMMPS, pile, dvi-pile): particle-steps per second, memory, scaling", xp_bench},
     {"list", "list the experiments and the backends with their options", cmd_list},
 };
