@@ -23,7 +23,8 @@ libcontactlab_la_SOURCES += \
 	lib/broadphase_spheres.c \
 	lib/sphere_pairs.c \
 	lib/grid.c \
-	lib/analytic.c
+	lib/analytic.c \
+	lib/analytic_painleve.c
 
 pkginclude_HEADERS += \
 	lib/contactlab.h \
