@@ -66,3 +66,14 @@ int clab_analytic_painleve_solutions(double A, double B, double lambda[2])
     lambda[1] = INFINITY;
     return 2;
 }
+
+/* P = -W^-1 v with W the 2 x 2 Delassus matrix of the point (rows t, n) */
+void clab_analytic_painleve_stick_impulse(double m, double k2, double px, double pz, double vt, double vn, double *Pt,
+                                          double *Pn)
+{
+    double J = m * k2;
+    double Wtt = 1.0 / m + pz * pz / J, Wnn = 1.0 / m + px * px / J, Wtn = -px * pz / J;
+    double det = Wtt * Wnn - Wtn * Wtn;
+    *Pt = -(Wnn * vt - Wtn * vn) / det;
+    *Pn = -(-Wtn * vt + Wtt * vn) / det;
+}

@@ -132,6 +132,16 @@ double clab_analytic_painleve_rod_mu_star(double theta);
  * box is turned up by theta about its -x end: p = (-l cos theta + w sin theta,
  * -l sin theta - w cos theta); the box's k2 about the axis normal to the plane is (l^2 + w^2)/3. */
 void clab_analytic_painleve_box_corner(double l, double w, double theta, double *px, double *pz);
+/* The impulse (P_n, P_t) [N s] that brings the contact point of the body above (velocity
+ * (v_t, v_n) before) to rest at once, perfectly inelastic and sticking, from the Delassus
+ * matrix of the point (impulse to velocity change):
+ *     W = [1/m + pz^2/J   -px pz/J ; -px pz/J   1/m + px^2/J]   (rows t, n),   P = -W^-1 (v_t, v_n).
+ * The uniform rod sliding at v_t = -v0 (v_n = 0): det W = 4/m^2 and
+ *     P_n = 3/4 m v0 sin theta cos theta,   P_t = 1/4 m v0 (1 + 3 cos^2 theta),
+ * inside the friction cone (P_t <= mu P_n) exactly when mu >= mu*(theta): in the Painleve
+ * region a tangential impact (impact without collision) stops the sliding in one step. */
+void clab_analytic_painleve_stick_impulse(double m, double k2, double px, double pz, double vt, double vn, double *Pt,
+                                          double *Pn);
 /* The classical (acceleration-level) problem of the sliding contact: lambda_n >= 0,
  * a_n = A + B lambda_n >= 0, lambda_n a_n = 0. Its solutions, written to lambda[0..]:
  *     B > 0:  one, lambda_n = max(0, -A/B)                         (consistent)

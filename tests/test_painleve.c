@@ -114,6 +114,20 @@ int main(void)
         }
     tap_close(worst3, 0.0, 1e-12, "the 3D box (clab_box inertia, turned about -y) gives A and B (17 angles x 4 mu, theta')");
 
+    /* the sticking impulse of the rod: P_n = 3/4 m v0 sin cos, P_t = m v0 (1 + 3 cos^2)/4, in the
+     * cone exactly when mu >= mu* */
+    double worst_P = 0.0;
+    int cone_ok = 1;
+    for (int i = 1; i < 90; i++) {
+        double th = i * M_PI / 180.0, v0 = 1.3, Pt, Pn, c = cos(th), s = sin(th);
+        clab_analytic_painleve_stick_impulse(m, l * l / 3.0, -l * c, -l * s, -v0, 0.0, &Pt, &Pn);
+        worst_P = fmax(worst_P, fabs(Pn - 0.75 * m * v0 * s * c) + fabs(Pt - 0.25 * m * v0 * (1.0 + 3.0 * c * c)));
+        double ms = clab_analytic_painleve_rod_mu_star(th);
+        cone_ok &= Pt <= (ms * (1.0 + 1e-12)) * Pn && Pt > (ms * (1.0 - 1e-12)) * Pn;
+    }
+    tap_close(worst_P, 0.0, 1e-14, "stick impulse: P_n = 3/4 m v0 sin cos, P_t = m v0 (1 + 3 cos^2)/4 (89 angles)");
+    tap_ok(cone_ok, "P_t/P_n = mu*(theta) at every angle: the sticking impulse is in the cone iff mu >= mu*");
+
     /* the one-unknown LCP */
     double lam[2];
     int n1 = clab_analytic_painleve_solutions(-9.81, 2.0, lam);
