@@ -293,7 +293,7 @@ int xp_painleve(int argc, char **argv)
     snprintf(sv, sizeof sv, "%.17g", o.big);
     clab_options_set(&meta, "big", sv, NULL);
     clab_options_set(&meta, "t_stop_s", "first time the end's sliding speed fell below 1 % of v0 (empty: never)", NULL);
-    clab_options_set(&meta, "t_event_s", "start of the interval of normal force > big m g during or right after (10 steps + 1 ms) which the sliding stopped: the tangential impact", NULL);
+    clab_options_set(&meta, "t_event_s", "start of the interval of normal force > big m g during or right after which (within its own duration, at least 10 steps + 1 ms) the sliding stopped: the tangential impact", NULL);
     clab_options_set(&meta, "impulse_n_Ns", "normal impulse over that interval (integral of F_n dt)", NULL);
     clab_options_set(&meta, "stick_impulse_n_Ns", "the rigid sticking impulse P = -W^-1 v of the end (rod: P_n = 3/4 m v0 sin cos); in the cone iff mu >= mu*", NULL);
     clab_options_set(&meta, "B_times_m", "m B of a_n = A + B lambda_n (box corner); < 0 inside the Painleve region", NULL);

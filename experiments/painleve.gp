@@ -33,9 +33,9 @@ lwv(i) = trforce[i] ? 1.5 : (4.5 - 1.5 * (i - 1 - sum [j = 1:ntr] (trforce[j] ? 
 
 do for [fmt in "png pdf"] {
   if (fmt eq "png") {
-    set terminal pngcairo size 1300, 540 font "Sans,10" enhanced
+    set terminal pngcairo size 1300, 620 font "Sans,10" enhanced
   } else {
-    set terminal pdfcairo size 8.6in, 3.6in font "Sans,8" enhanced
+    set terminal pdfcairo size 8.6in, 4.1in font "Sans,8" enhanced
   }
   # ---- the region ----
   set output "painleve-region.".fmt
@@ -45,7 +45,8 @@ do for [fmt in "png pdf"] {
   set ylabel "friction coefficient {/Symbol m}"
   set xrange [0:90]
   set yrange [0:mumax]
-  set key bottom left box opaque font ",9"
+  set key below box font ",9" horizontal maxcols 2 spacing 1.1
+  set xlabel offset 0, 0.3
   do for [panel = 1:2] {
     thd = panel == 1 ? thd_run : thd_reg
     acol = panel == 1 ? "A_run_m_s2" : "A_region_m_s2"
@@ -59,6 +60,8 @@ do for [fmt in "png pdf"] {
   }
   unset multiplot
   unset output
+  set key inside noreverse vertical maxrows auto maxcols auto
+  set xlabel offset 0, 0
 
   if (ntr > 0) {
     # ---- the traces at the inside point ----

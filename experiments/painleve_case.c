@@ -248,7 +248,8 @@ int pl_case(const pl_opts *o, const xp_method *m, int p, double E, double t_end,
         if (k > 0 && isnan(res->t_stop) && -vP.x <= vstop) { /* the sliding stops */
             res->t_stop = w->t;
             if (st.in_run) st.ev = st.cur, st.ev_set = st.ev_open = 1;
-            else if (st.have_last && w->t - st.last.end <= 10.0 * h + 1e-3) st.ev = st.last, st.ev_set = 1;
+            else if (st.have_last && w->t - st.last.end <= fmax(10.0 * h + 1e-3, st.last.end - st.last.start))
+                st.ev = st.last, st.ev_set = 1; /* right after it: within its own length */
         }
         /* a row every sample_dt, and every step while (or right after) the force is impulsive */
         int is_big = fn > big;
