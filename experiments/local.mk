@@ -44,3 +44,11 @@ dist_pkgdata_DATA += \
 	experiments/incline.gp \
 	experiments/drop.gp \
 	experiments/chain.gp
+
+## Painleve's sliding rod: the (theta, mu) region and the tangential impact under every method
+contactlab_SOURCES += \
+	experiments/painleve.c \
+	experiments/painleve_case.c \
+	experiments/painleve.h
+dist_pkgdata_DATA += \
+	experiments/painleve.gp

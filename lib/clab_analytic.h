@@ -105,4 +105,51 @@ double clab_analytic_nesterenko_speed(double K, double m, double a, double vm);
  * omega = 2 sqrt(k/m) sin(q a / 2):  c_0 = a sqrt(k/m). */
 double clab_analytic_chain_sound_speed(double k, double m, double a);
 
+/* ---- Painleve's rod: a body sliding on a rough plane on one point ---- */
+
+/* A rigid body in the (x, z) plane, mass m, moment of inertia J = m k2 about its center
+ * (k2 the squared radius of gyration [m^2]), touches the plane z = 0 at the point P, which
+ * lies at p = (px, pz) from the center, and turns at theta' (its angle to the plane, theta,
+ * grows as the body rises towards +x from P). P slides towards -x, so Coulomb friction
+ * pushes it with F = +mu lambda_n. From m x'' = F, m z'' = lambda_n - m g and
+ * J theta'' = px lambda_n - pz F, the normal acceleration of P,
+ * z_P'' = z'' + px theta'' - pz theta'^2, is affine in the normal force (Stewart 2000, Sect. 1.3):
+ *     z_P'' = A + B lambda_n,
+ *     A = -g - pz theta'^2,   B = 1/m + (px^2 - mu px pz)/J.
+ * A uniform rod of half-length l with its end on the plane (J = m l^2/3, p = -l (cos theta,
+ * sin theta)): A = -g + l theta'^2 sin theta, m B = 1 + 3 cos^2 theta - 3 mu sin theta cos theta. */
+void clab_analytic_painleve_AB(double m, double k2, double px, double pz, double mu, double g, double thetadot,
+                               double *A, double *B);
+/* The friction coefficient at which B changes sign, B < 0 for mu above it:
+ *     mu* = (k2 + px^2) / (px pz),  INFINITY when px pz <= 0 (B > 0 for every mu). */
+double clab_analytic_painleve_mu_star(double k2, double px, double pz);
+/* The uniform rod's m B = 1 + 3 cos^2 theta - 3 mu sin theta cos theta (dimensionless). */
+double clab_analytic_painleve_rod_B(double theta, double mu);
+/* The uniform rod's mu*(theta) = (1 + 3 cos^2 theta) / (3 sin theta cos theta) = (4 + t^2)/(3 t),
+ * t = tan theta, for 0 < theta < pi/2 (INFINITY elsewhere); its minimum is 4/3 at tan theta = 2. */
+double clab_analytic_painleve_rod_mu_star(double theta);
+/* The corner of a box of half extents (l, w) in the (x, z) plane that touches the plane when the
+ * box is turned up by theta about its -x end: p = (-l cos theta + w sin theta,
+ * -l sin theta - w cos theta); the box's k2 about the axis normal to the plane is (l^2 + w^2)/3. */
+void clab_analytic_painleve_box_corner(double l, double w, double theta, double *px, double *pz);
+/* The impulse (P_n, P_t) [N s] that brings the contact point of the body above (velocity
+ * (v_t, v_n) before) to rest at once, perfectly inelastic and sticking, from the Delassus
+ * matrix of the point (impulse to velocity change):
+ *     W = [1/m + pz^2/J   -px pz/J ; -px pz/J   1/m + px^2/J]   (rows t, n),   P = -W^-1 (v_t, v_n).
+ * The uniform rod sliding at v_t = -v0 (v_n = 0): det W = 4/m^2 and
+ *     P_n = 3/4 m v0 sin theta cos theta,   P_t = 1/4 m v0 (1 + 3 cos^2 theta),
+ * inside the friction cone (P_t <= mu P_n) exactly when mu >= mu*(theta): in the Painleve
+ * region a tangential impact (impact without collision) stops the sliding in one step. */
+void clab_analytic_painleve_stick_impulse(double m, double k2, double px, double pz, double vt, double vn, double *Pt,
+                                          double *Pn);
+/* The classical (acceleration-level) problem of the sliding contact: lambda_n >= 0,
+ * a_n = A + B lambda_n >= 0, lambda_n a_n = 0. Its solutions, written to lambda[0..]:
+ *     B > 0:  one, lambda_n = max(0, -A/B)                         (consistent)
+ *     B < 0, A < 0:  none                                           (inconsistent)
+ *     B < 0, A > 0:  two, lambda_n = 0 (lift-off) and -A/B (stays)  (indeterminate)
+ *     B < 0, A = 0 or B = 0, A > 0: one, lambda_n = 0;  B = 0, A < 0: none;  B = A = 0: every
+ *     lambda_n >= 0 (returned as 2, with 0 and INFINITY).
+ * Returns the count. */
+int clab_analytic_painleve_solutions(double A, double B, double lambda[2]);
+
 #endif

@@ -25,7 +25,8 @@ libcontactlab_la_SOURCES += \
 	lib/grid.c \
 	lib/analytic.c \
 	lib/measure.c \
-	lib/measure_volume.c
+	lib/measure_volume.c \
+	lib/analytic_painleve.c
 
 pkginclude_HEADERS += \
 	lib/contactlab.h \
