@@ -30,5 +30,6 @@
 #include "clab_checkpoint.h"
 #include "clab_lammps.h"
 #include "clab_analytic.h"
+#include "clab_mesh.h"
 
 #endif
