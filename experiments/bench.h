@@ -78,5 +78,7 @@ int bench_pile_1m(const bench_ctx *c);
 /* bench_dvi_pile.c */
 int bench_dvi_pile(const bench_ctx *c);
 int bench_dvi_pile_1m(const bench_ctx *c);
+/* bench_mesh.c */
+int bench_mesh(const bench_ctx *c);
 
 #endif

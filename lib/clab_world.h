@@ -60,13 +60,14 @@ typedef struct clab_world {
     double t;                 /* simulated time [s] */
     long step;                /* steps taken */
     clab_periodic periodic;   /* periodic boundaries, all off by default */
+    struct clab_meshes *meshes; /* triangle-mesh walls (clab_mesh.h); NULL when there are none */
 } clab_world;
 
 clab_world_def clab_default_world_def(void);
 clab_body_def clab_default_body_def(void);
-static inline clab_shape clab_sphere(double radius) { clab_shape s = {CLAB_SHAPE_SPHERE, radius, {0, 0, 0}}; return s; }
-static inline clab_shape clab_box(double hx, double hy, double hz) { clab_shape s = {CLAB_SHAPE_BOX, 0.0, {hx, hy, hz}}; return s; }
-static inline clab_shape clab_plane(void) { clab_shape s = {CLAB_SHAPE_PLANE, 0.0, {0, 0, 0}}; return s; }
+static inline clab_shape clab_sphere(double radius) { clab_shape s = {.type = CLAB_SHAPE_SPHERE, .radius = radius}; return s; }
+static inline clab_shape clab_box(double hx, double hy, double hz) { clab_shape s = {.type = CLAB_SHAPE_BOX, .half = {hx, hy, hz}}; return s; }
+static inline clab_shape clab_plane(void) { clab_shape s = {.type = CLAB_SHAPE_PLANE}; return s; }
 
 /* New world with the default material at index 0; def may be NULL for defaults. */
 clab_world *clab_world_create(const clab_world_def *def);

@@ -32,5 +32,6 @@
 #include "clab_lammps.h"
 #include "clab_analytic.h"
 #include "clab_measure.h"
+#include "clab_mesh.h"
 
 #endif

@@ -119,7 +119,8 @@ void clab_collide_bounds(const clab_body *b, double margin, clab_vec3 *lo, clab_
         ext = clab_v3(R, R, R);
         break;
     }
-    case CLAB_SHAPE_BOX: {
+    case CLAB_SHAPE_BOX:
+    case CLAB_SHAPE_TRIANGLE: { /* a triangle: the bounding box of its vertices, half extents h */
         /* extent along world axis k: sum_j |A_kj| h_j */
         clab_mat33 A = clab_q_to_A(b->e);
         clab_vec3 h = b->shape.half;

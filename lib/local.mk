@@ -18,6 +18,9 @@ libcontactlab_la_SOURCES += \
 	lib/collide_sphere.c \
 	lib/collide_box.c \
 	lib/collide_box_box.c \
+	lib/collide_triangle.c \
+	lib/mesh.c \
+	lib/stl.c \
 	lib/pairlist.c \
 	lib/skin.c \
 	lib/broadphase_spheres.c \
@@ -44,7 +47,8 @@ pkginclude_HEADERS += \
 	lib/clab_collide.h \
 	lib/clab_sim.h \
 	lib/clab_analytic.h \
-	lib/clab_measure.h
+	lib/clab_measure.h \
+	lib/clab_mesh.h
 
 ## internal: the hot loops' helpers (SIMD selects, prefetch, inlining), timers, lanes, balance,
 ## the fast paths' hooks and the collider's thread partition
@@ -55,7 +59,7 @@ noinst_HEADERS += lib/collide_internal.h lib/narrow.h lib/narrow_pair.h lib/broa
 	lib/collide_common.h
 
 ## scenes and output: scene files (libconfig), CSV series, VTK frames
-libcontactlab_la_SOURCES += lib/scene.c lib/scene_read.c lib/scene_joints.c lib/csv.c lib/vtk.c
+libcontactlab_la_SOURCES += lib/scene.c lib/scene_read.c lib/scene_joints.c lib/csv.c lib/vtk.c lib/scene_mesh.c
 pkginclude_HEADERS += lib/clab_scene.h lib/clab_csv.h lib/clab_vtk.h
 noinst_HEADERS += lib/scene_internal.h
 

@@ -13,8 +13,8 @@
 #include "narrow.h"
 
 /* narrow[ta][tb] for ta <= tb (sphere < plane < box); NULL: no contact between these shapes
- * (two half-spaces are both fixed) */
-static const clab_narrow_fn narrow[CLAB_SHAPE_COUNT][CLAB_SHAPE_COUNT] = {
+ * (two half-spaces are both fixed); a triangle as b goes to clab_collide_triangle_pair */
+static const clab_narrow_fn narrow[CLAB_SHAPE_TRIANGLE][CLAB_SHAPE_TRIANGLE] = {
     /*              sphere                      plane                       box  */
     /* sphere */ {clab_collide_sphere_sphere, clab_collide_sphere_plane, clab_collide_sphere_box},
     /* plane  */ {NULL, NULL, clab_collide_plane_box},
@@ -44,10 +44,15 @@ int clab_collide_pair(const clab_world *w, int i, int j, double envelope, clab_c
         const clab_body *t = A; A = B; B = t;
         int k = i; i = j; j = k;
     }
-    clab_narrow_fn f = narrow[A->shape.type][B->shape.type];
-    if (!f) return CLAB_OK;
     size_t first = out->n;
-    int rc = f(A, B, i, j, envelope, out);
+    int rc;
+    if (B->shape.type == CLAB_SHAPE_TRIANGLE) { /* the triangle's vertices are in the world's store */
+        rc = clab_collide_triangle_pair(w, A, B, i, j, envelope, out);
+    } else {
+        clab_narrow_fn f = narrow[A->shape.type][B->shape.type];
+        if (!f) return CLAB_OK;
+        rc = f(A, B, i, j, envelope, out);
+    }
     if (rc) return rc;
 
     /* this pair's records by feature (insertion sort: 4 or fewer in practice) */

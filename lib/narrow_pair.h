@@ -25,6 +25,10 @@ int clab_collide_sphere_plane(const clab_body *A, const clab_body *B, int ia, in
 /* collide_box.c: A is the sphere or the plane, B the box */
 int clab_collide_sphere_box(const clab_body *A, const clab_body *B, int ia, int ib, double env, clab_contacts *out);
 int clab_collide_plane_box(const clab_body *A, const clab_body *B, int ia, int ib, double env, clab_contacts *out);
+/* collide_triangle.c: B is a triangle of a mesh wall (the world holds its vertices), A the
+ * body of lower shape type: a sphere (a box: CLAB_EINVAL, not supported) */
+int clab_collide_triangle_pair(const clab_world *w, const clab_body *A, const clab_body *B, int ia, int ib,
+                               double env, clab_contacts *out);
 /* collide_box_box.c */
 int clab_collide_box_box(const clab_body *A, const clab_body *B, int ia, int ib, double env, clab_contacts *out);
 

@@ -22,6 +22,7 @@ static void src_free(scene_src *s)
     free(s->mat_line);
     free(s->body);
     free(s->joint);
+    clab_scene_free_meshes(s);
 }
 
 /* ---- materials ---- */
@@ -101,7 +102,8 @@ static void read_body(clab_scene_ctx *c, const config_setting_t *g, int i, body_
     int shape = -1;
     int got = clab_scene_string(c, g, path, "shape", 0, sh, sizeof sh);
     if (got == 0) clab_scene_missing(c, g, path, "shape", "shape = \"sphere\", \"plane\" or \"box\"");
-    if (got == 1 && (shape = clab_shape_from_name(sh)) < 0)
+    if (got == 1 && (shape = clab_shape_from_name(sh)) == CLAB_SHAPE_TRIANGLE) shape = -1; /* only in meshes = (...) */
+    if (got == 1 && shape < 0)
         clab_scene_fail(c, clab_scene_line(config_setting_get_member(g, "shape")),
                    "%s.shape = \"%s\": unknown shape; allowed: \"sphere\", \"plane\" or \"box\"", path, sh);
     double radius = 0.0;
@@ -395,6 +397,7 @@ static int build_world(clab_scene_ctx *c, const scene_src *src, clab_scene *sc)
         clab_world_destroy(w);
         return CLAB_EINVAL;
     }
+    if (clab_scene_build_meshes(src, w, &e)) goto fail;
     for (int k = 0; k < src->njoint; k++) {
         const joint_src *js = &src->joint[k];
         clab_joint j;
@@ -436,7 +439,7 @@ void clab_scene_free(clab_scene *sc)
 static int load_config(clab_scene_ctx *c, config_t *cfg, clab_scene *sc)
 {
     static const char *const keys[] = {"description", "gravity", "materials", "bodies", "joints", "simulation",
-                                       "periodic", "lammps_data", NULL};
+                                       "periodic", "lammps_data", "meshes", NULL};
     const config_setting_t *root = config_root_setting(cfg);
     scene_src src;
     memset(&src, 0, sizeof src);
@@ -450,6 +453,7 @@ static int load_config(clab_scene_ctx *c, config_t *cfg, clab_scene *sc)
     read_materials(c, root, &src);
     read_bodies(c, root, &src);
     clab_scene_read_joints(c, root, &src);
+    clab_scene_read_meshes(c, root, &src);
     read_simulation(c, root, sc);
 
     int status = CLAB_OK;

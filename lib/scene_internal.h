@@ -11,7 +11,7 @@
 #include "clab_error.h"
 #include "clab_math.h"
 #include "clab_world.h"
-#include "clab_world.h"
+#include "clab_mesh.h"
 
 /* loader state for messages */
 typedef struct clab_scene_ctx {
@@ -112,6 +112,14 @@ typedef struct joint_src {
     unsigned line;
 } joint_src;
 
+/* a mesh wall as read from the file (scene_mesh.c), its triangles loaded */
+typedef struct mesh_src {
+    clab_mesh_def def;                /* everything but the material index; def.xyz = xyz */
+    double *xyz;                      /* [9 def.ntri], owned */
+    char material[CLAB_NAME_LEN];     /* material name ("default" when absent) */
+    unsigned line;
+} mesh_src;
+
 /* everything read from a file */
 typedef struct scene_src {
     clab_vec3 gravity;
@@ -124,6 +132,8 @@ typedef struct scene_src {
     int nbody;
     joint_src *joint;   /* [njoint] */
     int njoint;
+    mesh_src *mesh;     /* [nmesh] */
+    int nmesh;
 } scene_src;
 
 /* a clab_scene_range from its bounds (open or closed) and unit */
@@ -139,5 +149,11 @@ void clab_scene_missing(clab_scene_ctx *c, const config_setting_t *g, const char
                         const char *allowed);
 /* the joints list of root into src (scene_joints.c) */
 void clab_scene_read_joints(clab_scene_ctx *c, const config_setting_t *root, scene_src *src);
+/* the meshes list of root into src, the STL files read (scene_mesh.c) */
+void clab_scene_read_meshes(clab_scene_ctx *c, const config_setting_t *root, scene_src *src);
+/* the meshes of src added to w (after the bodies); CLAB_OK or an error in e */
+int clab_scene_build_meshes(const scene_src *src, clab_world *w, clab_error *e);
+/* free what clab_scene_read_meshes allocated */
+void clab_scene_free_meshes(scene_src *src);
 
 #endif

@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-static const char *const shape_names[CLAB_SHAPE_COUNT] = {"sphere", "plane", "box"};
+static const char *const shape_names[CLAB_SHAPE_COUNT] = {"sphere", "plane", "box", "triangle"};
 
 const char *clab_shape_name(clab_shape_type t)
 {
@@ -47,6 +47,7 @@ double clab_shape_bound_radius(const clab_shape *s)
     switch (s->type) {
     case CLAB_SHAPE_SPHERE: return s->radius;
     case CLAB_SHAPE_BOX: return clab_v3_norm(s->half);
+    case CLAB_SHAPE_TRIANGLE: return s->radius;
     default: return INFINITY;
     }
 }

@@ -1,5 +1,6 @@
 /* vtk.c: legacy VTK (POLYDATA) frames of a world: its spheres as points, its boxes and planes as polygons */
 #include "clab_vtk.h"
+#include "clab_mesh.h"
 
 #include <errno.h>
 #include <math.h>
@@ -71,7 +72,7 @@ static void write_frame(FILE *fp, const clab_world *w, const size_t *order)
     }
 }
 
-/* ---- the other shapes: boxes as six quads, planes as one square patch ---- */
+/* ---- the other shapes: boxes as six quads, planes as one square patch, mesh triangles ---- */
 
 size_t clab_vtk_count_shapes(const clab_world *w)
 {
@@ -113,9 +114,23 @@ static clab_vec3 patch_centre(const clab_world *w, const clab_body *b)
     return clab_v3_sub(c, clab_v3_scale(m, clab_v3_dot(m, clab_v3_sub(c, b->r))));
 }
 
-/* the corners of body b's polygons (8 for a box, 4 for a plane's patch), world frame */
+/* polygons and corners of a shape: a box 6 quads on 8 corners, a plane 1 quad, a mesh
+ * triangle 1 triangle */
+static int shape_faces(clab_shape_type t) { return t == CLAB_SHAPE_BOX ? 6 : t == CLAB_SHAPE_PLANE || t == CLAB_SHAPE_TRIANGLE; }
+static int shape_points(clab_shape_type t)
+{
+    return t == CLAB_SHAPE_BOX ? 8 : t == CLAB_SHAPE_PLANE ? 4 : t == CLAB_SHAPE_TRIANGLE ? 3 : 0;
+}
+
+/* the corners of body b's polygons (8 for a box, 4 for a plane's patch, 3 for a triangle),
+ * world frame */
 static int shape_corners(const clab_world *w, const clab_body *b, double half, clab_vec3 *x)
 {
+    const clab_tri *T = clab_mesh_tri(w, b);
+    if (T) {
+        for (int k = 0; k < 3; k++) x[k] = clab_body_point(b, clab_v3_sub(T->w[k], T->r0));
+        return 3;
+    }
     if (b->shape.type == CLAB_SHAPE_BOX) {
         const clab_vec3 h = b->shape.half;
         for (int k = 0; k < 8; k++) /* corner k: bit 0 x, bit 1 y, bit 2 z (0: -, 1: +) */
@@ -138,14 +153,16 @@ static void write_shapes_frame(FILE *fp, const clab_world *w, const size_t *orde
 {
     const size_t nb = w->nbodies;
     const double half = patch_half(w);
-    size_t npts = 0, ncells = 0;
+    size_t npts = 0, ncells = 0, ntri = 0;
     for (size_t i = 0; i < nb; i++) {
         clab_shape_type t = w->bodies[i].shape.type;
-        npts += t == CLAB_SHAPE_BOX ? 8 : t == CLAB_SHAPE_PLANE ? 4 : 0;
-        ncells += t == CLAB_SHAPE_BOX ? 6 : t == CLAB_SHAPE_PLANE ? 1 : 0;
+        npts += (size_t)shape_points(t);
+        ncells += (size_t)shape_faces(t);
+        ntri += t == CLAB_SHAPE_TRIANGLE;
     }
     fprintf(fp, "# vtk DataFile Version 3.0\n");
-    fprintf(fp, "contactlab boxes and planes, t = %.17g s, step %ld\n", w->t, w->step);
+    fprintf(fp, "contactlab boxes and planes%s, t = %.17g s, step %ld\n", ntri ? " and mesh triangles" : "", w->t,
+            w->step);
     fprintf(fp, "ASCII\nDATASET POLYDATA\n");
     fprintf(fp, "FIELD FieldData 2\nTIME 1 1 double\n%.17g\nCYCLE 1 1 int\n%ld\n", w->t, w->step);
     fprintf(fp, "POINTS %zu double\n", npts);
@@ -156,7 +173,7 @@ static void write_shapes_frame(FILE *fp, const clab_world *w, const size_t *orde
         int m = shape_corners(w, b, half, x);
         for (int j = 0; j < m; j++) fprintf(fp, "%.17g %.17g %.17g\n", x[j].x, x[j].y, x[j].z);
     }
-    fprintf(fp, "POLYGONS %zu %zu\n", ncells, 5 * ncells);
+    fprintf(fp, "POLYGONS %zu %zu\n", ncells, 5 * ncells - ntri); /* quads 1 + 4, triangles 1 + 3 */
     size_t base = 0;
     for (size_t k = 0; k < nb; k++) {
         const clab_body *b = &w->bodies[at(order, k)];
@@ -168,6 +185,9 @@ static void write_shapes_frame(FILE *fp, const clab_world *w, const size_t *orde
         } else if (b->shape.type == CLAB_SHAPE_PLANE) {
             fprintf(fp, "4 %zu %zu %zu %zu\n", base, base + 1, base + 2, base + 3);
             base += 4;
+        } else if (b->shape.type == CLAB_SHAPE_TRIANGLE) {
+            fprintf(fp, "3 %zu %zu %zu\n", base, base + 1, base + 2);
+            base += 3;
         }
     }
     /* cell data: each face carries its body's id (its place in the order written, as the
@@ -176,18 +196,18 @@ static void write_shapes_frame(FILE *fp, const clab_world *w, const size_t *orde
     fprintf(fp, "SCALARS body_id int 1\nLOOKUP_TABLE default\n");
     for (size_t k = 0; k < nb; k++) {
         clab_shape_type t = w->bodies[at(order, k)].shape.type;
-        for (int f = 0; f < (t == CLAB_SHAPE_BOX ? 6 : t == CLAB_SHAPE_PLANE ? 1 : 0); f++) fprintf(fp, "%zu\n", k);
+        for (int f = 0; f < shape_faces(t); f++) fprintf(fp, "%zu\n", k);
     }
     fprintf(fp, "FIELD FieldData 2\nfixed 1 %zu int\n", ncells);
     for (size_t k = 0; k < nb; k++) {
         const clab_body *b = &w->bodies[at(order, k)];
-        for (int f = 0; f < (b->shape.type == CLAB_SHAPE_BOX ? 6 : b->shape.type == CLAB_SHAPE_PLANE ? 1 : 0); f++)
+        for (int f = 0; f < shape_faces(b->shape.type); f++)
             fprintf(fp, "%d\n", b->fixed);
     }
     fprintf(fp, "velocity 3 %zu double\n", ncells);
     for (size_t k = 0; k < nb; k++) {
         const clab_body *b = &w->bodies[at(order, k)];
-        for (int f = 0; f < (b->shape.type == CLAB_SHAPE_BOX ? 6 : b->shape.type == CLAB_SHAPE_PLANE ? 1 : 0); f++)
+        for (int f = 0; f < shape_faces(b->shape.type); f++)
             fprintf(fp, "%.17g %.17g %.17g\n", b->rdot.x, b->rdot.y, b->rdot.z);
     }
 }

@@ -1,5 +1,6 @@
 /* world.c: bodies, materials and joints of a world, built from definition structs */
 #include "clab_world.h"
+#include "clab_mesh.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -56,6 +57,7 @@ void clab_world_destroy(clab_world *w)
     free(w->name_off);
     free(w->materials);
     free(w->joints);
+    clab_meshes_free(w->meshes);
     free(w);
 }
 
@@ -117,6 +119,15 @@ int clab_world_add_body(clab_world *w, const clab_body_def *d, clab_error *err)
         clab_error_set(err, CLAB_EINVAL, "%s: unknown shape type %d", label, (int)s->type);
         return -1;
     }
+    if (s->type == CLAB_SHAPE_TRIANGLE && (!d->fixed || !w->meshes || s->tri < 0 || (size_t)s->tri >= w->meshes->n)) {
+        clab_error_set(err, CLAB_EINVAL, "%s: a triangle must be fixed and come from clab_world_add_mesh", label);
+        return -1;
+    }
+    if (s->type == CLAB_SHAPE_BOX && !d->fixed && w->meshes) {
+        clab_error_set(err, CLAB_EINVAL, "%s and mesh '%s': box-triangle contact is not supported; allowed: spheres "
+                       "against mesh walls (boxes against planes and boxes)", label, w->meshes->name[0]);
+        return -1;
+    }
     if (s->type == CLAB_SHAPE_PLANE && !d->fixed) {
         clab_error_set(err, CLAB_EINVAL, "%s: a plane (half-space) must be fixed", label);
         return -1;
@@ -142,7 +153,8 @@ int clab_world_add_body(clab_world *w, const clab_body_def *d, clab_error *err)
     }
     /* mass: given, or density times volume */
     double m = d->mass;
-    if (m == 0.0 && s->type != CLAB_SHAPE_PLANE) {
+    const int massless = s->type == CLAB_SHAPE_PLANE || s->type == CLAB_SHAPE_TRIANGLE; /* fixed, volume 0 */
+    if (m == 0.0 && !massless) {
         if (!(isfinite(d->density) && d->density > 0.0)) {
             clab_error_set(err, CLAB_EINVAL, "%s: density = %g kg/m^3 must be finite and > 0 when no mass is given",
                            label, d->density);
@@ -150,7 +162,7 @@ int clab_world_add_body(clab_world *w, const clab_body_def *d, clab_error *err)
         }
         m = d->density * clab_shape_volume(s);
     }
-    if (s->type == CLAB_SHAPE_PLANE && m == 0.0) m = 1.0;
+    if (massless && m == 0.0) m = 1.0;
     if (!(isfinite(m) && m > 0.0)) {
         clab_error_set(err, CLAB_EINVAL, "%s: mass = %g kg must be finite and > 0", label, m);
         return -1;
@@ -276,6 +288,11 @@ clab_world *clab_world_clone(const clab_world *w)
     if (!c) return NULL;
     *c = *w;
     c->bodies = NULL; c->name_pool = NULL; c->name_off = NULL; c->materials = NULL; c->joints = NULL;
+    c->meshes = NULL;
+    if (w->meshes && !(c->meshes = clab_meshes_clone(w->meshes))) {
+        clab_world_destroy(c);
+        return NULL;
+    }
     c->bodies = malloc((w->cap_bodies ? w->cap_bodies : 1) * sizeof *c->bodies);
     c->name_pool = malloc(w->name_cap ? w->name_cap : 1);
     c->name_off = malloc((w->cap_bodies ? w->cap_bodies : 1) * sizeof *c->name_off);

@@ -11,3 +11,6 @@ tests_test_lever_LDADD = $(CLAB_LDADD)
 ## the cuts of the parallel loops by the threads' times (lib/clab_balance.h)
 clab_tests += tests/test_balance
 tests_test_balance_LDADD = $(CLAB_LDADD)
+## triangle-mesh walls: STL reader, sphere-triangle features, both backends, scene meshes
+clab_tests += tests/test_mesh
+tests_test_mesh_LDADD = $(CLAB_LDADD)
