@@ -103,6 +103,64 @@ double clab_mp_local_residual(const double W[9], const double B[3], double mu, d
     return norm3(F) / rho;
 }
 
+/* sliding along s = (cos phi, sin phi): R = R_n (1, -mu s) with U_n = 0 gives *Rn (-1 when the
+ * normal row cannot hold it); returns U_t x s, zero when U_t is parallel to s */
+static double sliding_mismatch(const double W[9], const double B[3], double mu, double phi, double *Rn)
+{
+    const double c = cos(phi), sn = sin(phi);
+    const double den = W[0] - mu * (W[1] * c + W[2] * sn);
+    const double rn = den > 0.0 ? -B[0] / den : -1.0;
+    const double Uu = rn * (W[3] - mu * (W[4] * c + W[5] * sn)) + B[1];
+    const double Uw = rn * (W[6] - mu * (W[7] * c + W[8] * sn)) + B[2];
+    *Rn = rn;
+    return Uu * sn - Uw * c;
+}
+
+/* The fallback when Newton stops short: the law's three cases in turn, on the 3x3 problem.
+ * Separating: R = 0 when B_n >= 0. Sticking: R = -W^-1 B when it lies in the cone. Sliding:
+ * R = R_n (1, -mu cos phi, -mu sin phi) with U_n = 0, i.e. R_n = -B_n/(W_n . (1, -mu s)), and
+ * U_t(phi) parallel to s = (cos phi, sin phi) with a positive factor: the zeros of
+ * g(phi) = U_t x s, bracketed on 64 points of the circle and refined by bisection; the root with
+ * the smallest residual wins. R is left alone when no case gives a smaller residual. */
+static void enumerate_cases(const double W[9], const double B[3], double mu, double rho, double R[3])
+{
+    double best = clab_mp_local_residual(W, B, mu, rho, R), cand[3];
+#define TRY(x, y, z)                                                                                                   \
+    do {                                                                                                               \
+        cand[0] = (x), cand[1] = (y), cand[2] = (z);                                                                   \
+        const double r_ = clab_mp_local_residual(W, B, mu, rho, cand);                                                 \
+        if (r_ < best) best = r_, memcpy(R, cand, sizeof cand);                                                        \
+    } while (0)
+    if (B[0] >= 0.0) TRY(0.0, 0.0, 0.0);
+    double x[3];
+    const double mB[3] = {-B[0], -B[1], -B[2]};
+    if (solve3(W, mB, x) && x[0] >= 0.0 && hypot(x[1], x[2]) <= mu * x[0]) TRY(x[0], x[1], x[2]);
+    if (B[0] >= 0.0 || mu <= 0.0) {
+        if (B[0] < 0.0) TRY(-B[0] / W[0], 0.0, 0.0); /* frictionless */
+        return;
+    }
+    const int N = 64;
+    double gprev = 0.0, pprev = 0.0;
+    for (int k = 0; k <= N; k++) {
+        const double phi = 2.0 * M_PI * k / N;
+        double rn;
+        const double g = sliding_mismatch(W, B, mu, phi, &rn);
+        if (k > 0 && (g == 0.0 || (gprev < 0.0) != (g < 0.0))) {
+            double lo = pprev, hi = phi, glo = gprev;
+            for (int it = 0; it < 60; it++) {
+                const double mid = 0.5 * (lo + hi), gm = sliding_mismatch(W, B, mu, mid, &rn);
+                if ((gm < 0.0) == (glo < 0.0)) lo = mid, glo = gm;
+                else hi = mid;
+            }
+            const double m = 0.5 * (lo + hi);
+            sliding_mismatch(W, B, mu, m, &rn);
+            if (rn >= 0.0) TRY(rn, -mu * rn * cos(m), -mu * rn * sin(m));
+        }
+        gprev = g, pprev = phi;
+    }
+#undef TRY
+}
+
 clab_mp_local_result clab_mp_local_solve(const double W[9], const double B[3], double mu, const clab_mp_local_opt *opt,
                                          double R[3], double U[3])
 {
@@ -136,6 +194,10 @@ clab_mp_local_result clab_mp_local_solve(const double W[9], const double B[3], d
         f = norm3(F);
     }
     res.residual = f / rho;
+    if (res.residual > opt->tol) { /* Newton stopped short: the cases of the law, exactly */
+        enumerate_cases(W, B, mu, rho, R);
+        res.residual = clab_mp_local_residual(W, B, mu, rho, R);
+    }
     res.converged = res.residual <= opt->tol;
     if (U) local_velocity(W, B, R, U);
     return res;

@@ -25,7 +25,7 @@ typedef struct clab_mp_row {
     clab_vec3 n, u, w;  /* the frame at t + h/2 */
     double phi;         /* the gap at t + h/2 [m] */
     double mu, e;       /* friction and restitution of the pair */
-    int active;         /* 1: phi <= 0, the contact enters the local dynamics */
+    int active;         /* 1: phi <= gap_tol (closed), the contact enters the local dynamics */
     double Un0;         /* U_n^t = (H u^t)_n [m/s] */
     double B[3];        /* H u_free + (e min(U_n^t, 0), 0, 0) [m/s] */
     double W[9];        /* W_ii [m/(N s^2)... s/kg] */
@@ -39,6 +39,7 @@ typedef struct clab_midpoint {
     long max_iter;             /* Gauss-Seidel sweeps per step at most */
     clab_mp_local_opt local;   /* the local Alart-Curnier Newton */
     double cor;                /* restitution; < 0: the material pair's */
+    double gap_tol;            /* a contact is closed when its gap at t + h/2 is <= gap_tol [m] */
     int warm_start;            /* 1: start from the last step's impulses by contact key */
     /* per step, reused */
     clab_body *saved;          /* [cap_saved] the bodies at t (restored when a step fails) */

@@ -37,6 +37,7 @@ static int mp_create(const clab_world *w, clab_options *opt, void **self, clab_e
     s->local.max_iter = 50;
     s->local.rho = 1.0;
     s->cor = -1.0;
+    s->gap_tol = 1e-9;
     int warm = 1;
     clab_warm_init(&s->warm);
     clab_warm_init(&s->warm_next);
@@ -46,6 +47,7 @@ static int mp_create(const clab_world *w, clab_options *opt, void **self, clab_e
         clab_options_int(opt, "local_max_iter", 1, 100000, &s->local.max_iter, err) ||
         clab_options_double(opt, "rho", 1e-6, 1e6, &s->local.rho, err) ||
         clab_options_double(opt, "cor", 0.0, 1.0, &s->cor, err) ||
+        clab_options_double(opt, "gap_tol", 0.0, 1.0, &s->gap_tol, err) ||
         clab_options_choice(opt, "warm_start", onoff, &warm, err)) {
         mp_destroy(s);
         return CLAB_EINVAL;
@@ -100,6 +102,8 @@ static void mp_meta(const void *self, clab_options *m)
     if (s->cor >= 0.0) snprintf(v, sizeof v, "%.17g", s->cor);
     else snprintf(v, sizeof v, "material");
     clab_options_set(m, "midpoint_cor", v, NULL);
+    snprintf(v, sizeof v, "%.17g", s->gap_tol);
+    clab_options_set(m, "midpoint_gap_tol_m", v, NULL);
     clab_options_set(m, "midpoint_warm_start", onoff[s->warm_start], NULL);
     clab_options_set(m, "midpoint_method",
                      "Solfec midpoint scheme, Eq. (9)-(13) of 'Constraints': q at t+h/2, implicit velocity, "
@@ -172,9 +176,11 @@ const clab_backend_type clab_backend_midpoint = {
     "  rho=X                     augmentation factor: rho_i = X 3/tr(W_ii) (default 1)\n"
     "  cor=X                     restitution e of Newton's law U_n + e min(U_n^t, 0), in [0, 1]\n"
     "                            (default: the material pair's cor, the minimum of the two)\n"
+    "  gap_tol=X                 a contact is closed (enters the step) when its gap at t + h/2\n"
+    "                            is <= X [m] (default 1e-9: touching to rounding)\n"
     "  warm_start=on|off         start from the last step's impulses by contact key (default on)\n"
-    "  envelope=X                contacts with Phi < X are listed [m] (default 0.002); one enters\n"
-    "                            the step when its gap at t + h/2 is <= 0 (doc/midpoint.md)\n",
+    "  envelope=X                contacts with Phi < X are listed [m] (default 0.002): at least\n"
+    "                            h |U_n|/2 to see an impact in the step it happens (doc/midpoint.md)\n",
     0.002,
     mp_create,
     clab_mp_step,

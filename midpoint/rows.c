@@ -112,7 +112,7 @@ void clab_mp_rows(clab_midpoint *s, const clab_world *w, const clab_contacts *c,
         const clab_material_pair mp = clab_material_mix(&w->materials[A->material], &w->materials[B->material]);
         r->mu = mp.mu;
         r->e = s->cor >= 0.0 ? s->cor : mp.cor;
-        r->active = r->phi <= 0.0 && (r->body[0] >= 0 || r->body[1] >= 0);
+        r->active = r->phi <= s->gap_tol && (r->body[0] >= 0 || r->body[1] >= 0);
         /* U^t = H(q^{t+h/2}) u^t: the bodies at t hold u^t */
         double U[3] = {0.0, 0.0, 0.0};
         for (int k = 0; k < 2; k++)
