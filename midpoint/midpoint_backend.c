@@ -166,7 +166,7 @@ static int mp_load(void *self, FILE *f, clab_error *err)
 
 const clab_backend_type clab_backend_midpoint = {
     "midpoint",
-    "Solfec midpoint scheme with exact Coulomb and Newton restitution (Gauss-Seidel, Alart-Curnier local Newton)",
+    "Solfec midpoint scheme (exact Coulomb, Newton impact law)",
     "  tol=X                     Gauss-Seidel stops when the largest local residual |F_AC|/rho\n"
     "                            is <= X [m/s] (default 1e-9)\n"
     "  max_iter=N                Gauss-Seidel sweeps per step at most (default 1000); hits are counted\n"
