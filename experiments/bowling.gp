@@ -29,7 +29,7 @@ mtitle(f) = system("sed -n 's/^# method_title = //p' '".f."' | head -n 1")
 mname(f, c) = (mtitle(f) ne "" ? mtitle(f) : method(f, c))
 label(f, c) = mname(f, c).", h = ".hof(f)." s"
 mwidth(m) = (m eq "dvi-exact" ? 2.5 : 1.5)
-mcolor(m) = (m eq "penalty" ? "#404040" : m eq "dvi" ? "#d62728" : m eq "dvi-exact" ? "#1f77b4" : "#2ca02c")
+mcolor(m) = (m eq "penalty" ? "#404040" : m eq "dvi" ? "#d62728" : m eq "dvi-exact" ? "#1f77b4" : m eq "midpoint" ? "#9467bd" : "#2ca02c")
 # dashed for a DVI step smaller than the case's largest, hbig (set per case below; the shell
 # compares the numbers, since gnuplot cannot read "1e-04" from a string)
 hbig = ""

@@ -14,5 +14,8 @@ extern const clab_backend_type clab_backend_penalty;
  * Lacoursiere-Servin regularization and De Saxce's exact Coulomb friction as options
  * (dvi/dvi_backend.c) */
 extern const clab_backend_type clab_backend_dvi;
+/* "midpoint": Solfec's constrained midpoint scheme with exact Coulomb friction (Alart-Curnier
+ * local Newton, Gauss-Seidel over contacts) and Newton restitution (midpoint/midpoint_backend.c) */
+extern const clab_backend_type clab_backend_midpoint;
 
 #endif

@@ -11,6 +11,7 @@ include tests/scene.mk
 include tests/dvi.mk
 include tests/penalty.mk
 include tests/backends.mk
+include tests/midpoint.mk
 include tests/experiments_a.mk
 include tests/experiments_b.mk
 include tests/reliability.mk
