@@ -192,8 +192,10 @@ static clab_csv *curve_open(const chung_ctx *x, const char *test, const char *ma
     clab_options_set(&meta, "test", test, NULL);
     clab_options_set(&meta, "material", mat, NULL);
     xp_method_meta(x->m, &meta);
-    clab_options_set(&meta, "closed_form", x->kind == CMP_RIGID ? "the CCP's one-step impulse (e = 0, relaxed cone)"
-                                                                : "rigid body, Newton e and Coulomb mu (stick: tan theta <= 7/2 mu (1 + e))", NULL);
+    clab_options_set(&meta, "closed_form",
+                     x->kind != CMP_RIGID ? "rigid body, Newton e and Coulomb mu (stick: tan theta <= 7/2 mu (1 + e))"
+                     : x->relaxed         ? "rigid, e = 0, relaxed cone: the CCP one-step impulse"
+                                          : "rigid, e = 0, exact Coulomb", NULL);
     if (!f || clab_csv_meta(f, &meta, x->o->c.argc, x->o->c.argv, &err) || clab_csv_header(f, cols, 5, &err)) {
         fprintf(stderr, "contactlab validate: %s\n", err.msg);
         if (f) clab_csv_close(f, &err);
