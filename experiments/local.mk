@@ -52,3 +52,14 @@ contactlab_SOURCES += \
 	experiments/painleve.h
 dist_pkgdata_DATA += \
 	experiments/painleve.gp
+
+## validate: the Chung-Ooi benchmark tests and the single-contact checks as one table
+contactlab_SOURCES += \
+	experiments/validate.c \
+	experiments/validate.h \
+	experiments/validate_theory.c \
+	experiments/validate_impact.c \
+	experiments/validate_chung.c \
+	experiments/validate_checks.c
+dist_pkgdata_DATA += \
+	experiments/validate.gp

@@ -24,6 +24,7 @@ static const xp_experiment experiments[] = {
     {"prepare", "dense or loose packing of N spheres by radius growth, saved for every method (LAMMPS data + scene)",
      xp_prepare},
     {"painleve", "Painleve's rod sliding on a rough plane: the (theta, mu) region, tangential impacts, penalty spikes", xp_painleve},
+    {"validate", "Chung-Ooi benchmark tests and single-contact analytic checks, every method: one pass/fail table", xp_validate},
     {"bench", "benchmarks (chute vs LAMMPS, pile, dvi-pile): particle-steps per second, memory, scaling", xp_bench},
     {"list", "list the experiments and the backends with their options", cmd_list},
 };
