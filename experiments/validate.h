@@ -91,7 +91,11 @@ int val_impact_run(const xp_common *c, const xp_method *m, const val_impact_def 
  * dvi_friction or friction = relaxed): a sliding contact leaves at normal speed mu |u_t| */
 int val_sim_relaxed(const clab_sim *s);
 /* the same for method m (a one-sphere sim made to read its metadata); 0 when none is made */
-int val_method_relaxed(const xp_common *c, const xp_method *m);
+/* 1 when the sim's method declares Newton restitution (a metadata key *_restitution = newton,
+ * e.g. Solfec's midpoint scheme): a rigid impact restitutes with the material pair's e */
+int val_sim_newton(const clab_sim *s);
+/* the rigid law of method m: *relaxed as val_sim_relaxed, *newton as val_sim_newton */
+void val_method_law(const xp_common *c, const xp_method *m, int *relaxed, int *newton);
 
 /* ---- the tables ---- */
 

@@ -58,6 +58,7 @@ typedef struct chung_ctx {
     clab_csv *curves;
     cmp_kind kind;
     int relaxed; /* rigid: the relaxed cone of the Tasora-Anitescu CCP (else exact Coulomb) */
+    int newton;  /* rigid: Newton restitution with the material's e (else e = 0) */
     char why_none[120];
 } chung_ctx;
 
@@ -121,8 +122,9 @@ static int hertz_case(chung_ctx *x, const char *test, const val_mat *v, double R
     } else if (x->kind == CMP_RIGID) {
         val_add_note(x->t, test, mn, what, "contact time [s]", a.contact_time, NAN, VAL_NA,
                      "rigid contact: no overlap, the impact is one impulse");
-        val_add(x->t, test, mn, what, "restitution [-]", 0.0, e, 1e-3, 1,
-                "rigid contacts are inelastic at the velocity level (Tasora-Anitescu CCP: e = 0)");
+        val_add(x->t, test, mn, what, "restitution [-]", x->newton ? 1.0 : 0.0, e, 1e-3, 1,
+                x->newton ? "rigid, Newton's impact law with the material's e (cor = 1)"
+                          : "rigid contacts are inelastic at the velocity level (Tasora-Anitescu CCP: e = 0)");
     } else {
         val_add_note(x->t, test, mn, what, "contact time [s]", a.contact_time, r.t_contact, VAL_NA, x->why_none);
     }
@@ -167,8 +169,9 @@ static int test3(chung_ctx *x)
             snprintf(what, sizeof what, "%s, cor = %g", mats[i]->name, cor);
             const double e = r.v1.z / v;
             if (x->kind == CMP_RIGID)
-                val_add(x->t, "3", x->m->name, what, "restitution [-]", 0.0, e, 1e-3, 1,
-                        "rigid contacts are inelastic at the velocity level (Tasora-Anitescu CCP: e = 0)");
+                val_add(x->t, "3", x->m->name, what, "restitution [-]", x->newton ? cor : 0.0, e, 1e-3, 1,
+                        x->newton ? "rigid, Newton's impact law with the material's e"
+                                  : "rigid contacts are inelastic at the velocity level (Tasora-Anitescu CCP: e = 0)");
             else
                 val_add(x->t, "3", x->m->name, what, "restitution [-]", cor, e, 0.02, 0,
                         "the material's cor (penalty: Tsuji's damping map, approximate for Hertz)");
@@ -195,6 +198,7 @@ static clab_csv *curve_open(const chung_ctx *x, const char *test, const char *ma
     clab_options_set(&meta, "closed_form",
                      x->kind != CMP_RIGID ? "rigid body, Newton e and Coulomb mu (stick: tan theta <= 7/2 mu (1 + e))"
                      : x->relaxed         ? "rigid, e = 0, relaxed cone: the CCP one-step impulse"
+                     : x->newton          ? "rigid, Newton e, exact Coulomb"
                                           : "rigid, e = 0, exact Coulomb", NULL);
     if (!f || clab_csv_meta(f, &meta, x->o->c.argc, x->o->c.argv, &err) || clab_csv_header(f, cols, 5, &err)) {
         fprintf(stderr, "contactlab validate: %s\n", err.msg);
@@ -215,7 +219,8 @@ static void oblique_row(chung_ctx *x, const char *test, const char *what, const 
         val_add_note(x->t, test, x->m->name, what, q, want, got, VAL_NA, x->why_none);
     } else if (x->kind == CMP_RIGID) {
         val_add(x->t, test, x->m->name, what, q, want, got, 1e-3 * scale, 1,
-                x->relaxed ? "rigid, e = 0, relaxed cone (CCP one-step impulse)" : "rigid, e = 0, exact Coulomb");
+                x->relaxed ? "rigid, e = 0, relaxed cone (CCP one-step impulse)"
+                : x->newton ? "rigid, Newton e, exact Coulomb" : "rigid, e = 0, exact Coulomb");
     } else if (!slides) {
         val_add_note(x->t, test, x->m->name, what, q, want, got, VAL_REF,
                      "sticks: tangential compliance (Maw et al. 1976) departs from the rigid limit");
@@ -244,7 +249,7 @@ static int oblique(chung_ctx *x, const val_mat *v1m, double R1, const val_mat *v
     const double Estar = clab_analytic_hertz_Estar(d.mat0.E, d.mat0.nu, d.mat1.E, d.mat1.nu);
     d.h = step_for(x, Estar, Rstar, mstar, -vel1.z);
     d.t_max = t_after(x, d.h, d.h * x->o->steps_per_contact);
-    *want = x->kind == CMP_RIGID ? val_rigid_impact(m0, R0, clab_v3(0, 0, 0), clab_v3(0, 0, 0), m1, R1, vel1, w1, 0.0, mu, x->relaxed)
+    *want = x->kind == CMP_RIGID ? val_rigid_impact(m0, R0, clab_v3(0, 0, 0), clab_v3(0, 0, 0), m1, R1, vel1, w1, x->newton ? e : 0.0, mu, x->relaxed)
                                  : val_rigid_impact(m0, R0, clab_v3(0, 0, 0), clab_v3(0, 0, 0), m1, R1, vel1, w1, e, mu, 0);
     return run(x, &d, got);
 }
@@ -339,7 +344,7 @@ static int spinning(chung_ctx *x, const char *test, const val_mat *const *mats, 
                 const double Estar = clab_analytic_hertz_Estar(d.mat0.E, d.mat0.nu, d.mat1.E, d.mat1.nu);
                 d.h = step_for(x, Estar, 0.5 * R, 0.5 * m, vn);
                 d.t_max = t_after(x, d.h, d.h * x->o->steps_per_contact);
-                want = x->kind == CMP_RIGID ? val_rigid_impact(m, R, d.v0, d.w0, m, R, d.v1, d.w1, 0.0, mu, x->relaxed)
+                want = x->kind == CMP_RIGID ? val_rigid_impact(m, R, d.v0, d.w0, m, R, d.v1, d.w1, x->newton ? e : 0.0, mu, x->relaxed)
                                             : val_rigid_impact(m, R, d.v0, d.w0, m, R, d.v1, d.w1, e, mu, 0);
                 if (run(x, &d, &got)) return -1;
             } else if (oblique(x, mats[i], R, mats[i], R0, mats[i]->rho * rho_scale, v1, clab_v3(0, w, 0), e, mu, &want,
@@ -364,8 +369,8 @@ static int spinning(chung_ctx *x, const char *test, const val_mat *const *mats, 
 
 int val_chung_ooi(const val_opts *o, const xp_method *m, val_table *t, clab_csv *curves)
 {
-    chung_ctx x = {o, m, t, curves, CMP_HERTZ, 0, ""};
-    if (m->kind == XP_KIND_CCP) x.kind = CMP_RIGID, x.relaxed = val_method_relaxed(&o->c, m);
+    chung_ctx x = {o, m, t, curves, CMP_HERTZ, 0, 0, ""};
+    if (m->kind == XP_KIND_CCP) x.kind = CMP_RIGID, val_method_law(&o->c, m, &x.relaxed, &x.newton);
     if (m->kind == XP_KIND_FORCE) {
         x.kind = CMP_FORCE;
         snprintf(x.why_none, sizeof x.why_none, "a force law other than Hertz-Mindlin: no closed form here");

@@ -140,18 +140,33 @@ int val_sim_relaxed(const clab_sim *s)
     return r;
 }
 
-int val_method_relaxed(const xp_common *c, const xp_method *m)
+int val_sim_newton(const clab_sim *s)
+{
+    clab_options meta;
+    clab_options_init(&meta);
+    clab_sim_meta(s, &meta);
+    int r = 0;
+    for (size_t k = 0; k < meta.n; k++) {
+        const char *u = strrchr(meta.o[k].key, '_');
+        if (u && strcmp(u, "_restitution") == 0 && strcmp(meta.o[k].val, "newton") == 0) r = 1;
+    }
+    clab_options_free(&meta);
+    return r;
+}
+
+void val_method_law(const xp_common *c, const xp_method *m, int *relaxed, int *newton)
 {
     val_impact_def d;
     memset(&d, 0, sizeof d);
     d.mat0 = d.mat1 = clab_default_material();
     d.R1 = 0.01, d.rho1 = 1000.0;
     clab_error err;
+    *relaxed = *newton = 0;
     clab_world *w = impact_world(&d, &err);
-    if (!w) return 0;
+    if (!w) return;
     clab_sim *s = xp_sim(c, w, m, 1e-4, NULL);
-    const int r = s ? val_sim_relaxed(s) : 0;
+    *relaxed = s ? val_sim_relaxed(s) : 0;
+    *newton = s ? val_sim_newton(s) : 0;
     if (s) clab_sim_destroy(s);
     clab_world_destroy(w);
-    return r;
 }

@@ -104,6 +104,8 @@ static void mp_meta(const void *self, clab_options *m)
     clab_options_set(m, "midpoint_cor", v, NULL);
     snprintf(v, sizeof v, "%.17g", s->gap_tol);
     clab_options_set(m, "midpoint_gap_tol_m", v, NULL);
+    /* read by contactlab validate: an impact restitutes with the material pair's e */
+    clab_options_set(m, "midpoint_restitution", "newton", NULL);
     clab_options_set(m, "midpoint_warm_start", onoff[s->warm_start], NULL);
     clab_options_set(m, "midpoint_method",
                      "Solfec midpoint scheme, Eq. (9)-(13) of 'Constraints': q at t+h/2, implicit velocity, "
