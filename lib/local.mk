@@ -25,6 +25,11 @@ libcontactlab_la_SOURCES += \
 	lib/grid.c \
 	lib/analytic.c
 
+## driven bodies, applied loads, servo walls, the force on a body
+libcontactlab_la_SOURCES += lib/motion.c lib/servo.c lib/body_force.c
+pkginclude_HEADERS += lib/clab_motion.h
+noinst_HEADERS += lib/motion_internal.h
+
 pkginclude_HEADERS += \
 	lib/contactlab.h \
 	lib/clab_math.h \
