@@ -57,6 +57,7 @@ noinst_HEADERS += lib/collide_internal.h lib/narrow.h lib/narrow_pair.h lib/broa
 
 ## scenes and output: scene files (libconfig), CSV series, VTK frames
 libcontactlab_la_SOURCES += lib/scene.c lib/scene_read.c lib/scene_joints.c lib/csv.c lib/vtk.c
+libcontactlab_la_SOURCES += lib/scene_motion.c
 pkginclude_HEADERS += lib/clab_scene.h lib/clab_csv.h lib/clab_vtk.h
 noinst_HEADERS += lib/scene_internal.h
 

@@ -3,3 +3,5 @@
 ## (scene blocks, their errors, checkpoints)
 clab_tests += tests/test_driven
 tests_test_driven_LDADD = $(CLAB_LDADD)
+clab_tests += tests/test_driven_io
+tests_test_driven_io_LDADD = $(CLAB_LDADD)
