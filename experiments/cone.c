@@ -281,14 +281,14 @@ static void cone_help(const xp_common *c)
            "of the flow around the tip (quasi-static when the slope no longer changes with the speed).\n"
            "Writes cone-<method>-v_<v>.csv, cone-summary.csv and figures.\n\n"
            "Experiment options:\n"
-           "  --n N              spheres (default 1500; --quick 300)\n"
+           "  --n N              spheres (default 1000; --quick 300)\n"
            "  --speeds LIST      penetration speeds [m/s] (default 0.1,0.2,0.4; --quick 0.4)\n"
            "  --cone-radius M    cone and shaft radius [m] (default 1.5 sphere diameters; --quick 1)\n"
            "  --segments N       triangles around the cone (default 16)\n"
            "  --depth M          deepest tip depth below the surface [m] (default: bed height - 4 d)\n"
            "  --sample-depth M   output interval of depth [m] (default d/5)\n"
            "  --settle S         settling time of the bed [s] (default 0.4)\n"
-           "  --h-dvi S          step [s] of the rigid-contact (CCP) methods (default 1e-3)\n"
+           "  --h-dvi S          step [s] of the rigid-contact (CCP) methods (default 2e-3)\n"
            "  --h-penalty S      step [s] of the force-law methods (default: half the stable step,\n"
            "                     1-2-5 rounded)\n"
            "  --quick            a smoke run: 300 spheres, one speed\n\n"
@@ -320,7 +320,7 @@ int xp_cone(int argc, char **argv)
     o.def.width = -1.0;
     o.nseg = 16;
     o.settle = 0.4;
-    o.hdvi = 1e-3;
+    o.hdvi = 2e-3;
     int rc = 2, opt;
     double x;
     optind = 1;
@@ -346,7 +346,7 @@ int xp_cone(int argc, char **argv)
     for (int i = optind; i < argc; i++) xp_option_error("contactlab cone: unexpected argument '%s'\n", argv[i]);
     if (xp_option_errors("contactlab cone")) goto out;
     if (o.c.h > 0.0) o.hpen = o.hdvi = o.c.h;
-    if (o.def.n == 0) o.def.n = o.quick ? 300 : 1500;
+    if (o.def.n == 0) o.def.n = o.quick ? 300 : 1000;
     if (o.def.width < 0.0) o.def.width = o.quick ? 0.12 : 0.2;
     if (o.nv == 0) {
         if (o.quick) o.v[o.nv++] = 0.4;
