@@ -63,3 +63,15 @@ contactlab_SOURCES += \
 	experiments/validate_checks.c
 dist_pkgdata_DATA += \
 	experiments/validate.gp
+
+## cone penetration and a wave through a pressed packing (driven bodies, mesh walls)
+contactlab_SOURCES += \
+	experiments/cone.c \
+	experiments/cone_mesh.c \
+	experiments/cone_mesh.h \
+	experiments/wave.c \
+	experiments/wave_fit.c \
+	experiments/wave_fit.h
+dist_pkgdata_DATA += \
+	experiments/cone.gp \
+	experiments/wave.gp

@@ -25,6 +25,8 @@ static const xp_experiment experiments[] = {
      xp_prepare},
     {"painleve", "Painleve's rod sliding on a rough plane: the (theta, mu) region, tangential impacts, penalty spikes", xp_painleve},
     {"validate", "Chung-Ooi benchmark tests and single-contact analytic checks, every method: one pass/fail table", xp_validate},
+    {"cone", "cone penetrometer (a driven mesh) pushed into a settled bed: tip force against depth, slope per speed", xp_cone},
+    {"wave", "pulse through a pressed column of spheres: wave speed vs p^(1/6) (penalty), vs iterations and h (DVI)", xp_wave},
     {"bench", "benchmarks (chute vs LAMMPS, pile, dvi-pile): particle-steps per second, memory, scaling", xp_bench},
     {"list", "list the experiments and the backends with their options", cmd_list},
 };

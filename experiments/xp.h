@@ -412,6 +412,8 @@ int xp_drop(int argc, char **argv);        /* drop.c */
 int xp_validate(int argc, char **argv);    /* validate.c */
 int xp_chain(int argc, char **argv);       /* chain.c */
 int xp_painleve(int argc, char **argv);    /* painleve.c */
+int xp_cone(int argc, char **argv);        /* cone.c */
+int xp_wave(int argc, char **argv);        /* wave.c */
 int xp_run(int argc, char **argv);
 int xp_bench(int argc, char **argv);     /* bench.c */
 

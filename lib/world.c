@@ -1,6 +1,7 @@
 /* world.c: bodies, materials and joints of a world, built from definition structs */
 #include "clab_world.h"
 #include "clab_mesh.h"
+#include "motion_internal.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -58,6 +59,9 @@ void clab_world_destroy(clab_world *w)
     free(w->materials);
     free(w->joints);
     clab_meshes_free(w->meshes);
+    for (size_t k = 0; k < w->ndriven; k++) free((double *)w->driven[k].m.table);
+    free(w->driven);
+    free(w->loads);
     free(w);
 }
 
@@ -183,6 +187,14 @@ int clab_world_add_body(clab_world *w, const clab_body_def *d, clab_error *err)
             return -1;
         }
         w->name_off = off;
+        if (w->loads) { /* the loads grow with the bodies too */
+            clab_load *ld = realloc(w->loads, w->cap_bodies * sizeof *ld);
+            if (!ld) {
+                clab_error_set(err, CLAB_ENOMEM, "out of memory adding %s", label);
+                return -1;
+            }
+            w->loads = ld;
+        }
     }
     char name[CLAB_NAME_LEN];
     if (d->name[0]) snprintf(name, sizeof name, "%s", d->name);
@@ -202,6 +214,7 @@ int clab_world_add_body(clab_world *w, const clab_body_def *d, clab_error *err)
 
     clab_body *b = &w->bodies[w->nbodies];
     memset(b, 0, sizeof *b);
+    if (w->loads) w->loads[w->nbodies] = (clab_load){clab_v3(0, 0, 0), clab_v3(0, 0, 0)};
     b->m = m;
     b->J = clab_v3_scale(clab_shape_unit_inertia(s), m);
     b->r = d->r;
@@ -288,6 +301,7 @@ clab_world *clab_world_clone(const clab_world *w)
     if (!c) return NULL;
     *c = *w;
     c->bodies = NULL; c->name_pool = NULL; c->name_off = NULL; c->materials = NULL; c->joints = NULL;
+    c->driven = NULL; c->ndriven = c->cap_driven = 0; c->loads = NULL;
     c->meshes = NULL;
     if (w->meshes && !(c->meshes = clab_meshes_clone(w->meshes))) {
         clab_world_destroy(c);
@@ -309,6 +323,10 @@ clab_world *clab_world_clone(const clab_world *w)
     }
     if (w->nmaterials) memcpy(c->materials, w->materials, w->nmaterials * sizeof *c->materials);
     if (w->njoints) memcpy(c->joints, w->joints, w->njoints * sizeof *c->joints);
+    if (clab_drives_copy(c, w)) {
+        clab_world_destroy(c);
+        return NULL;
+    }
     return c;
 }
 

@@ -23,3 +23,5 @@ include tests/robust.mk
 include tests/measure.mk
 include tests/painleve.mk
 include tests/validate.mk
+include tests/driven.mk
+include tests/conewave.mk

@@ -1,0 +1,427 @@
+/* cone.c: `contactlab cone`, a cone penetrometer pushed at constant speed into a settled bed
+ * of spheres, under every method from the same bed.
+ *
+ * The bed: the pile of pile_scene.h (a square box of frictionless walls on a rough floor),
+ * deposited dense and settled under gravity once, by the first rigid-contact method chosen
+ * (else the first method) for --settle seconds; every case starts from a copy of it with the
+ * spheres at rest. Its surface z_s is the mean top z_i + R_i of the spheres within 2 R of the
+ * highest top (the top layer).
+ *
+ * The penetrometer (cone_mesh.h): a 60-degree cone (apex half-angle alpha = 30 degrees) of
+ * radius Rc on a shaft of the same radius, a triangle mesh whose triangles are driven bodies
+ * moving at (0, 0, -v) (clab_motion.h). Its tip starts a quarter diameter of a sphere above the
+ * surface, on the box's axis; depth = z_s - z_tip.
+ *
+ * Measured: the tip force, F_tip = the vertical (z) component of the sum of the contact forces
+ * on the cone's triangles (the per-body contact forces of clab_sim_body_forces, xp_mesh_force;
+ * upward = resistance, positive), and the shaft's (the shaft and its cap), each averaged over
+ * the steps of an output interval (the cone moves --sample-depth between rows). The slope
+ * dF_tip/d(depth) is a least-squares line over the rows with the cone fully embedded,
+ * Hc <= depth <= depth_max (Hc = Rc / tan 30 degrees the cone's height). A quasi-static test has
+ * a slope that does not change with the speed v; the inertial number of the cone's flow
+ * I = (v / Rc) d / sqrt(p / rho), p the tip's mean stress, is printed to judge it. */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clab_mesh.h"
+#include "clab_motion.h"
+#include "cone_mesh.h"
+#include "pile_scene.h"
+#include "wave_fit.h"
+#include "xp.h"
+
+#define MAXV 8
+#define CONE_ALPHA (M_PI / 6.0) /* apex half-angle: a 60-degree cone */
+
+typedef struct cone_opts {
+    xp_common c;
+    xp_pile_def def;       /* the bed (pile_scene.h) */
+    double v[MAXV]; int nv; /* penetration speeds [m/s] */
+    double Rc;             /* cone radius [m]; 0 = 1.5 mean sphere diameters (--quick 1) */
+    int nseg;              /* segments around the cone */
+    double depth;          /* deepest tip depth [m]; 0 = bed height - 4 d */
+    double sample_depth;   /* output interval of depth [m]; 0 = d / 5 */
+    double settle;         /* settling time of the bed [s] */
+    double hpen, hdvi;     /* steps [s] (0: penalty from its stable step) */
+    int quick;
+} cone_opts;
+
+typedef struct cone_bed {
+    clab_world *w;         /* settled, spheres at rest */
+    xp_pile_info info;
+    double zs;             /* surface [m] */
+    double d;              /* mean diameter [m] */
+    double Rc, Hc, depth_max;
+    const char *settled_by;
+} cone_bed;
+
+typedef struct cone_result {
+    double slope, icept, slope_total, f_end, p_tip, inertial, steps, wall;
+    int nfit;
+} cone_result;
+
+/* surface: the mean top of the spheres within 2 R of the highest */
+static double bed_surface(const clab_world *w, double R)
+{
+    double top = -INFINITY, s = 0.0;
+    int n = 0;
+    for (size_t i = XP_PILE_FIRST; i < w->nbodies; i++) top = fmax(top, w->bodies[i].r.z + w->bodies[i].shape.radius);
+    for (size_t i = XP_PILE_FIRST; i < w->nbodies; i++) {
+        double z = w->bodies[i].r.z + w->bodies[i].shape.radius;
+        if (z >= top - 2.0 * R) s += z, n++;
+    }
+    return n ? s / n : 0.0;
+}
+
+static int cone_make_bed(cone_opts *o, cone_bed *b)
+{
+    clab_error err;
+    memset(b, 0, sizeof *b);
+    b->w = xp_pile_build(&o->def, &b->info, &err);
+    if (!b->w) {
+        fprintf(stderr, "contactlab cone: %s\n", err.msg);
+        return -1;
+    }
+    const xp_method *m = NULL;
+    for (int i = 0; i < o->c.nmethod && !m; i++)
+        if (o->c.method[i]->kind == XP_KIND_CCP) m = o->c.method[i];
+    if (!m) m = o->c.method[0];
+    clab_options extra;
+    clab_options_init(&extra);
+    if (m->kind == XP_KIND_CCP) xp_pile_dvi_defaults(&extra);
+    clab_sim *s = xp_pile_settle(&o->c, b->w, m, m->kind == XP_KIND_CCP ? o->hdvi : o->hpen, o->settle, &extra,
+                                 "cone: settling the bed");
+    clab_options_free(&extra);
+    if (!s) return -1;
+    clab_sim_destroy(s);
+    b->settled_by = m->name;
+    for (size_t i = 0; i < b->w->nbodies; i++) {
+        b->w->bodies[i].rdot = clab_v3(0, 0, 0);
+        b->w->bodies[i].wbar = clab_v3(0, 0, 0);
+    }
+    b->w->t = 0.0;
+    b->w->step = 0;
+    b->d = 2.0 * o->def.radius;
+    b->zs = bed_surface(b->w, o->def.radius);
+    b->Rc = o->Rc > 0.0 ? o->Rc : (o->quick ? 1.0 : 1.5) * b->d;
+    b->Hc = b->Rc / tan(CONE_ALPHA);
+    b->depth_max = o->depth > 0.0 ? o->depth : b->zs - 4.0 * b->d;
+    if (!(b->depth_max > b->Hc)) {
+        fprintf(stderr, "contactlab cone: the bed (surface at %.4g m) is too shallow for a cone of height %.4g m to be "
+                        "embedded with 4 sphere diameters below it: give more spheres (--n), a narrower box (--width) "
+                        "or a smaller cone (--cone-radius)\n", b->zs, b->Hc);
+        return -1;
+    }
+    return 0;
+}
+
+static const char *const series_cols[] = {"t_s", "depth_m", "F_tip_N", "F_shaft_N", "F_total_N", "F_tip_lateral_N",
+                                          "contacts_mesh", "iterations"};
+enum { NCOLS = sizeof series_cols / sizeof series_cols[0] };
+
+/* One (method, speed) case: the series, *res. 0, or 1 on failure (printed). */
+static int cone_case(const cone_opts *o, const cone_bed *b, const xp_method *m, double v, char *file, size_t flen,
+                     double *hused, cone_result *res, xp_progress *pb, double pb0, double pbspan)
+{
+    clab_error err;
+    int rc = 1;
+    clab_world *w = clab_world_clone(b->w);
+    double *xyz = NULL;
+    clab_sim *s = NULL;
+    clab_csv *csv = NULL;
+    double *dep = NULL, *ft = NULL, *ftot = NULL;
+    clab_options meta;
+    clab_options_init(&meta);
+    if (!w) {
+        fprintf(stderr, "contactlab cone: out of memory\n");
+        goto done;
+    }
+    /* the penetrometer, tip at (0, 0, z_s + d/4), every triangle driven down at v */
+    const double Ls = b->depth_max + b->d;
+    size_t ntri = xp_cone_mesh(b->Rc, CONE_ALPHA, Ls, o->nseg, &xyz);
+    clab_mesh_def md = clab_default_mesh_def();
+    snprintf(md.name, sizeof md.name, "cone");
+    md.xyz = xyz;
+    md.ntri = ntri;
+    const double z0 = b->zs + 0.25 * b->d;
+    md.r = clab_v3(0.0, 0.0, z0);
+    int first = ntri ? clab_world_add_mesh(w, &md, &err) : -1;
+    if (first < 0) {
+        fprintf(stderr, "contactlab cone: the penetrometer: %s\n", ntri ? err.msg : "out of memory");
+        goto done;
+    }
+    clab_motion mo = clab_motion_constant(clab_v3(0.0, 0.0, -v), clab_v3(0, 0, 0));
+    for (size_t k = 0; k < ntri; k++)
+        if (clab_world_set_motion(w, (size_t)first + k, &mo, &err)) {
+            fprintf(stderr, "contactlab cone: %s\n", err.msg);
+            goto done;
+        }
+    clab_options extra;
+    clab_options_init(&extra);
+    if (m->kind == XP_KIND_CCP) xp_pile_dvi_defaults(&extra);
+    double h = xp_method_h(m, o->hpen, o->hdvi);
+    s = xp_sim(&o->c, w, m, h > 0.0 ? h : 1e-5, &extra);
+    clab_options_free(&extra);
+    if (!s) goto done;
+    if (h <= 0.0) s->h = xp_pile_penalty_step(s);
+    h = *hused = s->h;
+    const double dz = o->sample_depth > 0.0 ? o->sample_depth : 0.2 * b->d;
+    const double t_end = (z0 - b->zs + b->depth_max) / v;
+    const long nsteps = xp_steps(&o->c, t_end, h);
+    const long every = (long)fmax(1.0, floor(dz / (v * h) + 0.5));
+    if (nsteps < 0) goto done;
+    snprintf(file, flen, "cone-%s-v_%g.csv", m->name, v);
+    char path[2048], val[64];
+    xp_path(&o->c, file, path, sizeof path);
+    clab_options_set(&meta, "experiment", "cone", NULL);
+    xp_method_meta(m, &meta);
+#define META(k, x) (snprintf(val, sizeof val, "%.17g", (double)(x)), clab_options_set(&meta, k, val, NULL))
+    META("v_m_s", v);
+    META("cone_radius_m", b->Rc);
+    META("cone_height_m", b->Hc);
+    META("cone_apex_angle_deg", 60);
+    META("cone_triangles", (double)o->nseg);
+    META("mesh_triangles", (double)ntri);
+    META("surface_m", b->zs);
+    META("depth_max_m", b->depth_max);
+    META("t_end_s", t_end);
+    clab_options_set(&meta, "bed_settled_by", b->settled_by, NULL);
+    xp_pile_meta(&o->def, &b->info, &meta);
+    clab_options_set(&meta, "F_tip_N", "vertical contact force on the cone's triangles (upward +), mean over the row's steps", NULL);
+    clab_options_set(&meta, "F_shaft_N", "the same on the shaft and its cap", NULL);
+    clab_options_set(&meta, "depth_m", "surface_m - z of the tip", NULL);
+    clab_sim_meta(s, &meta);
+#undef META
+    csv = clab_csv_open(path, o->c.force ? CLAB_CSV_OVERWRITE : 0, &err);
+    if (!csv || clab_csv_meta(csv, &meta, o->c.argc, o->c.argv, &err) ||
+        clab_csv_header(csv, series_cols, NCOLS, &err)) {
+        fprintf(stderr, "contactlab cone: %s\n", err.msg);
+        goto done;
+    }
+    const size_t nrow = (size_t)(nsteps / every + 2);
+    dep = malloc(nrow * sizeof *dep), ft = malloc(nrow * sizeof *ft), ftot = malloc(nrow * sizeof *ftot);
+    if (!dep || !ft || !ftot) {
+        fprintf(stderr, "contactlab cone: out of memory\n");
+        goto done;
+    }
+    size_t nr = 0;
+    double acc[4] = {0, 0, 0, 0}, ncm = 0.0, t0 = xp_pile_now();
+    long nacc = 0;
+    for (long k = 1; k <= nsteps; k++) {
+        if (clab_sim_step(s, &err)) {
+            fprintf(stderr, "contactlab cone: %s, v = %g m/s: %s\n", m->name, v, err.msg);
+            goto done;
+        }
+        clab_vec3 Ft, Fs;
+        if (xp_mesh_force(s, (size_t)first, (size_t)o->nseg, clab_v3(0, 0, 0), &Ft, NULL, &err) ||
+            xp_mesh_force(s, (size_t)first + o->nseg, ntri - (size_t)o->nseg, clab_v3(0, 0, 0), &Fs, NULL, &err)) {
+            fprintf(stderr, "contactlab cone: %s\n", err.msg);
+            goto done;
+        }
+        acc[0] += Ft.z, acc[1] += Fs.z, acc[2] += hypot(Ft.x, Ft.y);
+        nacc++;
+        if (k % every && k != nsteps) continue;
+        size_t nc = 0;
+        for (size_t i = 0; i < s->contacts.n; i++)
+            nc += (size_t)s->contacts.c[i].b >= (size_t)first || (size_t)s->contacts.c[i].a >= (size_t)first;
+        ncm = (double)nc;
+        clab_solver_stats st = {0};
+        if (s->type->stats) s->type->stats(s->self, &st);
+        /* the tip's z: the mesh's translation added to the tip's loaded z0 */
+        const double tip = z0 + (w->bodies[first].r.z - clab_mesh_tri(w, &w->bodies[first])->r0.z);
+        double row[NCOLS] = {w->t, b->zs - tip, acc[0] / nacc, acc[1] / nacc, (acc[0] + acc[1]) / nacc, acc[2] / nacc,
+                             ncm, (double)st.iterations};
+        if (clab_csv_row(csv, row, NCOLS, &err)) {
+            fprintf(stderr, "contactlab cone: %s\n", err.msg);
+            goto done;
+        }
+        dep[nr] = row[1], ft[nr] = row[2], ftot[nr] = row[4];
+        nr++;
+        acc[0] = acc[1] = acc[2] = 0.0;
+        nacc = 0;
+        xp_progress_update(pb, pb0 + pbspan * (double)k / (double)nsteps);
+    }
+    /* the slope over the embedded part: rows with Hc <= depth <= depth_max */
+    for (size_t i = 0; i < nr; i++)
+        if (dep[i] < b->Hc || dep[i] > b->depth_max * (1.0 + 1e-9)) dep[i] = NAN;
+    double a2;
+    res->nfit = xp_line_fit(dep, ft, nr, &res->icept, &res->slope);
+    xp_line_fit(dep, ftot, nr, &a2, &res->slope_total);
+    res->f_end = nr ? ft[nr - 1] : NAN;
+    res->steps = (double)nsteps;
+    res->wall = xp_pile_now() - t0;
+    /* mean stress on the cone's projected area at the end, and the inertial number of its flow */
+    res->p_tip = res->f_end / (M_PI * b->Rc * b->Rc);
+    res->inertial = res->p_tip > 0.0 ? v / b->Rc * b->d / sqrt(res->p_tip / o->def.density) : NAN;
+    rc = 0;
+done:
+    if (csv && clab_csv_close(csv, &err) && rc == 0) {
+        fprintf(stderr, "contactlab cone: %s\n", err.msg);
+        rc = 1;
+    }
+    clab_options_free(&meta);
+    free(dep), free(ft), free(ftot), free(xyz);
+    clab_sim_destroy(s);
+    clab_world_destroy(w);
+    return rc;
+}
+
+static void cone_help(const xp_common *c)
+{
+    printf("usage: contactlab cone [options]\n\n"
+           "A cone penetrometer (a 60-degree cone on a cylindrical shaft, a triangle mesh driven at\n"
+           "constant speed) pushed into a bed of spheres settled under gravity in a square box. The bed\n"
+           "is settled once (by the first rigid-contact method chosen, else the first method) and every\n"
+           "method and speed starts from it. Series: the tip force (vertical contact force on the cone's\n"
+           "triangles) against depth; summary: the slope dF_tip/d(depth) over the embedded part\n"
+           "(cone height <= depth <= the deepest depth) per method and speed, and the inertial number\n"
+           "of the flow around the tip (quasi-static when the slope no longer changes with the speed).\n"
+           "Writes cone-<method>-v_<v>.csv, cone-summary.csv and figures.\n\n"
+           "Experiment options:\n"
+           "  --n N              spheres (default 1000; --quick 300)\n"
+           "  --speeds LIST      penetration speeds [m/s] (default 0.1,0.2,0.4; --quick 0.4)\n"
+           "  --cone-radius M    cone and shaft radius [m] (default 1.5 sphere diameters; --quick 1)\n"
+           "  --segments N       triangles around the cone (default 16)\n"
+           "  --depth M          deepest tip depth below the surface [m] (default: bed height - 4 d)\n"
+           "  --sample-depth M   output interval of depth [m] (default d/5)\n"
+           "  --settle S         settling time of the bed [s] (default 0.4)\n"
+           "  --h-dvi S          step [s] of the rigid-contact (CCP) methods (default 2e-3)\n"
+           "  --h-penalty S      step [s] of the force-law methods (default: half the stable step,\n"
+           "                     1-2-5 rounded)\n"
+           "  --quick            a smoke run: 300 spheres, one speed\n\n"
+           "The bed's defaults differ from the pile's: --E 1e7, --width 0.2 (--quick 0.12), --packing\n"
+           "deposit. Rigid-contact methods run with tol=" XP_PILE_DVI_TOL " m/s unless --opt dvi:tol=X says\n"
+           "otherwise.\n\n%s\n",
+           xp_pile_help);
+    xp_common_help(c);
+}
+
+int xp_cone(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        XP_COMMON_LONGOPTS,
+        XP_PILE_LONGOPTS,
+        {"n", required_argument, 0, 1000},         {"speeds", required_argument, 0, 1001},
+        {"cone-radius", required_argument, 0, 1002}, {"segments", required_argument, 0, 1003},
+        {"depth", required_argument, 0, 1004},     {"sample-depth", required_argument, 0, 1005},
+        {"settle", required_argument, 0, 1006},    {"h-dvi", required_argument, 0, 1007},
+        {"h-penalty", required_argument, 0, 1008}, {"quick", no_argument, 0, 1009},
+        {0, 0, 0, 0}};
+    cone_opts o;
+    memset(&o, 0, sizeof o);
+    xp_common_init(&o.c, "cone", argc, argv);
+    o.def = xp_pile_default();
+    o.def.n = 0;
+    o.def.E = 1e7;
+    o.def.packing = XP_PILE_DEPOSIT;
+    o.def.width = -1.0;
+    o.nseg = 16;
+    o.settle = 0.4;
+    o.hdvi = 2e-3;
+    int rc = 2, opt;
+    double x;
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+        int r = xp_common_option(&o.c, opt, optarg);
+        if (r == 0) r = xp_pile_option(&o.def, opt, optarg);
+        if (r != 0) continue;
+        switch (opt) {
+        case '?' + 256: cone_help(&o.c); rc = 0; goto out;
+        case 1000: if (!xp_parse_double("n", optarg, 10, 1e7, &x)) o.def.n = (int)x; break;
+        case 1001: xp_parse_list("speeds", optarg, 1e-6, 100, o.v, MAXV, &o.nv); break;
+        case 1002: xp_parse_double("cone-radius", optarg, 1e-6, 100, &o.Rc); break;
+        case 1003: if (!xp_parse_double("segments", optarg, 3, 1000, &x)) o.nseg = (int)x; break;
+        case 1004: xp_parse_double("depth", optarg, 1e-6, 1e3, &o.depth); break;
+        case 1005: xp_parse_double("sample-depth", optarg, 1e-9, 1e3, &o.sample_depth); break;
+        case 1006: xp_parse_double("settle", optarg, 0.0, 100, &o.settle); break;
+        case 1007: xp_parse_double("h-dvi", optarg, 1e-9, 0.1, &o.hdvi); break;
+        case 1008: xp_parse_double("h-penalty", optarg, 1e-12, 0.1, &o.hpen); break;
+        case 1009: o.quick = 1; break;
+        default: xp_option_unknown(); break;
+        }
+    }
+    for (int i = optind; i < argc; i++) xp_option_error("contactlab cone: unexpected argument '%s'\n", argv[i]);
+    if (xp_option_errors("contactlab cone")) goto out;
+    if (o.c.h > 0.0) o.hpen = o.hdvi = o.c.h;
+    if (o.def.n == 0) o.def.n = o.quick ? 300 : 1000;
+    if (o.def.width < 0.0) o.def.width = o.quick ? 0.12 : 0.2;
+    if (o.nv == 0) {
+        if (o.quick) o.v[o.nv++] = 0.4;
+        else o.v[0] = 0.1, o.v[1] = 0.2, o.v[2] = 0.4, o.nv = 3;
+    }
+    if (xp_out_prepare(&o.c)) {
+        rc = 1;
+        goto out;
+    }
+    rc = 1;
+    cone_bed bed;
+    if (cone_make_bed(&o, &bed)) {
+        clab_world_destroy(bed.w);
+        goto out;
+    }
+    printf("bed: %d spheres settled by %s for %g s, surface at %.4g m; cone radius %.4g m, height %.4g m, "
+           "deepest depth %.4g m\n", o.def.n, bed.settled_by, o.settle, bed.zs, bed.Rc, bed.Hc, bed.depth_max);
+
+    char spath[2048];
+    xp_path(&o.c, "cone-summary.csv", spath, sizeof spath);
+    static const char *const scols[] = {"method", "v_m_s", "h_s", "slope_tip_N_m", "intercept_tip_N", "slope_total_N_m",
+                                        "fit_rows", "fit_from_m", "fit_to_m", "F_tip_end_N", "p_tip_end_Pa",
+                                        "inertial_number", "steps", "wall_s", "series_file"};
+    enum { NS = sizeof scols / sizeof scols[0] };
+    clab_options meta;
+    clab_options_init(&meta);
+    char sv[64];
+    clab_options_set(&meta, "experiment", "cone", NULL);
+    clab_options_set(&meta, "slope_tip_N_m", "least-squares slope of F_tip against depth, cone_height <= depth <= depth_max", NULL);
+    clab_options_set(&meta, "slope_total_N_m", "the same for the force on the whole penetrometer (cone + shaft)", NULL);
+    clab_options_set(&meta, "p_tip_end_Pa", "F_tip at the deepest row / (pi Rc^2)", NULL);
+    clab_options_set(&meta, "inertial_number", "(v / Rc) d / sqrt(p_tip / rho): quasi-static well below 1e-2", NULL);
+    snprintf(sv, sizeof sv, "%.17g", bed.Hc);
+    clab_options_set(&meta, "fit_from_m", sv, NULL);
+    snprintf(sv, sizeof sv, "%.17g", bed.zs);
+    clab_options_set(&meta, "surface_m", sv, NULL);
+    clab_options_set(&meta, "bed_settled_by", bed.settled_by, NULL);
+    clab_csv *sum = xp_summary_begin(&o.c, spath, &meta, scols, NS);
+    if (!sum) {
+        clab_world_destroy(bed.w);
+        goto out;
+    }
+    printf("%-16s %8s %9s %14s %14s %10s %10s %8s\n", "method", "v_m_s", "h_s", "slope_tip_N/m", "slope_tot_N/m",
+           "F_tip_end", "I", "wall_s");
+    rc = 0;
+    xp_progress pb;
+    char label[128];
+    const int ncases = o.c.nmethod * o.nv;
+    snprintf(label, sizeof label, "cone, %d runs", ncases);
+    xp_progress_begin(&pb, &o.c, label);
+    for (int mi = 0, ic = 0; mi < o.c.nmethod && rc == 0; mi++)
+        for (int vi = 0; vi < o.nv && rc == 0; vi++, ic++) {
+            const xp_method *m = o.c.method[mi];
+            cone_result r;
+            memset(&r, 0, sizeof r);
+            char file[256];
+            double hused = 0.0;
+            if (cone_case(&o, &bed, m, o.v[vi], file, sizeof file, &hused, &r, &pb, (double)ic / ncases,
+                          1.0 / ncases)) {
+                rc = 1;
+                break;
+            }
+            double vals[] = {o.v[vi], hused, r.slope, r.icept, r.slope_total, r.nfit, bed.Hc, bed.depth_max,
+                             r.f_end, r.p_tip, r.inertial, r.steps, r.wall};
+            const char *head[] = {m->name}, *tail[] = {file};
+            if (xp_summary_row(&o.c, sum, head, 1, vals, sizeof vals / sizeof vals[0], tail, 1)) rc = 1;
+            if (pb.on) fprintf(stderr, "\r%*s\r", 80, "");
+            printf("%-16s %8g %9.2e %14.5g %14.5g %10.4g %10.3g %8.1f\n", m->name, o.v[vi], hused, r.slope,
+                   r.slope_total, r.f_end, r.inertial, r.wall);
+            fflush(stdout);
+        }
+    if (rc == 0) xp_progress_end(&pb);
+    clab_world_destroy(bed.w);
+    rc = xp_finish(&o.c, rc, sum, spath, "cone-*.csv", "cone.gp", "cone-force.png, cone-slope.png");
+out:
+    xp_common_free(&o.c);
+    return rc;
+}
