@@ -4,11 +4,12 @@
 
 #include "clab_sim.h"
 
-/* the backend's forces of the last step, (n, u, w) per contact, into the sim's scratch */
+/* the backend's forces of the last step, (n, u, w) per contact, into the sim's scratch (NULL
+ * only when out of memory: the scratch has room for one force at least) */
 static const clab_vec3 *last_forces(clab_sim *s, clab_error *err)
 {
     const size_t nc = s->contacts.n;
-    if (nc > s->fbuf_cap) {
+    if (nc > s->fbuf_cap || !s->fbuf) {
         size_t cap = nc + nc / 2 + 16;
         clab_vec3 *p = realloc(s->fbuf, cap * sizeof *p);
         if (!p) {

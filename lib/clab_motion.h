@@ -46,11 +46,17 @@ typedef enum clab_motion_kind {
  * positive, is sigma = -F . axis / area, and the wall's speed along axis is
  *     v = gain (stress - sigma),   clamped to |v| <= vmax:
  * too little stress moves the wall into the sample, too much backs it off. gain [m/(s Pa)]:
- * with N_c contacts of normal stiffness k_n on the wall, a wall speed v changes sigma by
- * k_n N_c v h / area in one step, so gain = alpha area / (k_n N_c h) closes the fraction
- * alpha of the stress error in a step (clab_servo_gain; alpha <= 0.5 for a smooth approach,
- * the choice of Thornton's and of PFC's servo); vmax bounds the wall's travel per step, h vmax,
- * to a small fraction of the contacts' overlap (e.g. 1e-3 of a radius per step). */
+ * with N_c contacts of normal stiffness k_n and damping c_n on the wall, a wall speed v
+ * changes sigma by (k_n h + c_n) N_c v / area in one step (the spring over the step, the
+ * dashpot at once), so gain = alpha area / ((k_n h + c_n) N_c) closes the fraction alpha of
+ * the stress error in a step (clab_servo_gain; alpha around 0.1: the usual DEM servo of
+ * Thornton and of PFC takes the stiffness term alone, k_n h, which is right when c_n << k_n h;
+ * with a stiff damped contact the dashpot term dominates, and a gain that ignores it makes
+ * the wall chatter); vmax bounds the wall's travel per step, h vmax, to a small fraction of
+ * the contacts' overlap. A contact of the rigid DVI has no stiffness: a kinematic wall cannot
+ * hold a stress on a rigid packing (its force does not follow the wall's position); use the
+ * Lacoursiere-Servin compliance (k_n = stiffness, c_n = k_n tau) or a loading plate, a free
+ * body with a load (clab_world_set_load). */
 typedef struct clab_servo {
     clab_vec3 axis; /* unit [-] (normalized by clab_world_set_motion) */
     double stress;  /* target normal stress sigma* [Pa], compressive positive */
@@ -103,9 +109,11 @@ void clab_motion_table_mean(const double *table, size_t nrows, double t0, double
 /* The servo's speed along its axis for the contact force F on the wall (world frame) [m/s]. */
 double clab_servo_speed(const clab_servo *s, clab_vec3 F);
 
-/* The usual gain: alpha area / (kn ncontacts h) [m/(s Pa)] (see clab_servo). kn [N/m]: a
- * contact's normal stiffness (Hertz: its tangent stiffness at the expected overlap). */
-double clab_servo_gain(double area, double kn, double ncontacts, double h, double alpha);
+/* The gain alpha area / ((kn h + cn) ncontacts) [m/(s Pa)] (see clab_servo). kn [N/m]: a
+ * contact's normal stiffness as the wall sees it (Hertz: the tangent stiffness at the expected
+ * overlap; contacts in series, e.g. wall-sphere-floor, halve it); cn [N s/m]: its normal
+ * damping (0 for none). */
+double clab_servo_gain(double area, double kn, double cn, double ncontacts, double h, double alpha);
 
 /* Make body i driven (fixed, with this motion), replacing a motion it had; sets its velocity
  * now (constant, servo: v and omega; table: the table at w->t). CLAB_EINVAL (naming the body

@@ -145,19 +145,28 @@ void clab_world_wrap(clab_world *w);
 /* Name of body i (bodies added without a name are called "body<i>"). */
 const char *clab_world_body_name(const clab_world *w, size_t i);
 
-/* Applied force (world frame: gravity m g plus the body's load F, clab_world_set_load) and
- * torque (body frame: A(e)^T T of the load, zero without one) of body i, the f(l) of
- * Eq. (5b) divided by h; the gyroscopic term lives in clab_body_kick (inline: the
- * integration loops call it once a body a step). */
-static inline void clab_world_applied(const clab_world *w, size_t i, clab_vec3 *F, clab_vec3 *taubar)
+/* F += the load's force, taubar += A(e)^T T (the load's torque in the body frame) of body i
+ * when it is free and the world has loads (motion.c) */
+void clab_world_add_load(const clab_world *w, size_t i, clab_vec3 *F, clab_vec3 *taubar);
+
+/* Gravity alone: the force m g (world frame) and a zero torque (body frame) of body i; zero
+ * for a fixed body (inline: the integration loops call it once a body a step; the penalty
+ * backend gives the loads their kick apart, clab_penalty_load_kick, so its body loop tests
+ * nothing more a body). */
+static inline void clab_world_gravity(const clab_world *w, size_t i, clab_vec3 *F, clab_vec3 *taubar)
 {
     const clab_body *b = &w->bodies[i];
     *F = b->fixed ? clab_v3(0, 0, 0) : clab_v3_scale(w->gravity, b->m);
     *taubar = clab_v3(0, 0, 0);
-    if (w->loads && !b->fixed) { /* only worlds with a load pay for this test's other side */
-        *F = clab_v3_add(*F, w->loads[i].F);
-        *taubar = clab_q_rotate_inv(b->e, w->loads[i].T);
-    }
+}
+
+/* Applied force (world frame: gravity m g plus the body's load F, clab_world_set_load) and
+ * torque (body frame: A(e)^T T of the load, zero without one) of body i, the f(l) of
+ * Eq. (5b) divided by h; the gyroscopic term lives in clab_body_kick. */
+static inline void clab_world_applied(const clab_world *w, size_t i, clab_vec3 *F, clab_vec3 *taubar)
+{
+    clab_world_gravity(w, i, F, taubar);
+    if (w->loads) clab_world_add_load(w, i, F, taubar);
 }
 
 /* Total kinetic energy of the free bodies [J]. */

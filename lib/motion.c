@@ -236,6 +236,14 @@ int clab_drives_copy(clab_world *c, const clab_world *w)
 
 /* ---- loads ---- */
 
+void clab_world_add_load(const clab_world *w, size_t i, clab_vec3 *F, clab_vec3 *taubar)
+{
+    const clab_body *b = &w->bodies[i];
+    if (b->fixed) return;
+    *F = clab_v3_add(*F, w->loads[i].F);
+    *taubar = clab_v3_add(*taubar, clab_q_rotate_inv(b->e, w->loads[i].T));
+}
+
 int clab_world_set_load(clab_world *w, size_t i, clab_vec3 F, clab_vec3 T, clab_error *err)
 {
     if (i >= w->nbodies)

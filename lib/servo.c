@@ -36,9 +36,10 @@ double clab_servo_speed(const clab_servo *s, clab_vec3 F)
     return v > s->vmax ? s->vmax : v < -s->vmax ? -s->vmax : v;
 }
 
-double clab_servo_gain(double area, double kn, double ncontacts, double h, double alpha)
+double clab_servo_gain(double area, double kn, double cn, double ncontacts, double h, double alpha)
 {
-    /* one step at speed v changes sigma by kn ncontacts v h / area: the fraction alpha of the
-     * error closes in a step at gain = alpha area / (kn ncontacts h) */
-    return alpha * area / (kn * ncontacts * h);
+    /* one step at speed v changes sigma by (kn h + cn) ncontacts v / area (the spring over
+     * the step, the dashpot at once): the fraction alpha of the error closes in a step at
+     * gain = alpha area / ((kn h + cn) ncontacts) */
+    return alpha * area / ((kn * h + cn) * ncontacts);
 }

@@ -93,8 +93,10 @@ static inline void block_motion(const clab_skin *s, const clab_world *w, clab_ho
         }
         const clab_quat *e0 = &s->ref_e[i];
         if (b->shape.type == CLAB_SHAPE_PLANE) {
-            if (d2 != 0.0 || b->e.e0 != e0->e0 || b->e.e1 != e0->e1 || b->e.e2 != e0->e2 || b->e.e3 != e0->e3)
-                *changed = 1;
+            /* a half-space that turned: rebuild; one that slid (a driven wall) moved its points
+             * by |d|, the motion of any body */
+            if (b->e.e0 != e0->e0 || b->e.e1 != e0->e1 || b->e.e2 != e0->e2 || b->e.e3 != e0->e3) *changed = 1;
+            else if (d2 != 0.0 && !(sqrt(d2) <= *dmax)) *dmax = isnan(d2) ? INFINITY : sqrt(d2);
             continue;
         }
         double c = b->e.e0 * e0->e0 + b->e.e1 * e0->e1 + b->e.e2 * e0->e2 + b->e.e3 * e0->e3;

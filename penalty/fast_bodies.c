@@ -136,6 +136,14 @@ int clab_penalty_fast_bodies_still(const body_loop *L, size_t i0, size_t i1)
     return body_range_of(L, i0, i1, 1);
 }
 
+/* a world with loads: their kicks on [i0, i1) (clab_penalty_load_kick, as the plain step),
+ * then the body loop; apart, so the two above test nothing more a body */
+int clab_penalty_fast_bodies_loaded(const body_loop *L, size_t i0, size_t i1)
+{
+    for (size_t i = i0; i < i1; i++) clab_penalty_load_kick(L->w, i, L->h, L->scheme, L->first);
+    return L->still ? clab_penalty_fast_bodies_still(L, i0, i1) : clab_penalty_fast_bodies(L, i0, i1);
+}
+
 /* the body loop's work on bodies [0, i): a body costs BODY_SIDES contact sides (its
  * kicks, drift, wrap and screen against one contact's sums, about 200 and 35 instructions on
  * the chute), plus its contacts as b (by_b) and as a (astart, or where the contacts sorted

@@ -36,6 +36,9 @@ int clab_penalty_fast_gather_still(const clab_world *w, pen_body *pb, unsigned c
  * is suspect (L->screen). _still: with sphere_orientation=off */
 int clab_penalty_fast_bodies(const body_loop *L, size_t i0, size_t i1);
 int clab_penalty_fast_bodies_still(const body_loop *L, size_t i0, size_t i1);
+/* the same in a world with loads: their kicks first (clab_penalty_load_kick), then either of
+ * the two (L->still is set with sphere_orientation=off only) */
+int clab_penalty_fast_bodies_loaded(const body_loop *L, size_t i0, size_t i1);
 /* the first body of thread t's share of the nb bodies, T threads sharing the body loop's work
  * about equally */
 size_t clab_penalty_fast_body_cut(const body_loop *L, size_t nb, int t, int T);

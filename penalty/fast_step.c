@@ -503,8 +503,9 @@ int clab_penalty_fast_step(penalty *p, clab_world *w, const clab_contacts *c, do
             } else {
                 i0 = clab_penalty_fast_body_cut(&ctx, nb, t, T), i1 = clab_penalty_fast_body_cut(&ctx, nb, t + 1, T);
             }
-            bad |= orientation_off ? clab_penalty_fast_bodies_still(&ctx, i0, i1)
-                                   : clab_penalty_fast_bodies(&ctx, i0, i1);
+            bad |= w->loads        ? clab_penalty_fast_bodies_loaded(&ctx, i0, i1)
+                   : orientation_off ? clab_penalty_fast_bodies_still(&ctx, i0, i1)
+                                     : clab_penalty_fast_bodies(&ctx, i0, i1);
             if (split_bodies) {
                 clab_balance_note(&p->f.bal_bodies, t, clab_balance_at(&p->f.bal_bodies, t, T), clab_clock() - s1);
                 if (t == 0) balance_T = T;

@@ -6,6 +6,7 @@ void clab_penalty_integrate_body(clab_world *w, size_t i, clab_vec3 F, clab_vec3
 {
     clab_body *b = &w->bodies[i];
     if (b->fixed) return;
+    if (w->loads) clab_penalty_load_kick(w, i, h, scheme, first);
     clab_penalty_integrate_body_bar(w, i, F, clab_q_rotate_inv(b->e, T), h, scheme, first);
 }
 

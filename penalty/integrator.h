@@ -12,7 +12,8 @@ typedef enum {
 } clab_penalty_integrator;
 
 /* Advance every free body of w by h under the contact force F[i] and torque T[i] (both world
- * frame, about the center of mass; arrays of w->nbodies) plus gravity (clab_world_applied):
+ * frame, about the center of mass; arrays of w->nbodies) plus gravity and the loads
+ * (clab_world_applied; the loads by clab_penalty_load_kick):
  *   euler:  v(l+1) = v(l) + h M^-1 f(q(l), v(l)),  q(l+1) = q(l) + h v(l+1)
  *   verlet: v(l) = v(l-1/2) + h/2 M^-1 f(l)  (second half-kick of the last step, skipped when
  *           first), v(l+1/2) = v(l) + h/2 M^-1 f(l), q(l+1) = q(l) + h v(l+1/2)
@@ -40,7 +41,7 @@ static CLAB_ALWAYS_INLINE void clab_penalty_integrate_body_turn(clab_world *w, s
     if (b->fixed) return;
     /* total force (world) and torque (body frame, as Euler's equations want it) */
     clab_vec3 Fa, taua;
-    clab_world_applied(w, i, &Fa, &taua);
+    clab_world_gravity(w, i, &Fa, &taua); /* the loads: clab_penalty_load_kick */
     clab_vec3 Ftot = clab_v3_add(F, Fa);
     clab_vec3 taubar = clab_v3_add(taubar_c, taua);
     if (scheme == CLAB_PENALTY_VERLET) {
@@ -73,6 +74,23 @@ static CLAB_ALWAYS_INLINE void clab_penalty_integrate_body_turn(clab_world *w, s
     }
     if (turn) clab_body_drift(b, h); /* Eq. (5a) of seed 000 */
     else b->r = clab_v3_madd(b->r, h, b->rdot);
+}
+
+/* The loads' kick of free body i (clab_world_set_load; a world with loads only), given before
+ * its update above, after the contact forces: v += c h F_L/m, wbar += c h Jbar^-1 A(e)^T T_L,
+ * c = 1/2 at velocity Verlet's first step (its one half-kick), else 1 (Euler's kick, Verlet's
+ * two merged half-kicks). With the update's kick of the contact forces and gravity this is
+ * the kick of clab_world_applied's sum, split in two (the same to rounding; the plain and the
+ * fast step split it alike). */
+static inline void clab_penalty_load_kick(clab_world *w, size_t i, double h, clab_penalty_integrator scheme, int first)
+{
+    clab_body *b = &w->bodies[i];
+    if (b->fixed) return;
+    const double c = scheme == CLAB_PENALTY_VERLET && first ? 0.5 * h : h;
+    const clab_load *L = &w->loads[i];
+    b->rdot = clab_v3_madd(b->rdot, c / b->m, L->F);
+    const clab_vec3 tb = clab_q_rotate_inv(b->e, L->T);
+    b->wbar = clab_v3_add(b->wbar, clab_v3(c * tb.x / b->J.x, c * tb.y / b->J.y, c * tb.z / b->J.z));
 }
 
 /* clab_penalty_integrate_body_turn with the orientation advanced */

@@ -190,6 +190,7 @@ int clab_penalty_plain_step(penalty *p, clab_world *w, const clab_contacts *c, d
     const int first = !p->started;
     for (size_t j = 0; j < nb; j++) {
         if (w->bodies[j].fixed) continue;
+        if (w->loads) clab_penalty_load_kick(w, j, h, p->def.integrator, first);
         const unsigned char still = p->def.orientation_off ? clab_penalty_still_of(&w->bodies[j]) : PEN_TURNS;
         clab_penalty_body_update(w, j, still, p->F[j], p->tau[j], h, p->def.integrator, first);
     }

@@ -5,3 +5,5 @@ clab_tests += tests/test_driven
 tests_test_driven_LDADD = $(CLAB_LDADD)
 clab_tests += tests/test_driven_io
 tests_test_driven_io_LDADD = $(CLAB_LDADD)
+clab_tests += tests/test_servo
+tests_test_servo_LDADD = $(CLAB_LDADD)

@@ -125,8 +125,10 @@ static void table(const char *backend)
                           0.04,  -0.25, 0.0, 0.0, 0.0, 0.0, -1.0};
     const size_t nr = 4;
     clab_world *w = make_world(0.3, clab_v3(0, 0, -g));
-    int box = add_sphere(w, 0.05, 1000.0, clab_v3(0, 0, 1.0), clab_v3(0, 0, 0), clab_v3(0, 0, 0));
-    w->bodies[box].shape = clab_box(0.1, 0.05, 0.02); /* (only its motion matters) */
+    clab_body_def d = clab_default_body_def();
+    d.shape = clab_box(0.1, 0.05, 0.02);
+    d.r = clab_v3(0, 0, 1.0);
+    int box = clab_world_add_body(w, &d, NULL);
     clab_motion mo = {CLAB_MOTION_TABLE, {0, 0, 0}, {0, 0, 0}, tab, nr, {{0, 0, 0}, 0, 0, 0, 0}};
     clab_error err;
     if (clab_world_set_motion(w, (size_t)box, &mo, &err)) tap_diag("%s", err.msg);

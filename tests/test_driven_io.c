@@ -3,6 +3,7 @@
  * 1. A scene with a belt (motion velocity/omega), a box following a table, a servo plate and
  *    a loaded sphere builds the world the clab_motion.h calls would: kinds, tables, servo
  *    fields (axis normalized), loads, the fixed flag, the velocities at t = 0.
+ *    The example of doc/scene-format.md loads.
  * 2. Each bad block is refused with CLAB_EINVAL and a message naming the field and its line:
  *    t not increasing, a row of six numbers, a table with a velocity, motion and servo
  *    together, a servo without area, a servo gain <= 0, a zero axis, a force on a fixed body,
@@ -65,6 +66,33 @@ static void build_good(void)
            "plate: a servo, axis normalized");
     tap_ok(w->loads && w->loads[2].F.z == -2.0 && w->loads[2].T.y == 0.001 && w->loads[0].F.z == 0.0,
            "ball: its force and torque");
+    clab_scene_free(&sc);
+}
+
+/* the example of doc/scene-format.md, "Driven and loaded bodies", as printed there */
+static void doc_example(void)
+{
+    const char *text =
+        "bodies = (\n"
+        "{ name = \"belt\"; shape = \"plane\"; motion = { velocity = [0.5, 0.0, 0.0]; omega = [0.0, 0.0, 0.1]; }; },\n"
+        "{ name = \"lid\"; shape = \"box\"; half = [0.05, 0.05, 0.01]; position = [0.0, 0.0, 0.1];\n"
+        "  motion = { table = ( [0.0,  0.0,   0.0, 0.0, 0.0, 0.0, 0.0],\n"
+        "                       [0.1,  0.0,   0.0, 0.0, 0.0, 0.0, 0.0],\n"
+        "                       [0.11, 0.001, 0.0, 0.0, 0.0, 0.0, 0.0],\n"
+        "                       [5.0,  0.001, 0.0, 0.0, 0.0, 0.0, 0.0],\n"
+        "                       [5.01, 0.0,   0.0, 0.0, 0.0, 0.0, 0.0] ); }; },\n"
+        "{ name = \"top\"; shape = \"box\"; half = [0.05, 0.05, 0.005]; position = [0.0, 0.0, 0.2];\n"
+        "  servo = { axis = [0.0, 0.0, -1.0]; stress = 1e4; area = 0.01; gain = 4e-6; vmax = 0.01; }; },\n"
+        "{ name = \"weight\"; shape = \"box\"; half = [0.05, 0.05, 0.005]; mass = 0.5; position = [0.0, 0.0, 0.3];\n"
+        "  force = [0.0, 0.0, -90.0]; }\n"
+        ");\n"
+        "simulation = { backend = \"penalty\"; h = 1e-5; t_end = 0.1; };\n";
+    clab_scene sc;
+    clab_error err;
+    clab_scene_init(&sc);
+    int rc = clab_scene_load_string(text, "doc_example.cfg", &sc, &err);
+    tap_ok(rc == CLAB_OK && sc.world->ndriven == 3 && sc.world->loads && sc.world->loads[3].F.z == -90.0,
+           "the example of doc/scene-format.md loads (%s)", rc ? err.msg : "3 driven bodies, 1 load");
     clab_scene_free(&sc);
 }
 
@@ -228,6 +256,7 @@ done:
 int main(void)
 {
     build_good();
+    doc_example();
     bad_blocks();
     round_trip("penalty", "1e-5", 400);
     round_trip("dvi", "1e-4", 40);
