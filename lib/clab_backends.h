@@ -14,5 +14,8 @@ extern const clab_backend_type clab_backend_penalty;
  * Lacoursiere-Servin regularization and De Saxce's exact Coulomb friction as options
  * (dvi/dvi_backend.c) */
 extern const clab_backend_type clab_backend_dvi;
+/* "lcp": the Stewart-Trinkle / Anitescu-Potra LCP time stepper with a polyhedral friction cone
+ * (lcp/lcp_backend.c) */
+extern const clab_backend_type clab_backend_lcp;
 
 #endif
