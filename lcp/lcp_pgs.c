@@ -51,7 +51,18 @@ static int contact_block(clab_lcp *s, size_t i, const double *A, double *q, doub
     for (int j = 0; j < k; j++) q[1 + j] = sc * (K->c[j] * r[1] + K->s[j] * r[2]);
     q[k + 1] = 0.0;
     long piv = 0;
-    const int st = clab_lemke_solve((size_t)m, A, q, zs, s->max_pivots, &s->lemke, &piv);
+    int st = CLAB_LEMKE_SOLVED;
+    if (q[0] >= 0.0) {
+        /* separating without this contact's impulse: c_n = 0 forces beta = 0 (mu c_n - e^T beta
+         * >= 0), and lambda = max(0, -min_j q_j) makes the beta rows nonnegative; lambda
+         * enters no impulse, so this is the solution Lemke would give up to lambda */
+        double lam = 0.0;
+        for (int j = 0; j <= k; j++) zs[j] = 0.0;
+        for (int j = 1; j <= k; j++) lam = fmax(lam, -q[j]);
+        zs[k + 1] = lam;
+    } else {
+        st = clab_lemke_solve((size_t)m, A, q, zs, s->max_pivots, &s->lemke, &piv);
+    }
     s->local_pivots += piv;
     if (st != CLAB_LEMKE_SOLVED)
         return clab_error_set(err, st < 0 ? CLAB_ENOMEM : CLAB_ENUMERIC,
