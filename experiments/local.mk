@@ -39,3 +39,7 @@ dist_pkgdata_DATA += \
 	experiments/incline.gp \
 	experiments/drop.gp \
 	experiments/chain.gp
+
+## the polyhedral friction cone's error (Stewart-Trinkle LCP): a sliding puck's deflection
+contactlab_SOURCES += experiments/cone_error.c
+dist_pkgdata_DATA += experiments/cone-error.gp
