@@ -69,17 +69,17 @@ static int lex_compare(const double *T, size_t n, size_t m, size_t i, size_t j, 
 {
     const double *ti = &T[i * m], *tj = &T[j * m];
     const double ai = ti[c], aj = tj[c];
-    const double qi = ti[m - 1] / ai, qj = tj[m - 1] / aj;
-    const double tol = eps_q * (1.0 / ai + 1.0 / aj) + RATIO_EPS * fmax(fabs(qi), fabs(qj));
-    if (qi < qj - tol) return -1;
-    if (qi > qj + tol) return 1;
+    /* basic values below eps_q are zero (degenerate rows): their ratios tie exactly */
+    const double xi = fabs(ti[m - 1]) <= eps_q ? 0.0 : ti[m - 1], xj = fabs(tj[m - 1]) <= eps_q ? 0.0 : tj[m - 1];
+    const double qi = xi / ai, qj = xj / aj;
+    if (qi < qj) return -1;
+    if (qi > qj) return 1;
     for (size_t k = 0; k < n; k++) {
         const double x = ti[k] / ai, y = tj[k] / aj;
-        const double t = RATIO_EPS * fmax(fabs(x), fabs(y));
-        if (x < y - t) return -1;
-        if (x > y + t) return 1;
+        if (x < y) return -1;
+        if (x > y) return 1;
     }
-    return i < j ? -1 : 1; /* numerically equal rows: the lower index (a fixed order) */
+    return i < j ? -1 : 1; /* equal rows (a singular B^-1 to rounding): a fixed order */
 }
 
 /* The row leaving when column c enters: the lexicographic minimum ratio over rows with a
@@ -97,12 +97,12 @@ static long ratio_test(const double *T, const int *basic, size_t n, size_t m, si
     if (best < 0) return -1;
     /* z0 leaving at the same ratio ends the method: prefer it */
     const double *tb = &T[(size_t)best * m];
-    const double qb = tb[m - 1] / tb[c];
+    const double xb = fabs(tb[m - 1]) <= eps_q ? 0.0 : tb[m - 1], qb = xb / tb[c];
     for (size_t i = 0; i < n; i++) {
         const double a = T[i * m + c];
         if (basic[i] != (int)(2 * n) || a <= eps) continue;
-        const double qi = T[i * m + m - 1] / a;
-        if (qi <= qb + eps_q * (1.0 / a + 1.0 / tb[c]) + RATIO_EPS * fabs(qb)) best = (long)i;
+        const double xi = fabs(T[i * m + m - 1]) <= eps_q ? 0.0 : T[i * m + m - 1];
+        if (xi / a <= qb * (1.0 + RATIO_EPS)) best = (long)i;
     }
     return best;
 }
