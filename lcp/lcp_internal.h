@@ -79,6 +79,9 @@ double clab_lcp_scale(const clab_ccp_block *bl);
  *     A = S [[T^T N_ii T, (0; e)], [(mu, -e^T), 0]] S,  q = S (T^T r, 0)   (m x m row major) */
 void clab_lcp_local(const clab_lcp_cone *K, const double *Nii, double mu, double s, const double r[3], double *A,
                     double *q);
+/* beta of a tangential impulse (f_u, f_w): f on the two edges around its direction,
+ * f = a d_j + b d_{j+1}, a, b >= 0 (f lies in the polygon mu c_n conv(d) iff a + b <= mu c_n) */
+void clab_lcp_split(const clab_lcp_cone *K, double fu, double fw, double *beta);
 /* gamma = T z for one contact (z unscaled: c_n, beta, lambda) */
 void clab_lcp_gamma(const clab_lcp_cone *K, const double *z, double gamma[3]);
 /* The dense N = P^T M^-1 P of the CCP's rows (n x n row major), from the bodies' incidences. */

@@ -6,8 +6,10 @@
  * projected block Gauss-Seidel of the LCP (the nonsmooth Gauss-Seidel of Jean and Moreau, and
  * the DVI backend's gs on its cone blocks). Joints take the exact local solve of their rows,
  * x_j <- x_j - N_jj^-1 (N nu + p)_j. The bodies' velocities u = M^-1 P nu are kept up to date
- * block by block, so a sweep costs O(contacts k^3). Stops when the natural-map residual
- * (clab_lcp_residual) is at most tol [m/s], or after max_iter sweeps (CLAB_EMAXITER). */
+ * block by block. A separating contact (c_n = 0) and a sticking one (the impulse that stops it
+ * lies in the polygon) take their closed-form answers; the others Lemke's, O(k^3). Stops when
+ * the natural-map residual (clab_lcp_residual) is at most tol [m/s], or after max_iter sweeps
+ * (CLAB_EMAXITER). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +37,34 @@ static void add_velocity(const clab_ccp *P, size_t i, int m, const double *dx, d
     }
 }
 
+/* The sticking answer of a contact's local LCP, when it is one: the impulse that stops the
+ * contact, N_ii gamma = -r (v+ = 0 at the contact), solves the LCP with lambda = 0 when
+ * c_n >= 0 and its friction lies in the polygon (split on two edges, a + b <= mu c_n): then
+ * w_n = 0, w_beta = lambda + d_j.v+ = 0, w_lambda = mu c_n - e^T beta >= 0. Writes the scaled
+ * zs (clab_lcp_local's unknowns) and returns 1; 0 when it is not (a sliding or singular one). */
+static int stick(const clab_lcp_cone *K, const clab_ccp_block *bl, const double r[3], double sc, double *zs)
+{
+    const double *A = bl->Nii;
+    /* gamma = -A^-1 r by cofactors (A symmetric positive definite for a contact of a moving body) */
+    const double c00 = A[4] * A[8] - A[5] * A[7], c01 = A[5] * A[6] - A[3] * A[8], c02 = A[3] * A[7] - A[4] * A[6];
+    const double det = A[0] * c00 + A[1] * c01 + A[2] * c02;
+    if (!(det > 1e-12 * A[0] * A[4] * A[8])) return 0;
+    const double c11 = A[0] * A[8] - A[2] * A[6], c12 = A[2] * A[3] - A[0] * A[5], c22 = A[0] * A[4] - A[1] * A[3];
+    const double g0 = -(c00 * r[0] + c01 * r[1] + c02 * r[2]) / det; /* A^-1 = cof^T / det, cof symmetric */
+    const double g1 = -(c01 * r[0] + c11 * r[1] + c12 * r[2]) / det;
+    const double g2 = -(c02 * r[0] + c12 * r[1] + c22 * r[2]) / det;
+    if (!(g0 >= 0.0)) return 0;
+    const int k = K->k;
+    double beta[CLAB_LCP_MAX_DIRECTIONS], sum = 0.0;
+    clab_lcp_split(K, g1, g2, beta);
+    for (int j = 0; j < k; j++) sum += beta[j];
+    if (!(sum <= bl->mu * g0)) return 0;
+    zs[0] = g0 / sc;
+    for (int j = 0; j < k; j++) zs[1 + j] = beta[j] / sc;
+    zs[k + 1] = 0.0;
+    return 1;
+}
+
 /* contact i's local LCP from the current velocities, solved exactly; A its scaled matrix */
 static int contact_block(clab_lcp *s, size_t i, const double *A, double *q, double *zs, clab_error *err)
 {
@@ -60,7 +90,7 @@ static int contact_block(clab_lcp *s, size_t i, const double *A, double *q, doub
         for (int j = 0; j <= k; j++) zs[j] = 0.0;
         for (int j = 1; j <= k; j++) lam = fmax(lam, -q[j]);
         zs[k + 1] = lam;
-    } else {
+    } else if (!stick(K, bl, r, sc, zs)) {
         st = clab_lemke_solve((size_t)m, A, q, zs, s->max_pivots, &s->lemke, &piv);
     }
     s->local_pivots += piv;

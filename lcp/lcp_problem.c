@@ -68,6 +68,24 @@ void clab_lcp_gamma(const clab_lcp_cone *K, const double *z, double gamma[3])
     }
 }
 
+void clab_lcp_split(const clab_lcp_cone *K, double fu, double fw, double *beta)
+{
+    const int k = K->k;
+    for (int j = 0; j < k; j++) beta[j] = 0.0;
+    if (fu == 0.0 && fw == 0.0) return;
+    double ang = atan2(fw, fu);
+    if (ang < 0.0) ang += 2.0 * M_PI;
+    int j = (int)floor(ang / (2.0 * M_PI / k));
+    if (j < 0) j = 0;
+    if (j >= k) j = k - 1;
+    const int j1 = (j + 1) % k;
+    /* [d_j d_j1] (a, b) = f by Cramer's rule */
+    const double det = K->c[j] * K->s[j1] - K->s[j] * K->c[j1];
+    const double a = (fu * K->s[j1] - fw * K->c[j1]) / det, b = (K->c[j] * fw - K->s[j] * fu) / det;
+    beta[j] = fmax(a, 0.0);
+    beta[j1] = fmax(b, 0.0);
+}
+
 /* the 6 coefficients of row q of the block of incidence e on its body: (sgn t, rho x t), rho
  * the signed arm (-r_a on side a, r_b on side b) */
 static void incidence_row(const clab_ccp *P, size_t e, int q, double J[6])

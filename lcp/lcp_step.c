@@ -26,26 +26,6 @@ static int grow(double **p, size_t *cap, size_t n)
     return CLAB_OK;
 }
 
-/* beta of a tangential impulse (f_u, f_w): the two edges around its direction,
- * f = a d_j + b d_{j+1} with a, b >= 0 (a regular polygon: j = floor(angle / (2 pi / k))) */
-static void friction_to_beta(const clab_lcp_cone *K, double fu, double fw, double *beta)
-{
-    const int k = K->k;
-    for (int j = 0; j < k; j++) beta[j] = 0.0;
-    if (fu == 0.0 && fw == 0.0) return;
-    double ang = atan2(fw, fu);
-    if (ang < 0.0) ang += 2.0 * M_PI;
-    int j = (int)floor(ang / (2.0 * M_PI / k));
-    if (j < 0) j = 0;
-    if (j >= k) j = k - 1;
-    const int j1 = (j + 1) % k;
-    /* solve [d_j d_j1] (a, b) = f */
-    const double det = K->c[j] * K->s[j1] - K->s[j] * K->c[j1];
-    const double a = (fu * K->s[j1] - fw * K->c[j1]) / det, b = (K->c[j] * fw - K->s[j] * fu) / det;
-    beta[j] = fmax(a, 0.0);
-    beta[j1] = fmax(b, 0.0);
-}
-
 /* the initial z, nu: the last step's impulses by contact key (pgs with warm_start=on), else 0 */
 static void initial_guess(clab_lcp *s, const clab_world *w, const clab_contacts *c)
 {
@@ -61,7 +41,7 @@ static void initial_guess(clab_lcp *s, const clab_world *w, const clab_contacts 
         clab_contact_frame(&c->c[i], &tu, &tw);
         double *zi = &s->z[(size_t)m * i];
         zi[0] = fmax(clab_v3_dot(*F, c->c[i].n), 0.0);
-        friction_to_beta(&s->cone, clab_v3_dot(*F, tu), clab_v3_dot(*F, tw), &zi[1]);
+        clab_lcp_split(&s->cone, clab_v3_dot(*F, tu), clab_v3_dot(*F, tw), &zi[1]);
         double sum = 0.0, cap = P->blocks[i].mu * zi[0];
         for (int j = 0; j < k; j++) sum += zi[1 + j];
         if (sum > cap) /* into the polygon mu c_n conv(d_j) */
