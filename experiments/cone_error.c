@@ -122,7 +122,8 @@ fail:
 }
 
 /* One case: method m with k edges (0: not the lcp backend), launch angle phi [rad]; a series
- * when track. 0 or 1 (printed). */
+ * when track. 0 or 1 (printed). About 130 lines: the scene, the launch, the series' metadata
+ * and the step loop's measurements read best in one place, in the order they happen. */
 static int ce_case(ce_opts *o, const xp_method *m, int k, double phi, int track, ce_meas *r)
 {
     clab_error err;
@@ -300,6 +301,8 @@ static void ce_help(const xp_common *c)
     xp_common_help(c);
 }
 
+/* the command: options, the closed-form table, the summary's metadata, the cases (about 130
+ * lines, the shape of the other drivers' entry points) */
 int xp_cone_error(int argc, char **argv)
 {
     static const struct option longopts[] = {XP_COMMON_LONGOPTS,
