@@ -25,6 +25,7 @@ static const bench_entry benchmarks[] = {
      bench_pile},
     {"pile-1m", "penalty on a settled dense pile of 1,000,000 spheres: memory and time per step", bench_pile_1m},
     {"dvi-pile", "DVI solvers on a settled pile of 8,000 and 32,000 spheres: s/step, ns per (contact x iteration), iterations to 1e-4/1e-6 m/s", bench_dvi_pile},
+    {"lcp-pile", "Stewart-Trinkle LCP (pgs, Lemke) beside the CCP solvers on settled fcc piles: s/step, ns per (contact x sweep), pivots", bench_lcp_pile},
     {"dvi-pile-1m", "DVI (apgd) on the fcc pile of 1,003,520 spheres: seconds per step, memory", bench_dvi_pile_1m},
     {"mesh", "the same sample between five planes and between five triangle-mesh walls, penalty and DVI: time per step "
              "and their ratio", bench_mesh},

@@ -80,5 +80,14 @@ int bench_dvi_pile(const bench_ctx *c);
 int bench_dvi_pile_1m(const bench_ctx *c);
 /* bench_mesh.c */
 int bench_mesh(const bench_ctx *c);
+/* the fcc lattice pile of dvi-pile, nx x nx x nz cells, and its equilibrium impulses loaded into
+ * s as a warm start (a backend with the checkpoint format of dvi/warmstart.h) */
+struct clab_world;
+struct clab_sim;
+struct clab_error;
+struct clab_world *bench_lattice_pile(int nx, int nz, unsigned long seed, struct clab_error *err);
+int bench_lattice_warm_start(struct clab_sim *s, int nz, struct clab_error *err);
+/* bench_lcp_pile.c */
+int bench_lcp_pile(const bench_ctx *c);
 
 #endif

@@ -75,3 +75,6 @@ contactlab_SOURCES += \
 dist_pkgdata_DATA += \
 	experiments/cone.gp \
 	experiments/wave.gp
+## the polyhedral friction cone's error (Stewart-Trinkle LCP): a sliding puck's deflection
+contactlab_SOURCES += experiments/cone_error.c
+dist_pkgdata_DATA += experiments/cone-error.gp

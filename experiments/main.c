@@ -27,6 +27,7 @@ static const xp_experiment experiments[] = {
     {"validate", "Chung-Ooi benchmark tests and single-contact analytic checks, every method: one pass/fail table", xp_validate},
     {"cone", "cone penetrometer (a driven mesh) pushed into a settled bed: tip force against depth, slope per speed", xp_cone},
     {"wave", "pulse through a pressed column of spheres: wave speed vs p^(1/6) (penalty), vs iterations and h (DVI)", xp_wave},
+    {"cone-error", "puck sliding between the edges of the Stewart-Trinkle LCP's friction polygon: deflection against k", xp_cone_error},
     {"bench", "benchmarks (chute vs LAMMPS, pile, dvi-pile): particle-steps per second, memory, scaling", xp_bench},
     {"list", "list the experiments and the backends with their options", cmd_list},
 };

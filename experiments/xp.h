@@ -410,6 +410,7 @@ int xp_scaling(int argc, char **argv);     /* scaling.c */
 int xp_incline(int argc, char **argv);     /* incline.c */
 int xp_drop(int argc, char **argv);        /* drop.c */
 int xp_validate(int argc, char **argv);    /* validate.c */
+int xp_cone_error(int argc, char **argv);  /* cone_error.c */
 int xp_chain(int argc, char **argv);       /* chain.c */
 int xp_painleve(int argc, char **argv);    /* painleve.c */
 int xp_cone(int argc, char **argv);        /* cone.c */

@@ -9,6 +9,7 @@ include tests/collide.mk
 include tests/periodic.mk
 include tests/scene.mk
 include tests/dvi.mk
+include tests/lcp.mk
 include tests/penalty.mk
 include tests/backends.mk
 include tests/midpoint.mk
