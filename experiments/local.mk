@@ -52,3 +52,12 @@ contactlab_SOURCES += \
 	experiments/painleve.h
 dist_pkgdata_DATA += \
 	experiments/painleve.gp
+
+## hopper discharge: the flow rate through an orifice and Beverloo's law under every method
+contactlab_SOURCES += \
+	experiments/hopper.c \
+	experiments/hopper_scene.c \
+	experiments/hopper_fit.c \
+	experiments/hopper.h
+dist_pkgdata_DATA += \
+	experiments/hopper.gp

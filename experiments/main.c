@@ -23,6 +23,7 @@ static const xp_experiment experiments[] = {
     {"chain", "row of touching spheres struck at one end: penalty carries a wave (Nesterenko), DVI moves all at once", xp_chain},
     {"prepare", "dense or loose packing of N spheres by radius growth, saved for every method (LAMMPS data + scene)",
      xp_prepare},
+    {"hopper", "hopper discharge through an orifice under every method: mass flow rate, Beverloo's C and k", xp_hopper},
     {"painleve", "Painleve's rod sliding on a rough plane: the (theta, mu) region, tangential impacts, penalty spikes", xp_painleve},
     {"bench", "benchmarks (chute vs LAMMPS, pile, dvi-pile): particle-steps per second, memory, scaling", xp_bench},
     {"list", "list the experiments and the backends with their options", cmd_list},

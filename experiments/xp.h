@@ -411,6 +411,7 @@ int xp_incline(int argc, char **argv);     /* incline.c */
 int xp_drop(int argc, char **argv);        /* drop.c */
 int xp_chain(int argc, char **argv);       /* chain.c */
 int xp_painleve(int argc, char **argv);    /* painleve.c */
+int xp_hopper(int argc, char **argv);      /* hopper.c */
 int xp_run(int argc, char **argv);
 int xp_bench(int argc, char **argv);     /* bench.c */
 
