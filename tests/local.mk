@@ -22,3 +22,4 @@ include tests/cli.mk
 include tests/robust.mk
 include tests/measure.mk
 include tests/painleve.mk
+include tests/hopper.mk
