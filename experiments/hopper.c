@@ -27,7 +27,7 @@
 #define HP_MAXD 12
 #define HP_C_LIT 0.58 /* Beverloo et al. (1961), spheres; Nedderman (1992) Sect. 10.2 */
 #define HP_K_LIT 1.4
-#define HP_RECOVERY "0.02" /* the dvi backend's recovery_speed [m/s] */
+#define HP_RECOVERY "0" /* the dvi backend's recovery_speed [m/s] */
 
 typedef struct hp_opts {
     xp_common c;
@@ -179,7 +179,8 @@ typedef struct hp_result {
     const char *outcome;
 } hp_result;
 
-static int discharge(hp_opts *o, const hp_fill *f, const xp_method *m, double Dod, const char *file, clab_csv *csv,
+/* the series at path gets meta and the simulation's */
+static int discharge(hp_opts *o, const hp_fill *f, const xp_method *m, double Dod, const char *path, clab_options *meta,
                      hp_result *res, xp_progress *pb, double pb0, double pbspan)
 {
     clab_error err;
@@ -193,9 +194,13 @@ static int discharge(hp_opts *o, const hp_fill *f, const xp_method *m, double Do
     clab_options extra;
     clab_options_init(&extra);
     if (m->kind == XP_KIND_CCP) xp_pile_dvi_defaults(&extra);
-    /* the fill is the penalty method's, with its overlaps: the CCP's stabilization would push
-     * them out at up to its default 1 m/s in a step and blow the bed up; HP_RECOVERY lets them
-     * relax over about 10 ms */
+    /* the fill is the penalty method's, with its overlaps (about 2 % of d at the floor): the
+     * CCP's stabilization asks every overlapping contact to separate (Phi/h capped at
+     * recovery_speed), which a bed wedged between the walls cannot do at once: the CCP has no
+     * solution, its iterate pumps energy in and the bed blows up within ten steps (measured
+     * with recovery_speed = 0.02 and 1 m/s, APGD and Gauss-Seidel alike). HP_RECOVERY = 0 keeps
+     * the fill's overlaps as they are (v_n >= 0 on them) and corrects no new one by more than
+     * the step's own gap term (override with --opt dvi:recovery_speed=X) */
     if (strcmp(m->backend, "dvi") == 0) clab_options_set(&extra, "recovery_speed", HP_RECOVERY, "hopper default");
     const double h = xp_method_h(m, o->hpen, o->hdvi);
     clab_sim *s = xp_sim(&o->c, w, m, h > 0.0 ? h : 1e-5, &extra);
@@ -209,6 +214,16 @@ static int discharge(hp_opts *o, const hp_fill *f, const xp_method *m, double Do
     const size_t n = w->nbodies - info.first;
     if (hp_counter_init(&k, info.first, n, -2.0 * d, 2.5 * d)) {
         fprintf(stderr, "contactlab hopper: out of memory\n");
+        clab_sim_destroy(s);
+        clab_world_destroy(w);
+        return 1;
+    }
+    clab_sim_meta(s, meta);
+    clab_csv *csv = clab_csv_open(path, o->c.force ? CLAB_CSV_OVERWRITE : 0, &err);
+    if (!csv || clab_csv_meta(csv, meta, o->c.argc, o->c.argv, &err) || clab_csv_header(csv, series_cols, NCOLS, &err)) {
+        fprintf(stderr, "contactlab hopper: %s\n", err.msg);
+        if (csv) clab_csv_close(csv, NULL);
+        hp_counter_free(&k);
         clab_sim_destroy(s);
         clab_world_destroy(w);
         return 1;
@@ -252,7 +267,10 @@ static int discharge(hp_opts *o, const hp_fill *f, const xp_method *m, double Do
     res->t_first = k.count ? k.t_cum[0] : NAN;
     res->t_last = k.count ? k.t_cum[k.count - 1] : NAN;
     if (hp_flow_rate(k.t_cum, k.m_cum, k.count, 0.2, 0.8, &res->W, &res->r2)) res->W = NAN;
-    (void)file;
+    if (clab_csv_close(csv, rc ? NULL : &err) && !rc) {
+        fprintf(stderr, "contactlab hopper: %s\n", err.msg);
+        rc = 1;
+    }
     hp_counter_free(&k);
     clab_sim_destroy(s);
     clab_world_destroy(w);
@@ -353,23 +371,9 @@ static int run_geometry(hp_opts *o, clab_csv *sum, clab_csv *bev, double *runtim
             clab_options_set(&meta, "D_o_over_d", v, NULL);
             snprintf(v, sizeof v, "%.17g", o->Dod[i] * f.info.d_mean);
             clab_options_set(&meta, "D_o_m", v, NULL);
-            clab_error err;
-            clab_csv *csv = clab_csv_open(path, o->c.force ? CLAB_CSV_OVERWRITE : 0, &err);
-            if (!csv || clab_csv_meta(csv, &meta, o->c.argc, o->c.argv, &err) ||
-                clab_csv_header(csv, series_cols, NCOLS, &err)) {
-                fprintf(stderr, "contactlab hopper: %s\n", err.msg);
-                if (csv) clab_csv_close(csv, NULL);
-                clab_options_free(&meta);
-                rc = 1;
-                break;
-            }
-            clab_options_free(&meta);
             hp_result r;
-            rc = discharge(o, &f, m, o->Dod[i], file, csv, &r, &pb, (double)i / o->nD, 1.0 / o->nD);
-            if (clab_csv_close(csv, rc ? NULL : &err) && !rc) {
-                fprintf(stderr, "contactlab hopper: %s\n", err.msg);
-                rc = 1;
-            }
+            rc = discharge(o, &f, m, o->Dod[i], path, &meta, &r, &pb, (double)i / o->nD, 1.0 / o->nD);
+            clab_options_free(&meta);
             if (rc) break;
             const double D = o->Dod[i] * f.info.d_mean, dm = f.info.d_mean;
             const double Wlit = D > HP_K_LIT * dm ? HP_C_LIT * f.rho_b * sqrt(9.81) * pow(D - HP_K_LIT * dm, 2.5) : 0.0;
