@@ -255,7 +255,11 @@ static int discharge(hp_opts *o, const hp_fill *f, const xp_method *m, double Do
             xp_progress_update(pb, pb0 + pbspan * w->t / o->c.t_end);
         }
         if (drained || stalled) {
-            res->outcome = k.count == n ? "drained" : drained ? "stop fraction" : k.count > 0 ? "stopped flowing" : "no flow";
+            /* a stall before a tenth of the stop fraction left: an arch over the orifice */
+            res->outcome = k.count == n                                         ? "drained"
+                           : drained                                            ? "stop fraction"
+                           : (double)k.count >= 0.1 * o->stop_fraction * (double)n ? "stopped flowing"
+                                                                                : "clogged";
             break;
         }
     }
@@ -316,6 +320,8 @@ static void hp_meta(const hp_opts *o, const hp_fill *f, clab_options *meta)
                                         "(fixed, at rest, moved to a lattice below)", NULL);
     clab_options_set(meta, "W_kg_s", "least-squares slope of the discharged mass against time between 20 % and 80 % of "
                                      "the mass discharged by the end", NULL);
+    clab_options_set(meta, "outcome", "stop fraction (the run's end), drained, stopped flowing (a stall), clogged (a "
+                                      "stall before a tenth of the stop fraction left: not in the Beverloo fit), t_end", NULL);
     clab_options_set(meta, "W_beverloo_lit_kg_s", "Beverloo et al. (1961) with C = 0.58, k = 1.4 (Nedderman 1992)", NULL);
 }
 
@@ -377,7 +383,7 @@ static int run_geometry(hp_opts *o, clab_csv *sum, clab_csv *bev, double *runtim
             if (rc) break;
             const double D = o->Dod[i] * f.info.d_mean, dm = f.info.d_mean;
             const double Wlit = D > HP_K_LIT * dm ? HP_C_LIT * f.rho_b * sqrt(9.81) * pow(D - HP_K_LIT * dm, 2.5) : 0.0;
-            W[mi * HP_MAXD + i] = r.W;
+            W[mi * HP_MAXD + i] = strcmp(r.outcome, "clogged") == 0 ? NAN : r.W; /* not in the fit */
             runtime[mi] += r.wall;
             double vals[NV] = {D, o->Dod[i], o->def.n, dm, f.rho_b, f.phi, r.W, r.r2, Wlit, r.t_first, r.t_last,
                                (double)r.discharged, (double)(o->def.n - (int)r.discharged), r.h, r.steps, r.t, r.wall};
