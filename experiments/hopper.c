@@ -235,6 +235,11 @@ static int discharge(hp_opts *o, const hp_fill *f, const xp_method *m, double Do
     long kstep = 0;
     for (; kstep <= nsteps && !rc; kstep++) {
         if (kstep > 0) {
+            if (xp_stop_signal()) { /* Ctrl-C, SIGTERM: the rows so far are whole; no checkpoint */
+                fprintf(stderr, "contactlab hopper: stopped by signal %d at t = %g s\n", xp_stop_signal(), w->t);
+                rc = 1;
+                break;
+            }
             if (clab_sim_step(s, &err)) {
                 fprintf(stderr, "contactlab hopper: %s D_o = %g d: %s\n", m->name, Dod, err.msg);
                 rc = 1;
