@@ -23,6 +23,7 @@ static const xp_experiment experiments[] = {
     {"chain", "row of touching spheres struck at one end: penalty carries a wave (Nesterenko), DVI moves all at once", xp_chain},
     {"prepare", "dense or loose packing of N spheres by radius growth, saved for every method (LAMMPS data + scene)",
      xp_prepare},
+    {"hopper", "hopper discharge through an orifice under every method: mass flow rate, Beverloo's C and k", xp_hopper},
     {"painleve", "Painleve's rod sliding on a rough plane: the (theta, mu) region, tangential impacts, penalty spikes", xp_painleve},
     {"validate", "Chung-Ooi benchmark tests and single-contact analytic checks, every method: one pass/fail table", xp_validate},
     {"cone", "cone penetrometer (a driven mesh) pushed into a settled bed: tip force against depth, slope per speed", xp_cone},

@@ -415,6 +415,7 @@ int xp_chain(int argc, char **argv);       /* chain.c */
 int xp_painleve(int argc, char **argv);    /* painleve.c */
 int xp_cone(int argc, char **argv);        /* cone.c */
 int xp_wave(int argc, char **argv);        /* wave.c */
+int xp_hopper(int argc, char **argv);      /* hopper.c */
 int xp_run(int argc, char **argv);
 int xp_bench(int argc, char **argv);     /* bench.c */
 

@@ -26,3 +26,4 @@ include tests/painleve.mk
 include tests/validate.mk
 include tests/driven.mk
 include tests/conewave.mk
+include tests/hopper.mk
