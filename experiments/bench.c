@@ -25,6 +25,7 @@ static const bench_entry benchmarks[] = {
      bench_pile},
     {"pile-1m", "penalty on a settled dense pile of 1,000,000 spheres: memory and time per step", bench_pile_1m},
     {"dvi-pile", "DVI solvers on a settled pile of 8,000 and 32,000 spheres: s/step, ns per (contact x iteration), iterations to 1e-4/1e-6 m/s", bench_dvi_pile},
+    {"fclib", "FCLIB problems (settled piles of 1,000 and 8,000 spheres, a box stack, or FILES): contactlab's and Siconos's fc3d solvers side by side", bench_fclib},
     {"dvi-pile-1m", "DVI (apgd) on the fcc pile of 1,003,520 spheres: seconds per step, memory", bench_dvi_pile_1m},
     {NULL, NULL, NULL},
 };
@@ -220,10 +221,22 @@ int xp_bench(int argc, char **argv)
         }
     }
     /* the benchmarks asked for, all when none */
-    int run[64] = {0}, any = 0;
+    int run[64] = {0}, any = 0, nfiles = 0;
+    static const char *files[256]; /* bench fclib's FILES */
+    c.files = files;
     for (int k = optind; k < argc; k++) {
         size_t i = 0;
         while (i < nbenchmarks() && strcmp(argv[k], benchmarks[i].name) != 0) i++;
+        size_t len = strlen(argv[k]);
+        if (i == nbenchmarks() && ((len > 5 && strcmp(argv[k] + len - 5, ".hdf5") == 0) ||
+                                   (len > 3 && strcmp(argv[k] + len - 3, ".h5") == 0))) {
+            if (nfiles == 256) {
+                fprintf(stderr, "contactlab bench: more than 256 FCLIB files\n");
+                return 2;
+            }
+            files[nfiles++] = argv[k]; /* bench fclib's problems */
+            continue;
+        }
         if (i == nbenchmarks()) {
             fprintf(stderr, "contactlab bench: unknown benchmark '%s'\n", argv[k]);
             usage(stderr);
@@ -236,6 +249,7 @@ int xp_bench(int argc, char **argv)
         fprintf(stderr, "contactlab bench: cannot create %s: %s\n", c.out, strerror(errno));
         return 1;
     }
+    c.nfiles = nfiles;
     int status = 0;
     for (size_t i = 0; i < nbenchmarks(); i++) {
         if (any && !run[i]) continue;

@@ -27,6 +27,8 @@ typedef struct bench_ctx {
     int repeat;                        /* --repeat N: chute runs of each code a (steps, threads),
                                         * alternating; pile runs of each thread count, taking
                                         * turns; 0: the default (chute 3, --quick 1; pile 3) */
+    const char *const *files;          /* bench fclib: the FCLIB files named on the command line */
+    int nfiles;
 } bench_ctx;
 #define BENCH_MAX_REPEAT 32
 
@@ -78,5 +80,7 @@ int bench_pile_1m(const bench_ctx *c);
 /* bench_dvi_pile.c */
 int bench_dvi_pile(const bench_ctx *c);
 int bench_dvi_pile_1m(const bench_ctx *c);
+/* bench_fclib.c */
+int bench_fclib(const bench_ctx *c);
 
 #endif

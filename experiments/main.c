@@ -8,6 +8,7 @@
 
 #include "xp.h"
 #include "prepare.h"
+#include "fclib_xp.h"
 
 static int cmd_list(int argc, char **argv);
 
@@ -24,6 +25,8 @@ static const xp_experiment experiments[] = {
     {"prepare", "dense or loose packing of N spheres by radius growth, saved for every method (LAMMPS data + scene)",
      xp_prepare},
     {"bench", "benchmarks (chute vs LAMMPS, pile, dvi-pile): particle-steps per second, memory, scaling", xp_bench},
+    {"fclib", "FCLIB frictional-contact problems (HDF5): solve a file with contactlab's CCP and exact-Coulomb solvers",
+     xp_fclib},
     {"list", "list the experiments and the backends with their options", cmd_list},
 };
 static const size_t nexperiments = sizeof experiments / sizeof experiments[0];
