@@ -32,6 +32,9 @@ int xp_fclib_after_step(xp_fclib_export *x, const clab_sim *s, clab_error *err)
     long k = s->world->step;
     if (x->every > 1 && k % x->every != 0) return 0;
     if (!clab_fc_available()) return clab_error_set(err, CLAB_EINVAL, "--fclib-dir: %s", clab_fc_missing()), -1;
+    if (strcmp(s->type->name, "dvi") != 0)
+        return clab_error_set(err, CLAB_EINVAL, "--fclib-dir: the %s backend has no cone complementarity problem to "
+                                                "export (the DVI backend has: --backend dvi)", s->type->name), -1;
     if (x->written == 0 && x->skipped == 0 && xp_mkdir_p(x->dir))
         return clab_error_set(err, CLAB_EIO, "--fclib-dir: cannot create %s: %s", x->dir, strerror(errno)), -1;
     if (s->contacts.n == 0) { /* no contacts: no problem */

@@ -1,5 +1,5 @@
 /* siconos.c: Siconos numerics' fc3d solvers on an FCLIB problem (clab_siconos.h). The local
- * form's W goes to a NumericsMatrix in sparse (triplet) storage, entry by entry. */
+ * form's W goes to a NumericsMatrix in sparse-block storage (3 x 3 blocks, from the triplets). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +10,7 @@
 #include "NonSmoothDrivers.h"
 #include "NumericsMatrix.h"
 #include "SolverOptions.h"
+#include "SparseBlockMatrix.h"
 #include "fc3d_Solvers.h"
 #include "fc3d_compute_error.h"
 
@@ -25,15 +26,23 @@ static const int ids[] = {SICONOS_FRICTION_3D_NSGS, SICONOS_FRICTION_3D_PROX, SI
 
 const char *const *clab_sic_solvers(void) { return names; }
 
-/* the problem with its own copies of q and mu (frictionContactProblem_free frees them) */
+/* the problem with its own copies of q and mu (frictionContactProblem_free frees them); W in
+ * sparse-block storage (3 x 3 blocks), the one the fc3d solvers work on without densifying */
 static FrictionContactProblem *make_problem(const clab_fc_problem *fp)
 {
     int n = (int)(3 * fp->nc);
-    NumericsMatrix *W = NM_create(NM_SPARSE, n, n);
-    if (!W) return NULL;
-    NM_triplet_alloc(W, fp->W.p[fp->W.n]);
+    NumericsMatrix *T = NM_create(NM_SPARSE, n, n);
+    if (!T) return NULL;
+    NM_triplet_alloc(T, fp->W.p[fp->W.n]);
     for (int c = 0; c < fp->W.n; c++)
-        for (int e = fp->W.p[c]; e < fp->W.p[c + 1]; e++) NM_entry(W, fp->W.i[e], c, fp->W.x[e]);
+        for (int e = fp->W.p[c]; e < fp->W.p[c + 1]; e++) NM_entry(T, fp->W.i[e], c, fp->W.x[e]);
+    SparseBlockStructuredMatrix *B = SBM_new();
+    if (!B || SBM_from_csparse(3, NM_csc(T), B)) {
+        NM_free(T);
+        return NULL;
+    }
+    NM_free(T);
+    NumericsMatrix *W = NM_new_SBM(n, n, B);
     double *q = malloc((size_t)(n ? n : 1) * sizeof *q), *mu = malloc((fp->nc ? fp->nc : 1) * sizeof *mu);
     if (!q || !mu) {
         free(q);

@@ -20,3 +20,4 @@ include tests/install.mk
 include tests/cli.mk
 include tests/robust.mk
 include tests/measure.mk
+include tests/fclib.mk
