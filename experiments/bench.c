@@ -125,7 +125,7 @@ int bench_summary_append(const bench_ctx *c, const bench_row *r)
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: contactlab bench [options] [NAME...]   (default: every benchmark)\n\n"
+    fprintf(f, "usage: contactlab bench [options] [NAME...] [FILE.hdf5...]   (default: every benchmark)\n\n"
                "  --out DIR        output folder (default out/bench); rows are appended to DIR/bench-summary.csv\n"
                "  --threads LIST   thread counts to run, e.g. 1,2 (default 1 and the number of cores)\n"
                "  --quick          small sizes, for a smoke run\n"
@@ -144,6 +144,9 @@ static void usage(FILE *f)
                "                   pile: timed runs of each thread count, the counts taking turns\n"
                "                   (default 3), and the runs of each code on the pile written for LAMMPS\n"
                "                   (default 3, --quick 1); more repeats ride out a slow spell of a shared host\n"
+               "  --fclib-dir DIR  dvi-pile: write apgd's last timed step as an FCLIB problem into DIR\n"
+               "                   (doc/fclib.md)\n"
+               "  FILE.hdf5        fclib: the FCLIB problems to solve (default: its own piles and box stack)\n"
                "  --help\n\nbenchmarks:\n");
     for (size_t i = 0; i < nbenchmarks(); i++) fprintf(f, "  %-12s %s\n", benchmarks[i].name, benchmarks[i].summary);
 }
@@ -166,7 +169,7 @@ int xp_bench(int argc, char **argv)
         {"quick", no_argument, 0, 'q'},       {"no-lammps", no_argument, 0, 'L'},
         {"data", required_argument, 0, 'd'},  {"help", no_argument, 0, 'h'},
         {"sort", required_argument, 0, 's'},  {"repeat", required_argument, 0, 'r'},
-        {"make-data", required_argument, 0, 'm'},
+        {"make-data", required_argument, 0, 'm'}, {"fclib-dir", required_argument, 0, 'F'},
         {0, 0, 0, 0},
     };
     optind = 1;
@@ -189,6 +192,7 @@ int xp_bench(int argc, char **argv)
             snprintf(make_data, sizeof make_data, "%s", optarg);
             break;
         case 'q': c.quick = 1; break;
+        case 'F': c.fclib_dir = optarg; break;
         case 'L': c.lammps = 0; break;
         case 's': {
             long v;

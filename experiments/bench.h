@@ -29,6 +29,8 @@ typedef struct bench_ctx {
                                         * turns; 0: the default (chute 3, --quick 1; pile 3) */
     const char *const *files;          /* bench fclib: the FCLIB files named on the command line */
     int nfiles;
+    const char *fclib_dir;             /* --fclib-dir DIR: dvi-pile writes its last timed step's problem
+                                        * there as an FCLIB file (NULL: not) */
 } bench_ctx;
 #define BENCH_MAX_REPEAT 32
 
@@ -82,5 +84,8 @@ int bench_dvi_pile(const bench_ctx *c);
 int bench_dvi_pile_1m(const bench_ctx *c);
 /* bench_fclib.c */
 int bench_fclib(const bench_ctx *c);
+/* the problem of s's last step into c->fclib_dir/<name>-step<k>.hdf5 (printed); -1 on error */
+struct clab_sim;
+int bench_fclib_export(const bench_ctx *c, const struct clab_sim *s, const char *name);
 
 #endif

@@ -5,7 +5,8 @@
  * Default problems (written into OUT/fclib/ by the export when absent): contactlab's own
  * piles of 1,000 and 8,000 spheres (--quick: 1,000 only), deposited (pile_scene.h) and
  * settled by SETTLE_STEPS DVI steps, and a stack of NBOX boxes on a floor; each file is the
- * problem of the step after. Per problem and solver: contacts, tolerance, iterations,
+ * problem of the step after. contactlab: apgd (the Tasora-Anitescu CCP, for reference) and
+ * exact (Coulomb's problem, De Saxce around apgd). Per problem and solver: contacts, tolerance, iterations,
  * seconds, ns per (contact x iteration), the error reached in the FCLIB/Siconos convention
  * (|F|_2/|q|_2, clab_fc_error_siconos, the same function for every solver) and contactlab's
  * exact-Coulomb residual r_E (m/s), and the agreement with the reference solution (Siconos's
@@ -138,16 +139,19 @@ static int bench_file(const bench_ctx *c, const char *path, FILE *csv)
     const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
     printf("\n%s: %zu contacts, %zu body velocities%s\n", base, fp.nc, ndof,
            n > ndof ? " (hyperstatic: 3 x contacts > velocities, reactions not unique: compare velocities and errors)" : "");
-    const char *clab_solvers[] = {"apgd", "exact", "exact-gs"};
+    /* Gauss-Seidel does not reach these tolerances on the piles (doc/performance.md): exact
+     * around apgd only */
+    const char *clab_solvers[] = {"apgd", "exact"};
     const char *const *sic = clab_sic_solvers();
     sol runs[16];
     int nr = 0;
     double ctol = c->quick ? 1e-6 : 1e-8, stol = c->quick ? 1e-6 : 1e-8;
     long citer = c->quick ? 20000 : 100000, siter = c->quick ? 2000 : 10000;
-    for (int k = 0; have_ccp && k < 3; k++) {
+    for (int k = 0; have_ccp && k < 2; k++) {
         sol *S = &runs[nr];
         memset(S, 0, sizeof *S);
         S->r = calloc(n + 1, sizeof *S->r), S->u = calloc(n + 1, sizeof *S->u);
+        fprintf(stderr, "  %s: contactlab %s ...\n", base, clab_solvers[k]);
         xp_fc_run e;
         if (!S->r || !S->u || xp_fc_solve(&fp, &P, clab_solvers[k], ctol, citer, S->r, S->u, &e, &err)) {
             fprintf(stderr, "contactlab bench fclib: %s: %s\n", clab_solvers[k], err.msg);
@@ -165,6 +169,7 @@ static int bench_file(const bench_ctx *c, const char *path, FILE *csv)
         memset(S, 0, sizeof *S);
         S->r = calloc(n + 1, sizeof *S->r), S->u = calloc(n + 1, sizeof *S->u);
         clab_sic_result res;
+        fprintf(stderr, "  %s: Siconos %s ...\n", base, sic[k]);
         long it = strcmp(sic[k], "nsn-ac") == 0 ? siter / 10 : siter;
         if (!S->r || !S->u || clab_sic_solve(&fp, sic[k], stol, it, S->r, S->u, &res, &err)) {
             fprintf(stderr, "contactlab bench fclib: siconos %s: %s\n", sic[k], err.msg);
@@ -208,6 +213,18 @@ static int bench_file(const bench_ctx *c, const char *path, FILE *csv)
     for (int k = 0; k < nr; k++) free(runs[k].r), free(runs[k].u);
     if (have_ccp) clab_ccp_free(&P);
     clab_fc_free(&fp);
+    return 0;
+}
+
+int bench_fclib_export(const bench_ctx *c, const clab_sim *s, const char *name)
+{
+    xp_fclib_export x = {c->fclib_dir, 1, name, 0, 0};
+    clab_error err;
+    if (xp_fclib_after_step(&x, s, &err)) {
+        fprintf(stderr, "contactlab bench: --fclib-dir: %s\n", err.msg);
+        return -1;
+    }
+    if (x.written) printf("  FCLIB problem: %s/%s-step%ld.hdf5\n", c->fclib_dir, name, s->world->step);
     return 0;
 }
 
