@@ -46,6 +46,7 @@ static int export_world(clab_world *w, long nsteps, const char *path, const char
     clab_options_parse(&o, "tol=1e-5", "bench fclib", &err);
     clab_options_parse(&o, "max_iter=5000", "bench fclib", &err);
     clab_sim *s = clab_sim_create(w, "dvi", 1e-3, &o, &err);
+    clab_options_free(&o);
     if (!s) {
         fprintf(stderr, "contactlab bench fclib: %s: %s\n", label, err.msg);
         return -1;

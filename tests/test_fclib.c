@@ -90,6 +90,7 @@ static clab_sim *one_step(int box, clab_world **wp)
     clab_error err;
     clab_options_parse(&o, "tol=1e-12", "test", &err);
     clab_sim *s = clab_sim_create(w, "dvi", STEP_H, &o, &err);
+    clab_options_free(&o);
     if (!s || clab_sim_step(s, &err)) {
         tap_diag("step: %s", err.msg);
         exit(99);
