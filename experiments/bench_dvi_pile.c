@@ -500,6 +500,7 @@ static int run_size(const bench_ctx *c, int nx)
                      it[2], it[3], CONV_ITER, XP_PILE_DVI_TOL, best_step, sst.iterations, load);
             bench_row row = {name, threads, (long)N, (long)sk->contacts.n, STEPS, t_steps, bench_peak_rss_bytes(), note};
             if (bench_summary_append(c, &row)) status = 1;
+            if (c->fclib_dir && k == 0 && bench_fclib_export(c, sk, name)) status = 1; /* bench --fclib-dir */
             clab_sim_destroy(sk);
         }
     }

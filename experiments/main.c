@@ -8,6 +8,7 @@
 
 #include "xp.h"
 #include "prepare.h"
+#include "fclib_xp.h"
 
 static int cmd_list(int argc, char **argv);
 
@@ -30,6 +31,8 @@ static const xp_experiment experiments[] = {
     {"wave", "pulse through a pressed column of spheres: wave speed vs p^(1/6) (penalty), vs iterations and h (DVI)", xp_wave},
     {"cone-error", "puck sliding between the edges of the Stewart-Trinkle LCP's friction polygon: deflection against k", xp_cone_error},
     {"bench", "benchmarks (chute vs LAMMPS, pile, dvi-pile): particle-steps per second, memory, scaling", xp_bench},
+    {"fclib", "FCLIB frictional-contact problems (HDF5): solve a file with contactlab's CCP and exact-Coulomb solvers",
+     xp_fclib},
     {"list", "list the experiments and the backends with their options", cmd_list},
 };
 static const size_t nexperiments = sizeof experiments / sizeof experiments[0];

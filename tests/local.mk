@@ -27,3 +27,4 @@ include tests/validate.mk
 include tests/driven.mk
 include tests/conewave.mk
 include tests/hopper.mk
+include tests/fclib.mk
