@@ -39,3 +39,4 @@ dist_pkgdata_DATA += \
 	experiments/incline.gp \
 	experiments/drop.gp \
 	experiments/chain.gp
+include experiments/granular.mk

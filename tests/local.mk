@@ -19,3 +19,4 @@ include tests/lammps.mk
 include tests/install.mk
 include tests/cli.mk
 include tests/robust.mk
+include tests/granular.mk
