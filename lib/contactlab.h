@@ -6,7 +6,8 @@
  * A world of bodies and materials (clab_world.h), a simulation stepping it with a contact
  * method, penalty (DEM) or DVI (clab_sim.h), scene files (clab_scene.h), output as CSV series
  * and VTK frames (clab_csv.h, clab_vtk.h), checkpoints (clab_checkpoint.h) and LAMMPS data
- * files (clab_lammps.h), and the closed-form references the experiments and tests check
+ * files (clab_lammps.h), a granular sample's stress, solid fraction and coordination numbers
+ * (clab_measure.h), and the closed-form references the experiments and tests check
  * against (clab_analytic.h). examples/ball.c is a complete program. */
 #ifndef CONTACTLAB_H
 #define CONTACTLAB_H
@@ -30,5 +31,6 @@
 #include "clab_checkpoint.h"
 #include "clab_lammps.h"
 #include "clab_analytic.h"
+#include "clab_measure.h"
 
 #endif

@@ -23,7 +23,9 @@ libcontactlab_la_SOURCES += \
 	lib/broadphase_spheres.c \
 	lib/sphere_pairs.c \
 	lib/grid.c \
-	lib/analytic.c
+	lib/analytic.c \
+	lib/measure.c \
+	lib/measure_volume.c
 
 pkginclude_HEADERS += \
 	lib/contactlab.h \
@@ -40,7 +42,8 @@ pkginclude_HEADERS += \
 	lib/clab_backends.h \
 	lib/clab_collide.h \
 	lib/clab_sim.h \
-	lib/clab_analytic.h
+	lib/clab_analytic.h \
+	lib/clab_measure.h
 
 ## internal: the hot loops' helpers (SIMD selects, prefetch, inlining), timers, lanes, balance,
 ## the fast paths' hooks and the collider's thread partition

@@ -19,4 +19,5 @@ include tests/lammps.mk
 include tests/install.mk
 include tests/cli.mk
 include tests/robust.mk
+include tests/measure.mk
 include tests/granular.mk
