@@ -119,6 +119,28 @@ uint32_t clab_checkpoint_scene_fingerprint(const clab_world *w)
             put_f64(&b, per->on[k] ? per->lo[k] : 0.0);
             put_f64(&b, per->on[k] ? per->hi[k] : 0.0);
         }
+    /* driven bodies and loads (only when there are some, so other scenes keep their
+     * fingerprint): each motion by the body's place, its kind, a table's or a servo's velocity,
+     * table and servo */
+    for (size_t k = 0; k < w->ndriven; k++) {
+        const clab_driven *d = &w->driven[k];
+        put_u32(&b, (uint32_t)rank[d->body]);
+        put_u32(&b, (uint32_t)d->m.kind);
+        if (d->m.kind != CLAB_MOTION_CONSTANT) { /* a constant velocity is state: in the body's record */
+            put_v3(&b, d->m.v);
+            put_v3(&b, d->m.omega);
+        }
+        put_u64(&b, d->m.nrows);
+        if (d->m.nrows) put(&b, d->m.table, d->m.nrows * CLAB_MOTION_COLS * sizeof(double));
+        const clab_servo *sv = &d->m.servo;
+        const double v[7] = {sv->axis.x, sv->axis.y, sv->axis.z, sv->stress, sv->area, sv->gain, sv->vmax};
+        if (d->m.kind == CLAB_MOTION_SERVO) put(&b, v, sizeof v);
+    }
+    if (w->loads)
+        for (size_t k = 0; k < n; k++) {
+            put_v3(&b, w->loads[order[k]].F);
+            put_v3(&b, w->loads[order[k]].T);
+        }
     /* out of memory: a fingerprint no scene has, so a restart is refused rather than wrong */
     uint32_t c = b.nomem ? 0xffffffffu : crc_add(0, b.p, b.len);
     free(b.p);

@@ -177,7 +177,7 @@ int clab_checkpoint_decode(clab_sim *s, const unsigned char *data, size_t len, c
                               (unsigned long long)f.nbodies, w->nbodies);
     if (f.scene != clab_checkpoint_scene_fingerprint(w))
         return clab_error_set(err, CLAB_EINVAL, "%s: written for another scene (the bodies' names, shapes, masses, "
-                              "materials, joints or the gravity differ)", name);
+                              "materials, joints, gravity, motions or loads differ)", name);
     if (strcmp(f.backend, s->type->name) != 0)
         return clab_error_set(err, CLAB_EINVAL, "%s: written by the %s backend; this run uses the %s backend", name,
                               f.backend, s->type->name);

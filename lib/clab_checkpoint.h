@@ -1,7 +1,8 @@
 /* clab_checkpoint.h: checkpoint and restart of a simulation.
  *
  * A checkpoint holds everything a clab_sim changes while it runs: the world's t and step,
- * every body's q = (r, e) and v = (rdot, wbar) bit for bit, and the backend's own state
+ * every body's q = (r, e) and v = (rdot, wbar) bit for bit (a driven body's velocity too: the
+ * one a driver set, clab_world_set_body_velocity, or a servo's for the next step), and the backend's own state
  * through its save/load hooks (penalty: the tangential history delta_t and the step count;
  * DVI: the warm-start impulses by contact key and the solver counters). The caller adds its
  * output bookkeeping (the length of each CSV series, rows written), so a restarted run can
@@ -20,7 +21,8 @@
  *     the payload (zlib's crc32), uint32 0;
  *   payload: the scene fingerprint (body count, CRC-32 of every shape, mass, inertia, fixed
  *     flag, material index and name of the bodies in the order they were added, every
- *     material, joint and the gravity), the backend's name, h and a CRC-32 of the run's
+ *     material, joint and the gravity, and where there are some the driven bodies' motions and
+ *     the loads), the backend's name, h and a CRC-32 of the run's
  *     parameters (clab_sim_meta); the state (t, step, 13 doubles a body); the order (version
  *     3: uint32 0 when the bodies are in the order they were added, else 1 and each body's
  *     place in that order, uint64 a body); the caller's output bookkeeping (tag, series

@@ -11,7 +11,11 @@
  * default automatic, a tenth of the median bound radius; the contacts do not depend on it,
  * so it is not part of the metadata), sort [steps] (renumber the bodies into cell order,
  * clab_sim_sort, before the first step and every so many steps after; 0, the default: never)
- * and sort_cell [m] (the cell of that order; default a sphere diameter). */
+ * and sort_cell [m] (the cell of that order; default a sphere diameter).
+ * Driven bodies (clab_motion.h): each step sets the tables' velocities (their mean over
+ * [t, t + h]) before the collision, advances the driven bodies by h after the backend's step,
+ * then sets each servo wall's velocity for the next step from the contact force on it
+ * (clab_sim_body_force, clab_servo_speed). */
 #ifndef CLAB_SIM_H
 #define CLAB_SIM_H
 
@@ -92,13 +96,16 @@ typedef struct clab_sim {
                                     * only if none was done at that step already */
     clab_sim_times times;          /* clab_sim_step's wall time by part */
     clab_sim_guard guard;          /* the physics guard: options and running values */
+    clab_vec3 *fbuf;               /* scratch: the last step's contact forces (body_force.c) */
+    size_t fbuf_cap;
 } clab_sim;
 
 /* Create; on failure returns NULL with err set (unknown backend, bad or unknown option). */
 clab_sim *clab_sim_create(clab_world *w, const char *backend, double h, clab_options *opt, clab_error *err);
 void clab_sim_destroy(clab_sim *s);
 
-/* One step: collide at q(l), backend step to q(l+1), v(l+1), t += h, then the physics guard
+/* One step: the driven bodies' tables, collide at q(l), backend step to q(l+1), v(l+1), the
+ * driven bodies advanced, the servos set, t += h, then the physics guard
  * (clab_sim_guard; CLAB_ENUMERIC naming the body, the step and the time when it fires; the
  * first step of a sim, or a step from step 0, checks the state it starts from first, the
  * world unchanged when refused, and starts the guard's energy there). */
@@ -146,6 +153,23 @@ static inline int clab_sim_sort_due(const clab_sim *s)
 /* Contact forces of the last step [N], frame (n, u, w) (u, w: clab_contact_frame), one per s->contacts record;
  * out must hold s->contacts.n entries. */
 void clab_sim_forces(const clab_sim *s, clab_vec3 *f_nuw);
+
+/* The contact force F [N] and its torque T [N m] about the center of mass, both world frame,
+ * on body i, summed over the last step's contacts (lib/body_force.c): each contact's
+ * clab_sim_forces (n, u, w) mapped to the world, F_c = F_n n + F_u u + F_w w on b and -F_c
+ * on a, with the torque l x (+-F_c), l = A(e) sbar the contact point from the center
+ * (clab_contact_levers); a penalty rolling couple (rolling=cdt) is not included. Gravity and
+ * loads are not contact forces: a sphere resting on a plane has F = -m g. Zero before the
+ * first step and after clab_sim_prepare; between steps only (after a clab_sim_sort the
+ * contacts are in the old numbering until the next step). CLAB_EINVAL for a body that does
+ * not exist, CLAB_ENOMEM. */
+int clab_sim_body_force(clab_sim *s, size_t i, clab_vec3 *F, clab_vec3 *T, clab_error *err);
+/* The same for every body at once: F[nbodies] and T[nbodies] (T may be NULL). */
+int clab_sim_body_forces(clab_sim *s, clab_vec3 *F, clab_vec3 *T, clab_error *err);
+
+/* Set a driven body's velocity (world frame) for the next steps: clab_world_set_body_velocity
+ * (clab_motion.h) on the sim's world. */
+int clab_sim_set_body_velocity(clab_sim *s, size_t i, clab_vec3 v, clab_vec3 omega, clab_error *err);
 
 /* Every parameter (sim and backend) as key = value lines, for output metadata. */
 void clab_sim_meta(const clab_sim *s, clab_options *m);

@@ -15,6 +15,7 @@
 #include "clab_error.h"
 #include "clab_joint.h"
 #include "clab_material.h"
+#include "clab_motion.h"
 
 typedef struct clab_world_def {
     clab_vec3 gravity; /* [m/s^2], default (0, 0, -9.81) */
@@ -60,6 +61,9 @@ typedef struct clab_world {
     double t;                 /* simulated time [s] */
     long step;                /* steps taken */
     clab_periodic periodic;   /* periodic boundaries, all off by default */
+    clab_driven *driven;      /* [ndriven] the driven bodies (clab_motion.h), in no order */
+    size_t ndriven, cap_driven;
+    clab_load *loads;         /* [cap_bodies] applied loads, or NULL when no body has one */
 } clab_world;
 
 clab_world_def clab_default_world_def(void);
@@ -140,14 +144,19 @@ void clab_world_wrap(clab_world *w);
 /* Name of body i (bodies added without a name are called "body<i>"). */
 const char *clab_world_body_name(const clab_world *w, size_t i);
 
-/* Applied force (gravity, world frame) and torque (body frame, zero here) of body i,
- * the f(l) of Eq. (5b) divided by h; the gyroscopic term lives in clab_body_kick (inline: the
+/* Applied force (world frame: gravity m g plus the body's load F, clab_world_set_load) and
+ * torque (body frame: A(e)^T T of the load, zero without one) of body i, the f(l) of
+ * Eq. (5b) divided by h; the gyroscopic term lives in clab_body_kick (inline: the
  * integration loops call it once a body a step). */
 static inline void clab_world_applied(const clab_world *w, size_t i, clab_vec3 *F, clab_vec3 *taubar)
 {
     const clab_body *b = &w->bodies[i];
     *F = b->fixed ? clab_v3(0, 0, 0) : clab_v3_scale(w->gravity, b->m);
     *taubar = clab_v3(0, 0, 0);
+    if (w->loads && !b->fixed) { /* only worlds with a load pay for this test's other side */
+        *F = clab_v3_add(*F, w->loads[i].F);
+        *taubar = clab_q_rotate_inv(b->e, w->loads[i].T);
+    }
 }
 
 /* Total kinetic energy of the free bodies [J]. */

@@ -19,6 +19,7 @@
 #include "clab_body.h"
 #include "clab_joint.h"
 #include "clab_world.h"
+#include "clab_motion.h"
 #include "clab_contact.h"
 #include "clab_options.h"
 #include "clab_backend.h"

@@ -27,6 +27,11 @@ libcontactlab_la_SOURCES += \
 	lib/measure.c \
 	lib/measure_volume.c
 
+## driven bodies, applied loads, servo walls, the force on a body
+libcontactlab_la_SOURCES += lib/motion.c lib/servo.c lib/body_force.c
+pkginclude_HEADERS += lib/clab_motion.h
+noinst_HEADERS += lib/motion_internal.h
+
 pkginclude_HEADERS += \
 	lib/contactlab.h \
 	lib/clab_math.h \
@@ -55,6 +60,7 @@ noinst_HEADERS += lib/collide_internal.h lib/narrow.h lib/narrow_pair.h lib/broa
 
 ## scenes and output: scene files (libconfig), CSV series, VTK frames
 libcontactlab_la_SOURCES += lib/scene.c lib/scene_read.c lib/scene_joints.c lib/csv.c lib/vtk.c
+libcontactlab_la_SOURCES += lib/scene_motion.c
 pkginclude_HEADERS += lib/clab_scene.h lib/clab_csv.h lib/clab_vtk.h
 noinst_HEADERS += lib/scene_internal.h
 

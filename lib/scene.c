@@ -18,6 +18,7 @@
 
 static void src_free(scene_src *s)
 {
+    for (int i = 0; s->body && i < s->nbody; i++) free(s->body[i].table);
     free(s->mat);
     free(s->mat_line);
     free(s->body);
@@ -87,7 +88,7 @@ static void read_body(clab_scene_ctx *c, const config_setting_t *g, int i, body_
 {
     static const char *const keys[] = {"name", "shape", "radius", "half", "mass", "density", "position",
                                        "orientation", "axis", "angle_deg", "velocity", "omega", "fixed",
-                                       "material", NULL};
+                                       "material", "motion", "servo", "force", "torque", NULL};
     char path[48], sh[16] = "";
     snprintf(path, sizeof path, "bodies[%d]", i);
     clab_scene_check_keys(c, g, path, keys);
@@ -210,6 +211,9 @@ static void read_body(clab_scene_ctx *c, const config_setting_t *g, int i, body_
     else
         b->material_line = b->line;
 
+    /* driven (motion, servo) and loaded (force, torque): scene_motion.c */
+    clab_scene_read_drive(c, g, path, b);
+
     /* rules across fields */
     if (shape == CLAB_SHAPE_PLANE && !b->def.fixed)
         clab_scene_fail(c, b->line, "%s: a plane that is not fixed; allowed: fixed = true for a plane", path);
@@ -217,7 +221,7 @@ static void read_body(clab_scene_ctx *c, const config_setting_t *g, int i, body_
         clab_scene_missing(c, g, path, "mass", "mass [kg] or density [kg/m^3] > 0 for a body that is not fixed");
     if (b->def.fixed && (clab_v3_norm(b->def.rdot) > 0.0 || clab_v3_norm(b->def.omega) > 0.0))
         clab_scene_fail(c, b->line, "%s: a fixed body has velocity or omega; allowed: fixed bodies do not move (leave "
-                   "velocity and omega out)", path);
+                   "velocity and omega out; a driven body's go in its motion = { ... })", path);
 }
 
 static void read_bodies(clab_scene_ctx *c, const config_setting_t *root, scene_src *src)
@@ -389,7 +393,8 @@ static int build_world(clab_scene_ctx *c, const scene_src *src, clab_scene *sc)
     for (int i = 0; i < src->nbody; i++) {
         clab_body_def d = src->body[i].def;
         d.material = clab_world_find_material(w, src->body[i].material);
-        if (clab_world_add_body(w, &d, &e) < 0) goto fail;
+        int k = clab_world_add_body(w, &d, &e);
+        if (k < 0 || clab_scene_build_drive(w, (size_t)k, &src->body[i], &e)) goto fail;
     }
     if (src->lammps.on && clab_scene_lammps_build(c, &src->lammps, w)) {
         clab_world_destroy(w);

@@ -101,6 +101,10 @@ typedef struct body_src {
     char material[CLAB_NAME_LEN];     /* material name ("default" when absent) */
     unsigned line, material_line;     /* lines of the body group and of its material key */
     int has_mass;                     /* mass or density given */
+    int driven, loaded;               /* a motion or servo given; a force or torque given */
+    clab_motion motion;               /* its motion (table: points at table) */
+    double *table;                    /* the motion table read (owned), or NULL */
+    clab_vec3 force, torque;          /* the load, world frame [N], [N m] */
 } body_src;
 
 /* a joint as read from the file */
@@ -137,6 +141,11 @@ const config_setting_t *clab_scene_get_group_elem(clab_scene_ctx *c, const confi
 /* the error of a required field key missing from group g at path */
 void clab_scene_missing(clab_scene_ctx *c, const config_setting_t *g, const char *path, const char *key,
                         const char *allowed);
+/* a body's motion, servo, force and torque from its group g into b (scene_motion.c); b->def.fixed
+ * set for a driven body. Called before the body's rules across fields */
+void clab_scene_read_drive(clab_scene_ctx *c, const config_setting_t *g, const char *path, body_src *b);
+/* the same applied to body i of the built world: CLAB_OK or the world's error in e */
+int clab_scene_build_drive(clab_world *w, size_t i, const body_src *b, clab_error *e);
 /* the joints list of root into src (scene_joints.c) */
 void clab_scene_read_joints(clab_scene_ctx *c, const config_setting_t *root, scene_src *src);
 

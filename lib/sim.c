@@ -162,6 +162,7 @@ void clab_sim_destroy(clab_sim *s)
     if (s->self) s->type->destroy(s->self);
     clab_collider_destroy(s->collider);
     clab_contacts_free(&s->contacts);
+    free(s->fbuf);
     free(s);
 }
 
@@ -217,6 +218,28 @@ int clab_sim_prepare(clab_sim *s, clab_error *err)
     return CLAB_OK;
 }
 
+/* each servo wall's velocity for the next step: its base velocity plus clab_servo_speed of
+ * the contact force this step put on it, along its axis */
+static int servo_update(clab_sim *s, clab_error *err)
+{
+    clab_world *w = s->world;
+    for (size_t k = 0; k < w->ndriven; k++) {
+        const clab_driven *d = &w->driven[k];
+        if (d->m.kind != CLAB_MOTION_SERVO) continue;
+        clab_vec3 F, T;
+        int rc = clab_sim_body_force(s, d->body, &F, &T, err);
+        if (rc) return rc;
+        clab_body *b = &w->bodies[d->body];
+        b->rdot = clab_v3_madd(d->m.v, clab_servo_speed(&d->m.servo, F), d->m.servo.axis);
+    }
+    return CLAB_OK;
+}
+
+int clab_sim_set_body_velocity(clab_sim *s, size_t i, clab_vec3 v, clab_vec3 omega, clab_error *err)
+{
+    return clab_world_set_body_velocity(s->world, i, v, omega, err);
+}
+
 int clab_sim_step(clab_sim *s, clab_error *err)
 {
     clab_world *w = s->world;
@@ -230,6 +253,7 @@ int clab_sim_step(clab_sim *s, clab_error *err)
     const int first = !g->started || w->step == 0;
     if (first && (rc = clab_world_check_state(w, s->vmax, err))) return rc;
     if (clab_sim_sort_due(s) && (rc = clab_sim_sort(s, err))) return rc;
+    if (w->ndriven) clab_world_motion_begin(w, s->h); /* tables: the mean velocity over [t, t + h] */
     const double t1 = clab_clock();
     tm->sort += t1 - t0;
     /* a fast path's gather inside the collider's skin test (one read of the bodies for both;
@@ -253,6 +277,10 @@ int clab_sim_step(clab_sim *s, clab_error *err)
     }
     const double t3 = clab_clock();
     tm->backend += t3 - t2;
+    if (w->ndriven) { /* the driven bodies advance with their velocity; servos set the next one */
+        clab_world_motion_drift(w, s->h);
+        if ((rc = servo_update(s, err))) return rc;
+    }
     w->t += s->h;
     w->step++;
     rc = suspect ? clab_world_check_state(w, s->vmax, err) : CLAB_OK;

@@ -1,5 +1,6 @@
 /* world.c: bodies, materials and joints of a world, built from definition structs */
 #include "clab_world.h"
+#include "motion_internal.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -56,6 +57,9 @@ void clab_world_destroy(clab_world *w)
     free(w->name_off);
     free(w->materials);
     free(w->joints);
+    for (size_t k = 0; k < w->ndriven; k++) free((double *)w->driven[k].m.table);
+    free(w->driven);
+    free(w->loads);
     free(w);
 }
 
@@ -171,6 +175,14 @@ int clab_world_add_body(clab_world *w, const clab_body_def *d, clab_error *err)
             return -1;
         }
         w->name_off = off;
+        if (w->loads) { /* the loads grow with the bodies too */
+            clab_load *ld = realloc(w->loads, w->cap_bodies * sizeof *ld);
+            if (!ld) {
+                clab_error_set(err, CLAB_ENOMEM, "out of memory adding %s", label);
+                return -1;
+            }
+            w->loads = ld;
+        }
     }
     char name[CLAB_NAME_LEN];
     if (d->name[0]) snprintf(name, sizeof name, "%s", d->name);
@@ -190,6 +202,7 @@ int clab_world_add_body(clab_world *w, const clab_body_def *d, clab_error *err)
 
     clab_body *b = &w->bodies[w->nbodies];
     memset(b, 0, sizeof *b);
+    if (w->loads) w->loads[w->nbodies] = (clab_load){clab_v3(0, 0, 0), clab_v3(0, 0, 0)};
     b->m = m;
     b->J = clab_v3_scale(clab_shape_unit_inertia(s), m);
     b->r = d->r;
@@ -276,6 +289,7 @@ clab_world *clab_world_clone(const clab_world *w)
     if (!c) return NULL;
     *c = *w;
     c->bodies = NULL; c->name_pool = NULL; c->name_off = NULL; c->materials = NULL; c->joints = NULL;
+    c->driven = NULL; c->ndriven = c->cap_driven = 0; c->loads = NULL;
     c->bodies = malloc((w->cap_bodies ? w->cap_bodies : 1) * sizeof *c->bodies);
     c->name_pool = malloc(w->name_cap ? w->name_cap : 1);
     c->name_off = malloc((w->cap_bodies ? w->cap_bodies : 1) * sizeof *c->name_off);
@@ -292,6 +306,10 @@ clab_world *clab_world_clone(const clab_world *w)
     }
     if (w->nmaterials) memcpy(c->materials, w->materials, w->nmaterials * sizeof *c->materials);
     if (w->njoints) memcpy(c->joints, w->joints, w->njoints * sizeof *c->joints);
+    if (clab_drives_copy(c, w)) {
+        clab_world_destroy(c);
+        return NULL;
+    }
     return c;
 }
 

@@ -18,8 +18,9 @@ int clab_world_permute(clab_world *w, const size_t *perm, clab_error *err)
     /* every old index exactly once (a bit a body), then the moves in place along the cycles
      * of perm: no second copy of the bodies (184 bytes a body) */
     uint64_t *done = calloc((n + 63) / 64, sizeof *done);
-    size_t *inv = w->njoints ? malloc(n * sizeof *inv) : NULL;
-    if (!done || (w->njoints && !inv)) {
+    const int need_inv = w->njoints || w->ndriven; /* joints and driven bodies name bodies */
+    size_t *inv = need_inv ? malloc(n * sizeof *inv) : NULL;
+    if (!done || (need_inv && !inv)) {
         free(done);
         free(inv);
         return clab_error_set(err, CLAB_ENOMEM, "renumbering %zu bodies: out of memory", n);
@@ -43,6 +44,7 @@ int clab_world_permute(clab_world *w, const size_t *perm, clab_error *err)
         /* the cycle k0 <- perm[k0] <- perm[perm[k0]] ... back to k0 */
         clab_body first = w->bodies[k0];
         size_t first_off = w->name_off[k0]; /* names stay with their bodies ("body<i>" included) */
+        clab_load first_load = w->loads ? w->loads[k0] : (clab_load){{0, 0, 0}, {0, 0, 0}};
         size_t k = k0;
         for (;;) {
             done[k / 64] |= UINT64_C(1) << (k % 64);
@@ -50,10 +52,12 @@ int clab_world_permute(clab_world *w, const size_t *perm, clab_error *err)
             if (o == k0) {
                 w->bodies[k] = first;
                 w->name_off[k] = first_off;
+                if (w->loads) w->loads[k] = first_load;
                 break;
             }
             w->bodies[k] = w->bodies[o];
             w->name_off[k] = w->name_off[o];
+            if (w->loads) w->loads[k] = w->loads[o];
             k = o;
         }
     }
@@ -62,6 +66,7 @@ int clab_world_permute(clab_world *w, const size_t *perm, clab_error *err)
         if (jt->a >= 0 && (size_t)jt->a < n) jt->a = (int)inv[jt->a];
         if (jt->b >= 0 && (size_t)jt->b < n) jt->b = (int)inv[jt->b];
     }
+    for (size_t k = 0; k < w->ndriven; k++) w->driven[k].body = inv[w->driven[k].body];
     free(done);
     free(inv);
     return CLAB_OK;

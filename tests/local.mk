@@ -21,3 +21,4 @@ include tests/cli.mk
 include tests/robust.mk
 include tests/measure.mk
 include tests/granular.mk
+include tests/driven.mk

@@ -19,7 +19,10 @@
  * Scenes: a box resting on a plane (4 corner contacts), a box sliding down an incline, a pile
  * of spheres and boxes (tests/pile.h, settled for 0.4 s), a bowling ball sliding on a plane
  * (one sphere contact), a settled pile of spheres only, the bowling ball with the
- * Lacoursiere-Servin regularization (stiffness=, cor=). Then friction=exact with fast=off is refused with a message. The test
+ * Lacoursiere-Servin regularization (stiffness=, cor=); the box on a plane that slides and
+ * turns under it, and both piles with their plane sliding and turning, a sphere driven
+ * (spinning and moving) and two bodies loaded (clab_motion.h: a driven body's velocity enters
+ * p = D^T v*, its M^-1 is 0). Then friction=exact with fast=off is refused with a message. The test
  * fails when the fast path changes an operation: checked by perturbing fast_jacobi.c's step
  * (omega / lambda_max scaled by 1 + 1e-15), which fails the bit comparisons, and fast_apgd.c's
  * decay of L (0.9 -> 0.9000001), which fails the APGD comparisons by 1e-10 to 1e-6. */
@@ -28,6 +31,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "clab_motion.h"
 #include "clab_sim.h"
 #include "contact_scene.h"
 #include "pile.h"
@@ -41,9 +45,28 @@
 
 static const char *solvers[] = {"jacobi", "gs", "apgd", "bb"};
 
-enum { BOX_PLANE, BOX_INCLINE, MIXED_PILE, BOWLING, SPHERE_PILE, BOWLING_REG, NSCENES };
+enum { BOX_PLANE, BOX_INCLINE, MIXED_PILE, BOWLING, SPHERE_PILE, BOWLING_REG, BOX_BELT, MIXED_PILE_DRIVEN,
+       SPHERE_PILE_DRIVEN, NSCENES };
 static const char *scene_names[] = {"box on a plane", "box on an incline", "pile of spheres and boxes",
-                                    "bowling ball sliding", "pile of spheres", "bowling ball, regularized"};
+                                    "bowling ball sliding", "pile of spheres", "bowling ball, regularized",
+                                    "box on a turning belt", "pile of spheres and boxes, driven and loaded",
+                                    "pile of spheres, driven and loaded"};
+
+/* drive scene w: its plane (body 0) slides and turns about z, body 5 spins and moves along x
+ * (driven), bodies 2 and 7 (when there) carry loads */
+static void drive(clab_world *w)
+{
+    clab_error err;
+    clab_motion belt = clab_motion_constant(clab_v3(0.3, 0.1, 0.0), clab_v3(0.0, 0.0, 1.0));
+    if (clab_world_set_motion(w, 0, &belt, &err)) tap_diag("%s", err.msg);
+    if (w->nbodies > 7) {
+        clab_motion spin = clab_motion_constant(clab_v3(0.1, 0.0, 0.0), clab_v3(0.0, 2.0, 0.5));
+        if (clab_world_set_motion(w, 5, &spin, &err)) tap_diag("%s", err.msg);
+        if (clab_world_set_load(w, 2, clab_v3(1.0, 0.0, -2.0), clab_v3(0.0, 0.01, 0.0), &err) ||
+            clab_world_set_load(w, 7, clab_v3(0.0, -1.0, 0.0), clab_v3(0.0, 0.0, 0.0), &err))
+            tap_diag("%s", err.msg);
+    }
+}
 
 static int add_material(clab_world *w, double mu)
 {
@@ -56,6 +79,11 @@ static int add_material(clab_world *w, double mu)
 /* the scene's world, the same every call */
 static clab_world *scene(int id)
 {
+    if (id == BOX_BELT || id == MIXED_PILE_DRIVEN || id == SPHERE_PILE_DRIVEN) {
+        clab_world *w = scene(id == BOX_BELT ? BOX_PLANE : id == MIXED_PILE_DRIVEN ? MIXED_PILE : SPHERE_PILE);
+        drive(w);
+        return w;
+    }
     if (id == MIXED_PILE || id == SPHERE_PILE) {
         gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
         gsl_rng_set(r, 2031);
@@ -134,7 +162,7 @@ static int same_operations(int id, const char *solver)
 {
     if (strcmp(solver, "gs") == 0) return 1;
     if (strcmp(solver, "apgd") == 0) return 0;
-    return id == BOX_PLANE || id == BOX_INCLINE || id == MIXED_PILE;
+    return id == BOX_PLANE || id == BOX_INCLINE || id == MIXED_PILE || id == BOX_BELT || id == MIXED_PILE_DRIVEN;
 }
 
 int main(void)

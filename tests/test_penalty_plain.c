@@ -9,7 +9,8 @@
  * Scenes: a compressed periodic packing of 2,000 spheres and boxes with random velocities and
  * spins (tests/packing.h: contacts start, slide, stick and end; every 40th body frozen); a pile
  * of spheres and boxes of three materials on a fixed plane, with renumbering (option sort); a
- * box resting on a plane (levers of a side other than a sphere). Options: the defaults
+ * box resting on a plane (levers of a side other than a sphere); the pile on a plane that
+ * slides and turns (a driven body), with a driven spinning sphere and two loaded bodies. Options: the defaults
  * (Hertz-Mindlin from the materials), Hooke with an explicit k_n (the lanes' case) and with a
  * derived one, LAMMPS's set (cap=lammps, lever=surface, history_turn=project,
  * history_start=zero, velocity Verlet, sphere_orientation=off), rolling resistance with
@@ -29,6 +30,7 @@
 #endif
 
 #include "add_body.h"
+#include "clab_motion.h"
 #include "clab_sim.h"
 #include "packing.h"
 #include "tap.h"
@@ -104,6 +106,21 @@ static clab_world *box_on_plane(void)
     const int k = add(w, clab_box(0.1, 0.07, 0.05), clab_v3(0.0, 0.0, 0.0499),
                       clab_q_axis_angle(clab_v3(1.0, 0.3, 0.0), 0.02), 0);
     w->bodies[k].rdot = clab_v3(0.3, 0.1, 0.0);
+    return w;
+}
+
+/* the pile on a plane that slides and turns about z (driven), body 5 spinning and moving
+ * (driven), bodies 2 and 7 loaded (clab_motion.h) */
+static clab_world *pile_driven(void)
+{
+    clab_world *w = pile();
+    clab_error err;
+    clab_motion belt = clab_motion_constant(clab_v3(0.3, 0.1, 0.0), clab_v3(0.0, 0.0, 1.0));
+    clab_motion spin = clab_motion_constant(clab_v3(0.1, 0.0, 0.0), clab_v3(0.0, 2.0, 0.5));
+    if (clab_world_set_motion(w, 0, &belt, &err) || clab_world_set_motion(w, 5, &spin, &err) ||
+        clab_world_set_load(w, 2, clab_v3(1.0, 0.0, -2.0), clab_v3(0.0, 0.01, 0.0), &err) ||
+        clab_world_set_load(w, 7, clab_v3(0.0, -1.0, 0.0), clab_v3(0.0, 0.0, 0.0), &err))
+        tap_diag("%s", err.msg);
     return w;
 }
 
@@ -210,5 +227,7 @@ int main(void)
     same_bits("pile on a plane, Hooke k_n from vchar", pile, hooke_derived, 3000);
     same_bits("pile on a plane, Verlet with rolling resistance", pile, verlet, 3000);
     same_bits("box on a plane", box_on_plane, defaults, 2000);
+    same_bits("pile on a sliding, turning plane, a driven sphere, loads", pile_driven, defaults, 6000);
+    same_bits("the same, sort every 250 steps", pile_driven, sorted, 6000);
     return tap_done();
 }
