@@ -115,7 +115,7 @@ static void chain_model(const chain_opts *o, const clab_sim *s, int *hooke, doub
     clab_sim_meta(s, &m);
     const char *model = clab_options_get(&m, "model"), *kn = clab_options_get(&m, "kn");
     const char *gn = clab_options_get(&m, "gn"), *vchar = clab_options_get(&m, "vchar");
-    clab_penalty_law law = {CLAB_PENALTY_HERTZ, CLAB_PENALTY_CAP_TOTAL, CLAB_PENALTY_ROLL_OFF, 0, 1.0};
+    clab_penalty_law law = {CLAB_PENALTY_HERTZ, CLAB_PENALTY_CAP_CONE, CLAB_PENALTY_ROLL_OFF, 0, 1.0, 0};
     if (model && strcmp(model, "hooke") == 0) law.model = CLAB_PENALTY_HOOKE;
     if (vchar) law.vchar = strtod(vchar, NULL);
     double knv = kn && strcmp(kn, "material") != 0 ? strtod(kn, NULL) : -1.0;

@@ -39,4 +39,15 @@ dist_pkgdata_DATA += \
 	experiments/incline.gp \
 	experiments/drop.gp \
 	experiments/chain.gp
+
+## validate: the Chung-Ooi benchmark tests and the single-contact checks as one table
+contactlab_SOURCES += \
+	experiments/validate.c \
+	experiments/validate.h \
+	experiments/validate_theory.c \
+	experiments/validate_impact.c \
+	experiments/validate_chung.c \
+	experiments/validate_checks.c
+dist_pkgdata_DATA += \
+	experiments/validate.gp
 include experiments/granular.mk

@@ -409,6 +409,7 @@ int xp_convergence(int argc, char **argv); /* convergence.c */
 int xp_scaling(int argc, char **argv);     /* scaling.c */
 int xp_incline(int argc, char **argv);     /* incline.c */
 int xp_drop(int argc, char **argv);        /* drop.c */
+int xp_validate(int argc, char **argv);    /* validate.c */
 int xp_chain(int argc, char **argv);       /* chain.c */
 int xp_run(int argc, char **argv);
 int xp_bench(int argc, char **argv);     /* bench.c */

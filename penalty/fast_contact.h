@@ -155,8 +155,8 @@ static CLAB_ALWAYS_INLINE clab_vec3 contact_force(penalty *p, const clab_world *
 
 #ifdef CLAB_V2
 /* contact_force of contacts i and i + 1 at once, both touching and between spheres, when the
- * step has one material pair pp, no rolling couples, no clamp, the cap total or lammps, and
- * Hertz or Hooke with an explicit k_n (pair_lanes): lane l the operations of contact_force
+ * step has one material pair pp, no rolling couples, no clamp, a tangential history, the cap
+ * cone, total or lammps, and Hertz or Hooke with an explicit k_n (pair_lanes): lane l the operations of contact_force
  * for contact i + l in the same order, its branches as lane selects of both sides (each side
  * formed as there), so the same bits; the history's entries, Fc, and the forces on b into F */
 static CLAB_ALWAYS_INLINE void contact_force2(penalty *p, const clab_contact *c0, const clab_contact *c1, size_t i,
@@ -215,15 +215,16 @@ static CLAB_ALWAYS_INLINE void contact_force2(penalty *p, const clab_contact *c0
              : pp->st_sn >= 0.0 ? cnd * pp->st_sn
                                 : c * clab_v2_sqrt(kt * m_eff);
     }
-    /* clab_penalty_contact_force, cap total or lammps, no clamp */
+    /* clab_penalty_contact_force, cap cone, total or lammps, no clamp, with history */
     const clab_v2d fn = kn * delta_n - cn * vn;
     const clab_v2d Fmax =
         pp->mu * clab_v2_select(fn > zero, fn, law->cap == CLAB_PENALTY_CAP_LAMMPS ? -fn : zero);
     clab_v2v3 ft = clab_v2v3_add(clab_v2v3_scale(delta_t, -kt), clab_v2v3_scale(vt, -ct));
     const clab_v2d ftn = clab_v2v3_norm(ft);
     ft = clab_v2v3_scale(ft, clab_v2_min(Fmax / ftn, clab_v2_set1(1.0)));
-    const clab_v2v3 dslide = clab_v2v3_select(kt > zero, clab_v2v3_scale(clab_v2v3_add(ft, clab_v2v3_scale(vt, ct)), -1.0 / kt),
-                                              (clab_v2v3){zero, zero, zero});
+    /* sliding: the spring alone holds F_t (cone), or spring and dashpot together (total, lammps) */
+    const clab_v2v3 held = law->cap == CLAB_PENALTY_CAP_CONE ? ft : clab_v2v3_add(ft, clab_v2v3_scale(vt, ct));
+    const clab_v2v3 dslide = clab_v2v3_select(kt > zero, clab_v2v3_scale(held, -1.0 / kt), (clab_v2v3){zero, zero, zero});
     delta_t = clab_v2v3_select(ftn > Fmax, dslide, delta_t);
     clab_history_put_at(&p->hist, i, c0->key, clab_v2v3_lane(delta_t, 0));
     clab_history_put_at(&p->hist, i + 1, c1->key, clab_v2v3_lane(delta_t, 1));
@@ -235,10 +236,12 @@ static CLAB_ALWAYS_INLINE void contact_force2(penalty *p, const clab_contact *c0
 }
 
 /* the step's contacts can go two at a time (contact_force2): one material pair, no rolling
- * couples, no clamp, the cap total or lammps, Hertz or Hooke with an explicit k_n */
+ * couples, no clamp, a tangential history, the cap cone, total or lammps, Hertz or Hooke with
+ * an explicit k_n */
 static inline int pair_lanes(const penalty *p, const clab_penalty_pair *pair1, int rolling)
 {
-    return pair1 && !rolling && !p->def.law.clamp && p->def.law.cap != CLAB_PENALTY_CAP_SPRING &&
+    return pair1 && !rolling && !p->def.law.clamp && !p->def.law.history_off &&
+           p->def.law.cap != CLAB_PENALTY_CAP_SPRING &&
            (p->def.law.model == CLAB_PENALTY_HERTZ || pair1->kn > 0.0);
 }
 

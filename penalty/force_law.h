@@ -24,15 +24,22 @@
 
 typedef enum { CLAB_PENALTY_HOOKE = 0, CLAB_PENALTY_HERTZ = 1 } clab_penalty_model;
 
-/* Coulomb cap conventions (codes differ; doc/penalty.md says why total is the default):
- * TOTAL  |spring + dashpot| <= mu max(F_n, 0) (Chrono SMC; LAMMPS while F_n >= 0);
+/* Coulomb cap conventions (codes differ; doc/penalty.md says why cone is the default and what
+ * each gives in gross sliding):
+ * CONE   |spring + dashpot| <= mu max(F_n, 0); sliding, the history is set so that the spring
+ *        alone carries the sliding force, delta_t = -F_t/k_t (the spring stays on the cone);
+ * TOTAL  |spring + dashpot| <= mu max(F_n, 0); sliding, the history is set so that spring and
+ *        dashpot together give it, delta_t = -(F_t + c_t v_t)/k_t (Luding; LAMMPS while F_n >= 0):
+ *        when c_t |v_t| > mu F_n the spring then pushes against the slip, and as k_t grows
+ *        faster than c_t with the overlap (Hertz-Mindlin) the friction can turn round;
  * SPRING k_t |delta_t| <= mu max(F_n, 0); the dashpot is added only while sticking (LIGGGHTS);
  * LAMMPS |spring + dashpot| <= mu |F_n|: TOTAL, but a contact whose dashpot pulls (F_n < 0,
  *        clamp off) keeps friction, as LAMMPS gran/hooke/history without limit_damping. */
 typedef enum {
     CLAB_PENALTY_CAP_TOTAL = 0,
     CLAB_PENALTY_CAP_SPRING = 1,
-    CLAB_PENALTY_CAP_LAMMPS = 2
+    CLAB_PENALTY_CAP_LAMMPS = 2,
+    CLAB_PENALTY_CAP_CONE = 3
 } clab_penalty_cap;
 
 typedef enum { CLAB_PENALTY_ROLL_OFF = 0, CLAB_PENALTY_ROLL_CDT = 1 } clab_penalty_rolling;
@@ -44,6 +51,8 @@ typedef struct clab_penalty_law {
     clab_penalty_rolling rolling;
     int clamp;   /* 1: F_n = max(F_n, 0), no pull from the dashpot at separation */
     double vchar; /* characteristic impact speed [m/s]: Hooke stiffness from E*, Hertz time */
+    int history_off; /* 1: no tangential history, F_t = -c_t v_t capped at the cap's bound
+                      * (LAMMPS gran/hooke, LIGGGHTS tangential_model no_history) */
 } clab_penalty_law;
 
 /* Coefficients of one material pair, fixed for the run. Explicit values win over the
@@ -170,7 +179,9 @@ static inline clab_vec3 clab_penalty_project_history(clab_vec3 delta_t, clab_vec
  * delta_n, the normal relative speed vn = (v_b - v_a) . n, the tangential relative velocity
  * vt and the history *delta_t (already advanced to this step). Caps *delta_t by Coulomb
  * with the law's convention (bound mu max(F_n, 0), or mu |F_n| for CAP_LAMMPS); F_n is
- * clamped at 0 when law->clamp. */
+ * clamped at 0 when law->clamp. With law->history_off there is no spring: F_t = -c_t v_t
+ * scaled onto the cone when longer (every cap convention: there is no spring to cap alone),
+ * and *delta_t = 0. */
 static CLAB_ALWAYS_INLINE void clab_penalty_contact_force(const clab_penalty_law *law, clab_penalty_coef k,
                                                           double mu, double delta_n, double vn, clab_vec3 vt,
                                                           clab_vec3 *delta_t, double *Fn, clab_vec3 *Ft)
@@ -182,11 +193,19 @@ static CLAB_ALWAYS_INLINE void clab_penalty_contact_force(const clab_penalty_law
 
     /* tangential: spring on the history and dashpot on the slip velocity */
     double Fmax = mu * (fn > 0.0 ? fn : law->cap == CLAB_PENALTY_CAP_LAMMPS ? -fn : 0.0);
-    clab_vec3 spring = clab_v3_scale(*delta_t, -k.kt);
     clab_vec3 damp = clab_v3_scale(vt, -k.ct);
+    if (law->history_off) {
+        /* no history: F_t = -c_t v_t, times min(Fmax/|F_t|, 1) (0/0 and x/0 give 1: F_t) */
+        const double q = Fmax / clab_v3_norm(damp);
+        *Ft = clab_v3_scale(damp, clab_lt_min(q, 1.0));
+        *delta_t = clab_v3(0.0, 0.0, 0.0);
+        return;
+    }
+    clab_vec3 spring = clab_v3_scale(*delta_t, -k.kt);
     if (law->cap != CLAB_PENALTY_CAP_SPRING) {
-        /* |F_t| > Fmax: scale F_t to the cone and rewrite delta_t so that -k_t delta_t - c_t v_t
-         * is that force (LAMMPS pair gran/hooke/history) */
+        /* |F_t| > Fmax: scale F_t to the cone and rewrite delta_t so that the spring alone is
+         * that force, -k_t delta_t = F_t (cone), or so that spring and dashpot together are,
+         * -k_t delta_t - c_t v_t = F_t (total, lammps: LAMMPS pair gran/hooke/history) */
         clab_vec3 ft = clab_v3_add(spring, damp);
         double ftn = clab_v3_norm(ft);
         /* sliding (ftn > Fmax) or sticking is a coin toss in a granular flow (55 % of the
@@ -196,8 +215,8 @@ static CLAB_ALWAYS_INLINE void clab_penalty_contact_force(const clab_penalty_law
          * the same bits as the branch */
         const double q = Fmax / ftn;
         ft = clab_v3_scale(ft, clab_lt_min(q, 1.0));
-        const clab_vec3 dslide = k.kt > 0.0 ? clab_v3_scale(clab_v3_add(ft, clab_v3_scale(vt, k.ct)), -1.0 / k.kt)
-                                            : clab_v3(0.0, 0.0, 0.0);
+        const clab_vec3 held = law->cap == CLAB_PENALTY_CAP_CONE ? ft : clab_v3_add(ft, clab_v3_scale(vt, k.ct));
+        const clab_vec3 dslide = k.kt > 0.0 ? clab_v3_scale(held, -1.0 / k.kt) : clab_v3(0.0, 0.0, 0.0);
         *delta_t = clab_v3_gt_select(ftn, Fmax, dslide, *delta_t);
         *Ft = ft;
     } else {

@@ -7,7 +7,7 @@
 
 static const char *const model_names[] = {"hooke", "hertz", NULL};
 static const char *const integrator_names[] = {"euler", "verlet", NULL};
-static const char *const cap_names[] = {"total", "spring", "lammps", NULL};
+static const char *const cap_names[] = {"total", "spring", "lammps", "cone", NULL};
 static const char *const clamp_names[] = {"off", "on", NULL};
 static const char *const rolling_names[] = {"off", "cdt", NULL};
 static const char *const lever_names[] = {"contact", "surface", NULL};
@@ -15,12 +15,13 @@ static const char *const history_start_names[] = {"slip", "zero", NULL};
 static const char *const history_turn_names[] = {"keep", "project", NULL};
 static const char *const orientation_names[] = {"integrate", "off", NULL};
 static const char *const fast_names[] = {"off", "on", NULL};
+static const char *const history_names[] = {"on", "off", NULL};
 
 void clab_penalty_def_init(clab_penalty_def *d)
 {
     *d = (clab_penalty_def){0};
     d->law.model = CLAB_PENALTY_HERTZ;
-    d->law.cap = CLAB_PENALTY_CAP_TOTAL;
+    d->law.cap = CLAB_PENALTY_CAP_CONE;
     d->law.rolling = CLAB_PENALTY_ROLL_OFF;
     d->law.clamp = 0;
     d->law.vchar = 1.0;
@@ -59,6 +60,7 @@ int clab_penalty_def_read(clab_options *opt, clab_penalty_def *d, clab_error *er
     if (!rc) rc = clab_options_choice(opt, "history_turn", history_turn_names, &d->history_project, err);
     if (!rc) rc = clab_options_choice(opt, "sphere_orientation", orientation_names, &d->orientation_off, err);
     if (!rc) rc = clab_options_choice(opt, "fast", fast_names, &d->fast, err);
+    if (!rc) rc = clab_options_choice(opt, "history", history_names, &d->law.history_off, err);
     const char *k_unit = model == CLAB_PENALTY_HOOKE ? "N/m" : "N/m^1.5";
     if (!rc) rc = number_option(opt, "kn", 1, "normal stiffness", k_unit, &d->kn, err);
     if (!rc) rc = number_option(opt, "kt", 1, "tangential stiffness", k_unit, &d->kt, err);
@@ -101,6 +103,8 @@ void clab_penalty_def_meta(const clab_penalty_def *d, clab_options *m)
     clab_penalty_put(m, "lever", "%s", lever_names[d->lever_surface]);
     clab_penalty_put(m, "history_start", "%s", history_start_names[d->history_zero]);
     clab_penalty_put(m, "history_turn", "%s", history_turn_names[d->history_project]);
+    if (d->law.history_off) /* only when off: the metadata of other runs stay as they were */
+        clab_penalty_put(m, "history", "%s", history_names[d->law.history_off]);
     if (d->orientation_off) /* only when on: the metadata of other runs stay as they were */
         clab_penalty_put(m, "sphere_orientation", "%s", orientation_names[d->orientation_off]);
     if (!d->fast) /* only when off: the two paths give the same bits */
@@ -121,7 +125,9 @@ void clab_penalty_def_meta(const clab_penalty_def *d, clab_options *m)
         hooke ? "c = gamma m* or c_n = -2 beta sqrt(k_n m*), c_t = -2 beta sqrt(k_t m*); beta = ln e/sqrt(ln^2 e + pi^2)"
               : "c = gamma m* sqrt(delta_n/R*) or c = -2 sqrt(5/6) beta sqrt(S m*), S_n = 3/2 k_n, S_t = k_t (Tsuji)");
     clab_penalty_put(m, "penalty_cap", "%s",
-        d->law.cap == CLAB_PENALTY_CAP_TOTAL    ? "|-k_t delta_t - c_t v_t| <= mu max(F_n, 0), delta_t rescaled (Chrono)"
+        d->law.history_off                     ? "|-c_t v_t| <= mu max(F_n, 0) (mu |F_n| with cap=lammps), no history"
+        : d->law.cap == CLAB_PENALTY_CAP_CONE  ? "|-k_t delta_t - c_t v_t| <= mu max(F_n, 0); sliding: -k_t delta_t = F_t"
+        : d->law.cap == CLAB_PENALTY_CAP_TOTAL ? "|-k_t delta_t - c_t v_t| <= mu max(F_n, 0); sliding: -k_t delta_t - c_t v_t = F_t"
         : d->law.cap == CLAB_PENALTY_CAP_LAMMPS ? "|-k_t delta_t - c_t v_t| <= mu |F_n|, delta_t rescaled (LAMMPS)"
                                                 : "k_t |delta_t| <= mu max(F_n, 0), dashpot only while sticking (LIGGGHTS)");
     clab_penalty_put(m, "penalty_history", "%s",
@@ -136,10 +142,15 @@ const char clab_penalty_options_help[] =
     "  model=hertz|hooke       force law (default hertz): Hertz-Mindlin from E, nu, cor, or linear\n"
     "  integrator=euler|verlet semi-implicit Euler (default) or velocity Verlet (LAMMPS nve/sphere;\n"
     "                          velocities between steps are the half-step ones)\n"
-    "  cap=total|spring|lammps Coulomb cap on spring + dashpot at mu max(F_n, 0) (default; Chrono),\n"
-    "                          on the spring alone, dashpot only while sticking (LIGGGHTS), or on\n"
-    "                          spring + dashpot at mu |F_n| (LAMMPS gran/*: friction while the\n"
-    "                          dashpot pulls)\n"
+    "  cap=cone|total|spring|lammps  Coulomb cap: cone (default): spring + dashpot capped at\n"
+    "                          mu max(F_n, 0), sliding leaves the spring alone on the cone\n"
+    "                          (delta_t = -F_t/k_t; |F_t| = mu F_n in gross sliding); total: the\n"
+    "                          same cap, sliding sets spring + dashpot to F_t (Luding; falls below\n"
+    "                          Coulomb in fast sliding, doc/penalty.md); spring: the spring alone\n"
+    "                          capped, dashpot only while sticking (LIGGGHTS); lammps: as total at\n"
+    "                          mu |F_n| (LAMMPS gran/*: friction while the dashpot pulls)\n"
+    "  history=on|off          off: no tangential history, F_t = -c_t v_t capped by Coulomb\n"
+    "                          (LAMMPS gran/hooke, LIGGGHTS no_history); default on\n"
     "  clamp=off|on            on: F_n >= 0 (no dashpot pull at separation; restitution then\n"
     "                          exceeds cor); default off, so cor is met exactly by Hooke\n"
     "  lever=contact|surface   lever arms of torques and contact-point velocities: to the contact\n"

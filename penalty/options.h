@@ -22,7 +22,8 @@ typedef struct clab_penalty_def {
     double kn, kt, gn, gt; /* explicit overrides for every pair; < 0 = from the materials */
 } clab_penalty_def;
 
-/* the defaults: Hertz-Mindlin, Coulomb cap on spring + dashpot (total), no clamp, no rolling
+/* the defaults: Hertz-Mindlin, Coulomb cap on spring + dashpot, the spring on the cone while
+ * sliding (cone), tangential history on, no clamp, no rolling
  * resistance, vchar 1 m/s, semi-implicit Euler, levers to the contact point, history from the
  * first slip with its length kept, orientations integrated, the fast path, stiffness and
  * damping from the materials */

@@ -19,6 +19,7 @@ include tests/lammps.mk
 include tests/install.mk
 include tests/cli.mk
 include tests/robust.mk
+include tests/validate.mk
 include tests/measure.mk
 include tests/granular.mk
 include tests/driven.mk

@@ -119,7 +119,7 @@ static void metadata(void)
     clab_options m;
     clab_options_init(&m);
     clab_sim_meta(s, &m);
-    const char *want[][2] = {{"backend", "penalty"}, {"model", "hooke"},   {"integrator", "verlet"}, {"cap", "total"},
+    const char *want[][2] = {{"backend", "penalty"}, {"model", "hooke"},   {"integrator", "verlet"}, {"cap", "cone"},
                              {"clamp", "off"},       {"rolling", "off"},   {"kn", "200000"},         {"kt", "material"},
                              {"gn", "50"},           {"gt", "0"},          {"vchar", "1"}};
     int ok = 1;

@@ -216,6 +216,8 @@ int main(void)
                                          "sphere_orientation", "off", NULL};
     static const char *const rolling[] = {"rolling", "cdt", "clamp", "on", "cap", "spring", "lever", "surface", NULL};
     static const char *const sorted[] = {"sort", "250", NULL};
+    static const char *const total[] = {"cap", "total", NULL};
+    static const char *const no_history[] = {"history", "off", NULL};
     static const char *const verlet[] = {"integrator", "verlet", "rolling", "cdt", NULL};
 
     same_bits("packing, Hertz-Mindlin defaults", packing, defaults, 60);
@@ -223,9 +225,11 @@ int main(void)
     same_bits("packing, LAMMPS's options", packing, lammps, 60);
     same_bits("packing, rolling=cdt clamp=on cap=spring lever=surface", packing, rolling, 60);
     same_bits("packing, two materials", packing_mixed, defaults, 60);
-    same_bits("pile on a plane, Hertz-Mindlin, sort every 250 steps", pile, sorted, 3000);
+    same_bits("packing, cap=total", packing, total, 60);
+    same_bits("packing, history=off", packing, no_history, 60);
+    same_bits("pile on a plane, Hertz-Mindlin, sort every 250 steps", pile, sorted, 800);
     same_bits("pile on a plane, Hooke k_n from vchar", pile, hooke_derived, 3000);
-    same_bits("pile on a plane, Verlet with rolling resistance", pile, verlet, 3000);
+    same_bits("pile on a plane, Verlet with rolling resistance", pile, verlet, 800);
     same_bits("box on a plane", box_on_plane, defaults, 2000);
     same_bits("pile on a sliding, turning plane, a driven sphere, loads", pile_driven, defaults, 6000);
     same_bits("the same, sort every 250 steps", pile_driven, sorted, 6000);
