@@ -20,6 +20,58 @@
 
 #include <stddef.h>
 
+#include "xp.h"
+
+/* ---- the particles and the prepared sample (granular_sample.c) ---- */
+
+/* the particles' material: monodisperse spheres */
+typedef struct gr_material {
+    double d;       /* diameter [m] */
+    double density; /* [kg/m^3] */
+    double mu;      /* Coulomb friction between particles, and with the rough boundaries */
+    double E, nu;   /* Young's modulus [Pa] and Poisson ratio of the Hertz-Mindlin law */
+    double cor;     /* coefficient of restitution of the penalty law's damping */
+} gr_material;
+
+/* A prepared sample: n spheres in the box [lo, hi] (their tops at most hi[2]). */
+typedef struct gr_sample {
+    size_t n;
+    double *x; /* [3 n] centers [m] */
+    double *R; /* [n] radii [m] */
+    double lo[3], hi[3];
+} gr_sample;
+
+/* How a sample is prepared: n spheres of m's diameter in a square box of width L (0: the
+ * width that makes the dense sample as high as it is wide, at a solid fraction of 0.6),
+ * dropped from a loose random packing (solid fraction 0.3, gsl_rng_mt19937 with seed) and
+ * settled under gravity with friction off (the usual recipe for a dense sample), Hertz-
+ * Mindlin penalty contacts; settled when the kinetic energy is below 1e-9 of the potential
+ * energy the drop released (or after t_max). */
+typedef struct gr_sample_def {
+    size_t n;
+    double L;
+    unsigned long seed;
+    double t_max; /* [s] */
+} gr_sample_def;
+
+/* The sample of def made of m's spheres, from the file path when it holds that sample (same
+ * n, d, L and seed; its first line says so), else prepared and saved there (label: the
+ * progress bar's). -1 (printed, prefixed "contactlab NAME: ") on failure. */
+int gr_sample_get(const xp_common *c, const gr_sample_def *def, const gr_material *m, const char *path,
+                  gr_sample *s);
+void gr_sample_free(gr_sample *s);
+/* The solid fraction of the sample in its box (the box's top at the highest sphere's top). */
+double gr_sample_solid_fraction(const gr_sample *s);
+/* The same in the box shrunk by margin on every side (the bulk, away from the walls' layering
+ * and the rough top), the spheres the box cuts counted by their part inside
+ * (clab_measure_sphere_in_box). */
+double gr_sample_bulk_fraction(const gr_sample *s, double margin);
+/* Add the spheres (material index mat) to w; the index of the first in *first. */
+int gr_sample_add(const gr_sample *s, const gr_material *m, int mat, clab_world *w, size_t *first, clab_error *err);
+/* Hertz's tangent stiffness dF/ddelta = 3/2 K^(2/3) F^(1/3) of a sphere of radius R on a flat
+ * of the same material, under the force F [N/m] */
+double gr_hertz_kn(const gr_material *m, double R, double F);
+
 /* out[i] = mean of y[j] over the j with |x[j] - x[i]| <= win/2 (x non-decreasing); win <= 0
  * copies y. */
 void gr_smooth(const double *x, const double *y, size_t n, double win, double *out);

@@ -2,4 +2,12 @@
 ## and sample)
 contactlab_SOURCES += \
 	experiments/granular.h \
-	experiments/granular_fit.c
+	experiments/granular_fit.c \
+	experiments/granular_sample.c \
+	experiments/shear.h \
+	experiments/shear.c \
+	experiments/shear_box.c \
+	experiments/triaxial.c
+dist_pkgdata_DATA += \
+	experiments/shear.gp \
+	experiments/triaxial.gp

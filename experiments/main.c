@@ -21,6 +21,9 @@ static const xp_experiment experiments[] = {
     {"drop", "sphere dropped on a plane: penalty impact vs Hertz (contact time, overlap, cor), DVI lands inelastically", xp_drop},
     {"chain", "row of touching spheres struck at one end: penalty carries a wave (Nesterenko), DVI moves all at once", xp_chain},
     {"validate", "Chung-Ooi benchmark tests and single-contact analytic checks, every method: one pass/fail table", xp_validate},
+    {"shear", "direct shear test (seed 002): peak and residual tau/sigma_n, Mohr-Coulomb friction angle", xp_shear},
+    {"triaxial", "triaxial compression between servo walls: q/p and volumetric strain, critical-state friction angle",
+     xp_triaxial},
     {"bench", "benchmarks (chute vs LAMMPS, pile, dvi-pile): particle-steps per second, memory, scaling", xp_bench},
     {"list", "list the experiments and the backends with their options", cmd_list},
 };

@@ -411,6 +411,8 @@ int xp_incline(int argc, char **argv);     /* incline.c */
 int xp_drop(int argc, char **argv);        /* drop.c */
 int xp_validate(int argc, char **argv);    /* validate.c */
 int xp_chain(int argc, char **argv);       /* chain.c */
+int xp_shear(int argc, char **argv);       /* shear.c */
+int xp_triaxial(int argc, char **argv);    /* triaxial.c */
 int xp_run(int argc, char **argv);
 int xp_bench(int argc, char **argv);     /* bench.c */
 
