@@ -80,6 +80,14 @@ static int sh_case(sh_opts *o, const xp_method *im, const gr_sample *smp, double
     if (im->kind == XP_KIND_CCP) { /* quasi-static: 1e-4 m/s is 1% of the boundary's speed */
         clab_options_set(&extra, "tol", "1e-4", "shear default");
         clab_options_set(&extra, "max_iter", "200", "shear default");
+        /* contacts within a twentieth of a diameter enter the CCP: the boundaries move less
+         * than a hundredth of one a step */
+        snprintf(v, sizeof v, "%.17g", 0.05 * o->mat.d);
+        clab_options_set(&extra, "envelope", v, "shear default");
+        if (im->options && strstr(im->options, "friction=exact")) { /* De Saxce's fixed point: 10 CCPs a step */
+            clab_options_set(&extra, "exact_tol", "1e-4", "shear default");
+            clab_options_set(&extra, "exact_max_outer", "10", "shear default");
+        }
     }
     if (im->regularized) {
         snprintf(v, sizeof v, "%.17g", gr_hertz_kn(&o->mat, 0.25 * o->mat.d, sigma_n * o->mat.d * o->mat.d));
@@ -299,7 +307,8 @@ static void sh_help(const xp_common *c)
            "  --h-penalty S      step of the force-law methods [s] (default: 1/30 of a contact's period\n"
            "                     under the largest sigma_n d^2, 1-2-5 rounded)\n"
            "  --h-dvi S          step of the rigid-contact methods [s] (default 1e-3;\n"
-           "                     their CCP solved to tol = 1e-4 m/s, at most 200 iterations: --opt to change)\n"
+           "                     CCP: tol = 1e-4 m/s, max_iter 200, envelope 0.05 d; exact:\n"
+           "                     exact_tol 1e-4, exact_max_outer 10; --opt to change)\n"
            "  --sample-dx X      output interval of shear displacement [m] (default shift/200)\n"
            "  --quick            150 spheres, 3 and 25 kPa, a shift of 0.05 L (a check, in seconds)\n"
            "  --full             seed 002's sizes: 1,800 spheres, 1 mm/s\n\n");

@@ -187,6 +187,14 @@ static int tx_case(tx_opts *o, const xp_method *im, const gr_sample *smp, double
     if (im->kind == XP_KIND_CCP) { /* quasi-static: 1e-4 m/s is 1% of the boundary's speed */
         clab_options_set(&extra, "tol", "1e-4", "triaxial default");
         clab_options_set(&extra, "max_iter", "200", "triaxial default");
+        /* contacts within a twentieth of a diameter enter the CCP: the boundaries move less
+         * than a hundredth of one a step */
+        snprintf(v, sizeof v, "%.17g", 0.05 * o->mat.d);
+        clab_options_set(&extra, "envelope", v, "triaxial default");
+        if (im->options && strstr(im->options, "friction=exact")) { /* De Saxce's fixed point: 10 CCPs a step */
+            clab_options_set(&extra, "exact_tol", "1e-4", "triaxial default");
+            clab_options_set(&extra, "exact_max_outer", "10", "triaxial default");
+        }
     }
     if (im->regularized) {
         snprintf(v, sizeof v, "%.17g", gr_hertz_kn(&o->mat, 0.25 * o->mat.d, p * o->mat.d * o->mat.d));
@@ -341,7 +349,8 @@ static void tx_help(const xp_common *c)
            "  --mu-wall X       wall friction (default 0: smooth walls, principal stresses along the axes)\n"
            "  --h-penalty S     step of the force-law methods [s] (default: 1/30 of a contact's period)\n"
            "  --h-dvi S         step of the rigid-contact methods [s] (default 1e-3;\n"
-           "                     their CCP solved to tol = 1e-4 m/s, at most 200 iterations: --opt to change)\n"
+           "                     CCP: tol = 1e-4 m/s, max_iter 200, envelope 0.05 d; exact:\n"
+           "                     exact_tol 1e-4, exact_max_outer 10; --opt to change)\n"
            "  --sample-de X     output interval of axial strain (default 0.002)\n"
            "  --servo-alpha A   fraction of a wall's stress error closed a step (default 0.1)\n"
            "  --quick           150 spheres, strain 0.03 (a check, in seconds)\n\n");
