@@ -133,6 +133,11 @@ static int sample_prepare(const xp_common *c, const gr_sample_def *def, const gr
             goto done;
         }
         xp_progress_update(&pb, (double)(k + 1) / nmax);
+        if (k % check == 0 && xp_stop_signal()) {
+            fprintf(stderr, "\ncontactlab %s: stopped by signal %d while preparing the sample\n", c->name,
+                    xp_stop_signal());
+            goto done;
+        }
         /* settled: after the fall time of the column, kinetic energy below 1e-9 of epot */
         if (k % check == 0 && w->t > sqrt(2.0 * info.height / g) && clab_world_kinetic_energy(w) < 1e-9 * epot) break;
     }

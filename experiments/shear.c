@@ -59,7 +59,8 @@ static double sh_penalty_step(const sh_opts *o, double sigma_max)
     return xp_round125(2.0 * M_PI * sqrt(0.5 * m / kn) / 30.0);
 }
 
-/* Run one case; its series to file (in the output folder). 0, or 1 on failure (printed). */
+/* Run one case; its series to file (in the output folder). 0, 1 on failure (printed), 2 when a
+ * signal stopped it. */
 static int sh_case(sh_opts *o, const xp_method *im, const gr_sample *smp, double sigma_n, sh_result *res,
                    char *file, size_t filelen, xp_progress *pb, double pb0, double pbspan)
 {
@@ -155,6 +156,7 @@ static int sh_case(sh_opts *o, const xp_method *im, const gr_sample *smp, double
     const long ntot = ncons + nshear;
     for (long k = 0; k < ncons; k++) { /* consolidation at sigma_n */
         if (clab_sim_step(s, &err)) goto failed;
+        if (k % 64 == 0 && xp_stop_signal()) goto stopped;
         if (k % 64 == 0) xp_progress_update(pb, pb0 + pbspan * (double)k / ntot);
     }
     const double wup = sh_upper_weight(w, &g), z0 = w->bodies[g.plate].r.z;
@@ -168,6 +170,7 @@ static int sh_case(sh_opts *o, const xp_method *im, const gr_sample *smp, double
             if (sh_measure(s, &g, F, &ld, &err)) goto failed;
             imp_s += ld.shear * h, imp_n += ld.normal * h, span += h;
         }
+        if (k % 64 == 0 && xp_stop_signal()) goto stopped;
         if (k % 64 == 0) xp_progress_update(pb, pb0 + pbspan * (double)(ncons + k) / ntot);
         if (k % every != 0 && k != nshear) continue;
         const double fs = span > 0.0 ? imp_s / span : 0.0, fn = span > 0.0 ? imp_n / span : 0.0;
@@ -198,6 +201,10 @@ static int sh_case(sh_opts *o, const xp_method *im, const gr_sample *smp, double
                        dil_max * 1e3, gr_inertial_number(rate, o->mat.d, o->mat.density, sigma_n), h,
                        (double)ntot, clab_clock() - t0};
     rc = 0;
+    goto done;
+stopped: /* SIGINT, SIGTERM: the rows so far are whole */
+    fprintf(stderr, "\ncontactlab shear: stopped by signal %d; the CSVs hold the rows written so far\n", xp_stop_signal());
+    rc = 2;
     goto done;
 failed:
     fprintf(stderr, "\ncontactlab shear: %s at sigma_n = %g kPa: %s\n", im->name, sigma_n / 1e3, err.msg);
@@ -449,9 +456,10 @@ int xp_shear(int argc, char **argv)
         for (int i = 0; i < o.nsigma && rc == 0; i++) {
             sh_result r = {0};
             char file[256];
-            if (sh_case(&o, im, &smp, o.sigma[i], &r, file, sizeof file, &pb, (double)i / o.nsigma,
-                        1.0 / o.nsigma)) {
-                rc = 1;
+            int st = sh_case(&o, im, &smp, o.sigma[i], &r, file, sizeof file, &pb, (double)i / o.nsigma,
+                             1.0 / o.nsigma);
+            if (st) {
+                rc = st == 2 ? 128 + xp_stop_signal() : 1;
                 break;
             }
             sn[mi][i] = r.sigma_n, tp[mi][i] = r.tau_peak, tr[mi][i] = r.tau_res;

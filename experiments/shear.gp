@@ -10,7 +10,8 @@ set datafile commentschars "#"
 set key autotitle columnhead
 
 if (system("ls shear-summary.csv shear-mohr-coulomb.csv 2>/dev/null | wc -l") + 0 < 2) { print "shear.gp: no shear-summary.csv or shear-mohr-coulomb.csv in this folder"; exit }
-meta(k) = system("sed -n 's/^# ".k." = //p' shear-summary.csv | head -1")
+sfile = system("ls shear-sigma_*.csv 2>/dev/null | head -1")
+meta(k) = system("sed -n 's/^# ".k." = //p' ".sfile." | head -1")
 # the normal stresses (targets, kPa) and the methods, in the order they ran
 sigmas = system("awk -F, '!/^#/ && $1 != \"method\" && !($2 in s) {s[$2] = 1; printf \"%s \", $2}' shear-summary.csv")
 methods = system("awk -F, '!/^#/ && $1 != \"method\" {printf \"%s \", $1}' shear-mohr-coulomb.csv")
@@ -23,17 +24,17 @@ array colors[8] = ["#1f77b4", "#2ca02c", "#d62728", "#ff7f0e", "#9467bd", "#8c56
 color(i) = colors[(i - 1) % 8 + 1]
 rows = ns <= 2 ? 1 : 2
 cols = ns <= 2 ? ns : int((ns + 1) / 2)
-info = sprintf("%s spheres, d = %s m, {/Symbol m} = %s, shear speed %s m/s", meta("n"), meta("d_m"), meta("mu"), meta("shear_speed_m_s"))
+info = sprintf("%s spheres, d = %g mm, {/Symbol m} = %s, shear speed %g mm/s", meta("n"), 1e3 * real(meta("d_m")), meta("mu"), 1e3 * real(meta("shear_speed_m_s")))
 
 do for [fmt in "png pdf"] {
   if (fmt eq "png") {
     set terminal pngcairo size 560 * cols, 420 * rows + 40 font "Sans,10" enhanced
   } else {
-    set terminal pdfcairo size 4in * cols, 3in * rows + 0.3in font "Sans,8" enhanced
+    set terminal pdfcairo size 4.0 * cols, 3.0 * rows + 0.3 font "Sans,8" enhanced
   }
   # tau/sigma_n against displacement, one panel per normal stress
   set output "shear-stress-ratio.".fmt
-  set multiplot layout rows, cols title "Direct shear: stress ratio against shear displacement"
+  set multiplot layout rows, cols title "Direct shear: stress ratio against shear displacement; ".info
   set grid
   set xlabel "shear displacement [mm]"
   set ylabel "{/Symbol t} / {/Symbol s}_n"

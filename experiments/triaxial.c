@@ -166,7 +166,8 @@ static double tx_penalty_step(const tx_opts *o, double p)
     return xp_round125(2.0 * M_PI * sqrt(0.5 * m / gr_hertz_kn(&o->mat, 0.25 * d, 4.0 * p * d * d)) / 30.0);
 }
 
-/* One (method, p) case; its series to file. 0, or 1 on failure (printed). */
+/* One (method, p) case; its series to file. 0, 1 on failure (printed), 2 when a signal stopped
+ * it. */
 static int tx_case(tx_opts *o, const xp_method *im, const gr_sample *smp, double p, tx_result *res, char *file,
                    size_t filelen, xp_progress *pb, double pb0, double pbspan)
 {
@@ -261,6 +262,7 @@ static int tx_case(tx_opts *o, const xp_method *im, const gr_sample *smp, double
         if (clab_sim_step(s, &err) || clab_sim_body_forces(s, F, NULL, &err)) goto failed;
         tx_extent(w, wall, len, &box);
         if (tx_servo(s, o, F, wall, len, p, kn, 1, &err)) goto failed;
+        if (k % 64 == 0 && xp_stop_signal()) goto stopped;
         if (k % 64 == 0) xp_progress_update(pb, pb0 + pbspan * (double)k / ntot);
     }
     /* shearing: top and bottom at -+eps_dot H0/2 */
@@ -282,6 +284,7 @@ static int tx_case(tx_opts *o, const xp_method *im, const gr_sample *smp, double
             span += h;
             if (tx_servo(s, o, F, wall, len, p, kn, 0, &err)) goto failed;
         }
+        if (k % 64 == 0 && xp_stop_signal()) goto stopped;
         if (k % 64 == 0) xp_progress_update(pb, pb0 + pbspan * (double)(ncons + k) / ntot);
         if (k % every != 0 && k != nshear) continue;
         for (int a = 0; a < 3; a++) sig[a] = span > 0.0 ? acc[a] / span : NAN;
@@ -307,6 +310,10 @@ static int tx_case(tx_opts *o, const xp_method *im, const gr_sample *smp, double
     res->eps_v_min = evmin, res->inertial = inertial, res->h = h, res->steps = (double)ntot;
     res->wall = clab_clock() - t0;
     rc = 0;
+    goto done;
+stopped: /* SIGINT, SIGTERM: the rows so far are whole */
+    fprintf(stderr, "\ncontactlab triaxial: stopped by signal %d; the CSVs hold the rows written so far\n", xp_stop_signal());
+    rc = 2;
     goto done;
 failed:
     fprintf(stderr, "\ncontactlab triaxial: %s at p = %g kPa: %s\n", im->name, p / 1e3, err.msg);
@@ -476,8 +483,9 @@ int xp_triaxial(int argc, char **argv)
         for (int i = 0; i < o.np && rc == 0; i++) {
             tx_result r = {0};
             char file[256];
-            if (tx_case(&o, im, &smp, o.p[i], &r, file, sizeof file, &pb, (double)i / o.np, 1.0 / o.np)) {
-                rc = 1;
+            int st = tx_case(&o, im, &smp, o.p[i], &r, file, sizeof file, &pb, (double)i / o.np, 1.0 / o.np);
+            if (st) {
+                rc = st == 2 ? 128 + xp_stop_signal() : 1;
                 break;
             }
             double vals[] = {o.p[i] / 1e3, r.peak,   r.eps_peak, r.cs, r.phi_peak, r.phi_cs, r.eps_v_end,
