@@ -60,7 +60,8 @@ static double sh_penalty_step(const sh_opts *o, double sigma_max)
 }
 
 /* Run one case; its series to file (in the output folder). 0, 1 on failure (printed), 2 when a
- * signal stopped it. */
+ * signal stopped it. One function of about 150 lines: the world, its metadata, the two stages
+ * (consolidation, shear) and the row are one sequence that shares a dozen locals. */
 static int sh_case(sh_opts *o, const xp_method *im, const gr_sample *smp, double sigma_n, sh_result *res,
                    char *file, size_t filelen, xp_progress *pb, double pb0, double pbspan)
 {

@@ -144,7 +144,9 @@ static int tx_servo(clab_sim *s, const tx_opts *o, const clab_vec3 *F, const siz
         sv.stress = p;
         sv.area = area;
         sv.gain = clab_servo_gain(area, kn, 0.7 * area / (d * d), s->h, o->alpha);
-        sv.vmax = 1e-3 * 0.5 * d / s->h;
+        /* a thousandth of a radius a step, or ten times the speed the axial strain rate gives
+         * an edge of the sample, whichever is larger (rigid contacts' large steps) */
+        sv.vmax = fmax(1e-3 * 0.5 * d / s->h, 10.0 * o->rate * len[a]);
         const double v = clab_servo_speed(&sv, F[wall[k]]);
         if (clab_sim_set_body_velocity(s, wall[k], clab_v3_scale(sv.axis, v), clab_v3(0, 0, 0), err)) return -1;
     }
@@ -167,7 +169,8 @@ static double tx_penalty_step(const tx_opts *o, double p)
 }
 
 /* One (method, p) case; its series to file. 0, 1 on failure (printed), 2 when a signal stopped
- * it. */
+ * it. One function of about 150 lines: the world, its metadata, the two stages (isotropic,
+ * shearing) and the row are one sequence that shares a dozen locals. */
 static int tx_case(tx_opts *o, const xp_method *im, const gr_sample *smp, double p, tx_result *res, char *file,
                    size_t filelen, xp_progress *pb, double pb0, double pbspan)
 {
@@ -339,8 +342,9 @@ static void tx_help(const xp_common *c)
            "All six walls first servo to the confining stress p (isotropic compression, --consolidate);\n"
            "then the top and bottom walls approach each other at the axial strain rate while the four\n"
            "lateral walls hold p (servo: wall speed = gain (p - sigma), clamped to a thousandth of a\n"
-           "radius a step; gain = alpha area/(k_n N_c h), N_c = 0.7 area/d^2 contacts of stiffness k_n:\n"
-           "Hertz's at the walls' contact force for force laws, m/h^2 for rigid contacts).\n"
+           "radius a step or ten times eps_dot L, whichever is larger; gain = alpha area/(k_n N_c h),\n"
+           "N_c = 0.7 area/d^2 contacts of stiffness k_n: Hertz's at the walls' contact force for force\n"
+           "laws, m/h^2 for rigid contacts).\n"
            "Writes one CSV per (method, p): q/p, the volumetric strain, the walls' and the contacts'\n"
            "(Love-Weber) stresses and the coordination number against the axial strain;\n"
            "triaxial-summary.csv: peak and critical-state q/p and the friction angles\n"

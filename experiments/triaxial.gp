@@ -22,25 +22,27 @@ color(i) = colors[(i - 1) % 8 + 1]
 
 do for [fmt in "png pdf"] {
   if (fmt eq "png") {
-    set terminal pngcairo size 1200, 500 font "Sans,10" enhanced
+    set terminal pngcairo size 1200, 560 font "Sans,10" enhanced
   } else {
     set terminal pdfcairo size 8in, 3.3in font "Sans,8" enhanced
   }
   set output "triaxial-q-p.".fmt
-  set multiplot layout 1, 2 title sprintf("Triaxial compression: %s spheres, d = %s m, {/Symbol m} = %s, strain rate %s/s (I = %.1e)", \
-      meta("n"), meta("d_m"), meta("mu"), meta("strain_rate_1_s"), real(meta("inertial_number")))
+  set multiplot layout 1, 2 title sprintf("Triaxial compression: %s spheres, d = %g mm, {/Symbol m} = %s, strain rate %g/s (I = %.1e)", \
+      meta("n"), 1e3 * real(meta("d_m")), meta("mu"), real(meta("strain_rate_1_s")), real(meta("inertial_number")))
   set grid
+  set autoscale xfix
+  set key width 3
   set xlabel "axial strain {/Symbol e}_a"
   set ylabel "stress ratio q / p"
-  set key bottom right box opaque font ",8"
+  set key below box font ",8"
   set yrange [0:*]
   plot for [i = 1:nf] word(files, i) using "eps_a":"q_over_p" with lines lw 1.5 lc rgb color(i) \
-         title sprintf("%s, p = %s kPa: critical state %.3f ({/Symbol f} = %.1f°)", mtitle(word(files, i)), pof(word(files, i)), \
+         title sprintf("%s, %s kPa: critical state (dotted) %.3f, {/Symbol f}_{cs} = %.1f°", mtitle(word(files, i)), pof(word(files, i)), \
                        cs(word(files, i)), phics(word(files, i))), \
        for [i = 1:nf] cs(word(files, i)) with lines dt 3 lw 1 lc rgb color(i) notitle
   set ylabel "volumetric strain {/Symbol e}_v = 1 - V/V_0 (contraction positive)"
   set yrange [*:*]
-  set key top right box opaque font ",8"
+  set key below box font ",8"
   plot for [i = 1:nf] word(files, i) using "eps_a":"eps_v" with lines lw 1.5 lc rgb color(i) \
          title sprintf("%s, p = %s kPa", mtitle(word(files, i)), pof(word(files, i)))
   unset multiplot
