@@ -28,9 +28,9 @@ info = sprintf("%s spheres, d = %g mm, {/Symbol m} = %s, shear speed %g mm/s", m
 
 do for [fmt in "png pdf"] {
   if (fmt eq "png") {
-    set terminal pngcairo size 560 * cols, 420 * rows + 40 font "Sans,10" enhanced
+    set terminal pngcairo size 560 * cols, 470 * rows + 40 font "Sans,10" enhanced
   } else {
-    set terminal pdfcairo size 4.0 * cols, 3.0 * rows + 0.3 font "Sans,8" enhanced
+    set terminal pdfcairo size 4.0 * cols, 3.4 * rows + 0.3 font "Sans,8" enhanced
   }
   # tau/sigma_n against displacement, one panel per normal stress
   set output "shear-stress-ratio.".fmt
@@ -38,7 +38,7 @@ do for [fmt in "png pdf"] {
   set grid
   set xlabel "shear displacement [mm]"
   set ylabel "{/Symbol t} / {/Symbol s}_n"
-  set key bottom right box opaque font ",8"
+  set key below font ",8"
   set yrange [0:*]
   do for [i = 1:ns] {
     set title sprintf("{/Symbol s}_n = %s kPa", word(sigmas, i))
@@ -53,7 +53,7 @@ do for [fmt in "png pdf"] {
   set multiplot layout rows, cols title "Direct shear: dilation (rise of the loading plate) against shear displacement"
   set ylabel "plate rise [mm]"
   set yrange [*:*]
-  set key top left box opaque font ",8"
+  set key below font ",8"
   do for [i = 1:ns] {
     set title sprintf("{/Symbol s}_n = %s kPa", word(sigmas, i))
     plot for [j = 1:nm] series(word(sigmas, i), word(methods, j)) using "x_mm":"dilation_mm" with lines lw 1.5 \
@@ -64,9 +64,9 @@ do for [fmt in "png pdf"] {
 
   # Mohr-Coulomb envelopes: peak and residual
   if (fmt eq "png") {
-    set terminal pngcairo size 1200, 500 font "Sans,10" enhanced
+    set terminal pngcairo size 1200, 600 font "Sans,10" enhanced
   } else {
-    set terminal pdfcairo size 8in, 3.3in font "Sans,8" enhanced
+    set terminal pdfcairo size 8in, 4in font "Sans,8" enhanced
   }
   set output "shear-mohr-coulomb.".fmt
   set multiplot layout 1, 2 title "Mohr-Coulomb envelopes {/Symbol t} = c + {/Symbol s}_n tan {/Symbol f} (least squares); ".info
@@ -74,17 +74,17 @@ do for [fmt in "png pdf"] {
   set ylabel "shear stress {/Symbol t} [kPa]"
   set xrange [0:*]
   set yrange [0:*]
-  set key top left box opaque font ",8"
+  set key below font ",8"
   sel(m) = strcol("method") eq m ? 1 : NaN
   set title "peak"
   plot for [j = 1:nm] "shear-summary.csv" using "sigma_n_kPa":(sel(word(methods, j)) * column("tau_peak_kPa")) \
          with points pt 7 ps 1.3 lc rgb color(j) \
-         title sprintf("%s: {/Symbol f} = %.1f°", title(word(methods, j)), mc(word(methods, j), 2)), \
+         title sprintf("%s: {/Symbol f} = %.1f deg, c = %.2f kPa", title(word(methods, j)), mc(word(methods, j), 2), mc(word(methods, j), 4)), \
        for [j = 1:nm] mc(word(methods, j), 4) + x * mc(word(methods, j), 12) with lines lw 1.5 lc rgb color(j) notitle
   set title "residual (mean over the last third of the shift)"
   plot for [j = 1:nm] "shear-summary.csv" using "sigma_n_kPa":(sel(word(methods, j)) * column("tau_residual_kPa")) \
          with points pt 5 ps 1.2 lc rgb color(j) \
-         title sprintf("%s: {/Symbol f} = %.1f°", title(word(methods, j)), mc(word(methods, j), 7)), \
+         title sprintf("%s: {/Symbol f} = %.1f deg, c = %.2f kPa", title(word(methods, j)), mc(word(methods, j), 7), mc(word(methods, j), 9)), \
        for [j = 1:nm] mc(word(methods, j), 9) + x * mc(word(methods, j), 13) with lines lw 1.5 lc rgb color(j) notitle
   unset multiplot
   unset output

@@ -34,7 +34,7 @@ do for [fmt in "png pdf"] {
   set key width 3
   set xlabel "axial strain {/Symbol e}_a"
   set ylabel "stress ratio q / p"
-  set key below box font ",8"
+  set key below font ",8"
   set yrange [0:*]
   plot for [i = 1:nf] word(files, i) using "eps_a":"q_over_p" with lines lw 1.5 lc rgb color(i) \
          title sprintf("%s, %s kPa: critical state (dotted) %.3f, {/Symbol f}_{cs} = %.1f°", mtitle(word(files, i)), pof(word(files, i)), \
@@ -42,7 +42,7 @@ do for [fmt in "png pdf"] {
        for [i = 1:nf] cs(word(files, i)) with lines dt 3 lw 1 lc rgb color(i) notitle
   set ylabel "volumetric strain {/Symbol e}_v = 1 - V/V_0 (contraction positive)"
   set yrange [*:*]
-  set key below box font ",8"
+  set key below font ",8"
   plot for [i = 1:nf] word(files, i) using "eps_a":"eps_v" with lines lw 1.5 lc rgb color(i) \
          title sprintf("%s, p = %s kPa", mtitle(word(files, i)), pof(word(files, i)))
   unset multiplot
