@@ -88,3 +88,5 @@ contactlab_SOURCES += \
 	experiments/hopper.h
 dist_pkgdata_DATA += \
 	experiments/hopper.gp
+
+include experiments/granular.mk

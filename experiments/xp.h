@@ -416,6 +416,8 @@ int xp_painleve(int argc, char **argv);    /* painleve.c */
 int xp_cone(int argc, char **argv);        /* cone.c */
 int xp_wave(int argc, char **argv);        /* wave.c */
 int xp_hopper(int argc, char **argv);      /* hopper.c */
+int xp_shear(int argc, char **argv);       /* shear.c */
+int xp_triaxial(int argc, char **argv);    /* triaxial.c */
 int xp_run(int argc, char **argv);
 int xp_bench(int argc, char **argv);     /* bench.c */
 
