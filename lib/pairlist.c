@@ -55,6 +55,10 @@ static size_t keep_near_spheres(clab_rows *rows, const clab_world *w, double M, 
                 if (periodic) d = clab_world_min_image(per, d);
                 double S = A->shape.radius + B->shape.radius + M;
                 if (S > 0.0 && clab_v3_dot(d, d) > S * S * (1.0 + 2e-10)) continue;
+            } else if (!periodic && A->shape.type == CLAB_SHAPE_SPHERE && B->shape.type == CLAB_SHAPE_TRIANGLE) {
+                if (clab_sphere_tri_far(w, A, B, M)) continue;
+            } else if (!periodic && A->shape.type == CLAB_SHAPE_TRIANGLE && B->shape.type == CLAB_SHAPE_SPHERE) {
+                if (clab_sphere_tri_far(w, B, A, M)) continue;
             }
             if (!plain_sphere(B)) gen = 1;
             rows->nbr[kept++] = (uint32_t)pairs[k].j;
