@@ -3,7 +3,8 @@
  * and knows nothing of the narrow phase or the driver above it:
  *   grid.c                the general uniform grid over any bounded shapes (clab_broadphase's
  *                         pairs, sorted by (i, j));
- *   broadphase_spheres.c  the cell list of an all-sphere scene: the kept rows at once
+ *   broadphase_spheres.c  the cell list of a scene of spheres (with planes and mesh
+ *                         walls' triangles after them): the kept rows at once
  *                         (its step 3, the pairs cell by cell: sphere_pairs.c, below it;
  *                         sphere_list.h, the two files' shared types);
  *   skin.c                the Verlet skin: the reference state of a build, the motion test,

@@ -3,33 +3,40 @@
  * pairlist.c builds the kept list as the grid's pairs (grid.c, bounds grown by M/2,
  * M = margin + skin + slack) followed by the distance filter of two spheres,
  * |d| <= R_i + R_j + M with the narrow phase's factor (1 + 2e-10) on the squares (d the
- * minimum image of r_j - r_i). When every bounded body is a sphere and their 2R + M are
- * within a factor SL_SIZE_RATIO of each other (the granular benchmarks), the same list comes
- * from one uniform cell list here:
+ * minimum image of r_j - r_i), and the sphere-triangle filter (clab_sphere_tri_far). When
+ * every bounded body is a sphere, or a fixed triangle of a mesh wall placed after every
+ * sphere in a world that is not periodic, and the spheres' 2R + M are within a factor
+ * SL_SIZE_RATIO of each other (the granular benchmarks, between planes or mesh walls), the
+ * same list comes from one uniform cell list here:
  *
  * 1. scan: each sphere's bounds exactly as clab_broadphase computes them (r -+ (R + M/2),
  *    moved to the image whose center lies in the period), a copy of its center, radius and
- *    fixed flag; the half-spaces (at most SL_MAX_PLANES) apart;
+ *    fixed flag; the half-spaces (at most SL_MAX_PLANES) apart; the triangles' bounds by
+ *    clab_collide_bounds, as the general path makes them (tri_scan);
  * 2. cells of side c >= (2R + M)_max (1 + 1e-6) plus a few ulps of the coordinates: a whole
  *    number of cells, at least 3, along a periodic axis; the spheres counting-sorted by the
- *    cell of their bounds' center;
+ *    cell of their bounds' center; each triangle binned into the cells whose spheres its
+ *    bounds may meet (tri_bins);
  * 3. pairs: each sphere i against the spheres j > i of its cell and the 26 around it (the
  *    neighbours wrap along periodic axes). A pair passing the distance test has every
  *    |d_k| <= c, so its spheres are in neighbouring cells and it is looked at; it is kept
  *    when it passes both tests of the general path, the distance test and the overlap of the
  *    bounds (with the periodic images clab_broadphase gives a body whose bounds cross a face:
  *    the same arithmetic, so the same verdict bit for bit). Half-spaces: a sphere's bounds
- *    against each of them as in clab_broadphase. Each sphere's partners j > i are sorted
+ *    against each of them as in clab_broadphase. Triangles: those of the sphere's bin whose
+ *    bounds meet its bounds and that pass the filter (all of higher index: no triangle row
+ *    holds a sphere). Each sphere's partners j > i are sorted
  *    (insertion sort: about 7) into its thread's buffer;
  * 4. order: the blocks are copied out in index order as the rows of the list (clab_pair_list:
  *    row[i], then the partners j > i of body i), a half-space's row (the spheres of higher
  *    index that reach it) gathered from the spheres' bit masks; a row with a half-space
- *    marked in rows->gen.
+ *    marked in rows->gen (a triangle's row is empty; a row with a triangle marked too).
  * So the set is the general path's and the rows are sorted by (i, j): the same list. The
  * pair loop runs on all threads (cells handed out dynamically: a block lands in whichever
  * thread's buffer, and step 4 puts it in its place), steps 1 and 4 on contiguous ranges of
  * bodies, so the list is the same for any thread count. Step 3 is sphere_pairs.c's; the
- * rest is here, one function a step (scan_all, make_grid and sort_cells, write_rows). */
+ * rest is here, one function a step (scan_all and tri_scan, make_grid, tri_bins and
+ * sort_cells, write_rows). */
 #include <float.h>
 #include <stdint.h>
 #include <stdlib.h>

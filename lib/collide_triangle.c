@@ -13,7 +13,9 @@
  * and only when c lies in the feature's region of the whole mesh (its region vectors g:
  * (c - X) . g <= 0 for each), so a sphere over a flat joint or a shared vertex gets one
  * contact. One contact per pair: feature 0 (the key persists as the sphere moves over the
- * triangle's face, edges and corners). */
+ * triangle's face, edges and corners). Every point p of the triangle has |c - p| >= |h|, so a
+ * sphere with |h| - R beyond the envelope by more than the rounding of either distance
+ * (clab_tri_slack, collide_common.h) is left before the feature tests: the same verdict. */
 #include "clab_mesh.h"
 #include "collide_common.h"
 #include "narrow_pair.h"

@@ -31,6 +31,8 @@ static inline int plain_sphere(const clab_body *b)
  * 1.6x as many pairs on a dense packing). A dropped pair cannot come within the margin before
  * the next rebuild: each body moves at most skin/2 until then, so the gap stays above
  * margin + slack. The factor (1 + 2e-10) on the squares is the narrow phase's allowance.
+ * A sphere and a triangle of a mesh wall (not in a periodic world) are dropped alike when a
+ * lower bound of their distance exceeds R + M (clab_sphere_tri_far, collide_common.h).
  * The np pairs (sorted by (i, j)) that pass go to the rows, order kept, a row with a body
  * other than a plain sphere marked in rows->gen, Rmax the largest radius of the plain
  * spheres; returns the pairs kept, or (size_t)-1 when out of memory. */
