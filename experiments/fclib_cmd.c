@@ -82,7 +82,7 @@ static void solve_help(void)
            "W r + q = u; doc/fclib.md) and solve it with contactlab's solvers, on the cone complementarity\n"
            "problem rebuilt from the global form (bodies from M, rows of D^T from H):\n"
            "  --solver S        apgd, gs, jacobi, bb: the Tasora-Anitescu CCP (Coulomb's problem without\n"
-           "                    De Saxce's shift mu |u_T|, seed 000's relaxation); exact (= exact-apgd),\n"
+           "                    De Saxce's shift mu |u_T|, the Tasora-Anitescu relaxation); exact (= exact-apgd),\n"
            "                    exact-gs, ...: Coulomb's problem (the one FCLIB states) by De Saxce's fixed\n"
            "                    point around that solver. A list (apgd,exact) solves with each. Default exact\n"
            "  --tol X           contactlab's residual tolerance [m/s] (default 1e-8)\n"

@@ -30,7 +30,7 @@ static const xp_experiment experiments[] = {
     {"cone", "cone penetrometer (a driven mesh) pushed into a settled bed: tip force against depth, slope per speed", xp_cone},
     {"wave", "pulse through a pressed column of spheres: wave speed vs p^(1/6) (penalty), vs iterations and h (DVI)", xp_wave},
     {"cone-error", "puck sliding between the edges of the Stewart-Trinkle LCP's friction polygon: deflection against k", xp_cone_error},
-    {"shear", "direct shear test (seed 002): peak and residual tau/sigma_n, Mohr-Coulomb friction angle", xp_shear},
+    {"shear", "direct shear test (split box, loading plate): peak and residual tau/sigma_n, Mohr-Coulomb friction angle", xp_shear},
     {"triaxial", "triaxial compression between servo walls: q/p and volumetric strain, critical-state friction angle",
      xp_triaxial},
     {"bench", "benchmarks (chute vs LAMMPS, pile, dvi-pile): particle-steps per second, memory, scaling", xp_bench},

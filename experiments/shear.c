@@ -319,7 +319,7 @@ static void sh_help(const xp_common *c)
            "                     exact_tol 1e-4, exact_max_outer 10; --opt to change)\n"
            "  --sample-dx X      output interval of shear displacement [m] (default shift/200)\n"
            "  --quick            150 spheres, 3 and 25 kPa, a shift of 0.05 L (a check, in seconds)\n"
-           "  --full             seed 002's sizes: 1,800 spheres, 1 mm/s\n\n");
+           "  --full             Chrono's direct shear sizes: 1,800 spheres, 1 mm/s\n\n");
     xp_common_help(c);
 }
 

@@ -28,7 +28,4 @@ include tests/driven.mk
 include tests/conewave.mk
 include tests/hopper.mk
 include tests/fclib.mk
-include tests/validate.mk
-include tests/measure.mk
 include tests/granular.mk
-include tests/driven.mk
