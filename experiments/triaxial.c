@@ -143,7 +143,8 @@ static int tx_servo(clab_sim *s, const tx_opts *o, const clab_vec3 *F, const siz
         sv.axis = clab_v3(tx_normal[k][0], tx_normal[k][1], tx_normal[k][2]);
         sv.stress = p;
         sv.area = area;
-        sv.gain = clab_servo_gain(area, kn, 0.7 * area / (d * d), s->h, o->alpha);
+        /* the stiffness term alone (cn = 0): the walls' contacts are few and lightly damped */
+        sv.gain = clab_servo_gain(area, kn, 0.0, 0.7 * area / (d * d), s->h, o->alpha);
         /* a thousandth of a radius a step, or ten times the speed the axial strain rate gives
          * an edge of the sample, whichever is larger (rigid contacts' large steps) */
         sv.vmax = fmax(1e-3 * 0.5 * d / s->h, 10.0 * o->rate * len[a]);
