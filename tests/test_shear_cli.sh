@@ -34,6 +34,7 @@ rs=$?
 grep -q -- "--sigma LIST" "$tmp/h.txt" && grep -q -- "--full" "$tmp/h.txt" && grep -q "penalty-nohistory" "$tmp/h.txt"
 ok $((rs != 0 || $?)) "--help lists --sigma, --full and the method penalty-nohistory (exit $rs)"
 
+tap_skip_rest "the quick run takes minutes under the sanitizers; the normal build runs it"
 out=$tmp/q
 $CL shear --quick --method penalty,penalty-nohistory,dvi --out "$out" --no-plot --no-progress >"$tmp/q.txt" 2>&1
 rs=$?

@@ -27,6 +27,7 @@ grep -q -- "--rate X" "$tmp/h.txt" && grep -q -- "--servo-alpha" "$tmp/h.txt"
 ok $((rs != 0 || $?)) "--help lists --rate and --servo-alpha (exit $rs)"
 
 out=$tmp/q
+tap_skip_rest "the quick run takes minutes under the sanitizers; the normal build runs it"
 $CL triaxial --quick --method penalty --out "$out" --no-plot --no-progress >"$tmp/q.txt" 2>&1
 rs=$?
 ok $rs "triaxial --quick --method penalty (exit $rs): $(tail -n 4 "$tmp/q.txt" | head -c 300)"
