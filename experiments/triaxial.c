@@ -172,11 +172,12 @@ static int tx_servo(clab_sim *s, const tx_opts *o, const clab_vec3 *F, const siz
  * boxes would touch each other at the cell's edges): its motion is restricted to its axis by
  * construction, and the explicit coupling is stable while M exceeds the mass the wall pushes
  * in one step (M = --wall-mass times the sample's mass, default 0.2: a fifth of the sample,
- * more than the layer a wall pushes; 1 and 5 oscillated more under the CCP). Its speed is
- * clamped to vmax = max(a thousandth of a radius a step, 2 eps_dot L), the guide's limit: a
- * wall whose contacts open (at the start, or when the sample shrinks away) closes the gap at
- * that speed instead of slamming into the sample (10 eps_dot L, the servo's limit, let the
- * walls bounce off the rigid sample: lateral stresses up to 2.5 p).
+ * more than the layer a wall pushes; M = 1 gave 19% in a row under the CCP's --quick form
+ * against 14%). Its speed is clamped to vmax = max(a thousandth of a radius a step,
+ * 2 eps_dot L), the guide's limit: a wall whose contacts open (at the start, or when the
+ * sample shrinks away) closes the gap at that speed instead of slamming into the sample (with
+ * 10 eps_dot L, the servo's limit, the walls bounced off the rigid sample: rows up to 2 p
+ * with M = 0.2, 3.6 p with 1, 4.9 p with 5).
  * v[k]: the walls' speeds. */
 static int tx_loaded(clab_sim *s, double M, double vmax, const clab_vec3 *F, const size_t wall[TX_NWALL], const double len[3],
                      double p, int all, double v[TX_NWALL], clab_error *err)
