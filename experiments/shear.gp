@@ -20,6 +20,9 @@ mc(m, col) = real(system("awk -F, -v m=".m." -v c=".col." '!/^#/ && $1 == m {pri
 ns = words(sigmas)
 nm = words(methods)
 series(s, m) = sprintf("shear-sigma_%skPa-%s.csv", s, m)
+# the indices (in methods) of the methods run at normal stress s (De Saxce's fixed point runs
+# at the first and last only by default), so each method keeps its color in every panel
+ran(s) = system("j=0; for m in ".methods."; do j=$((j+1)); [ -f shear-sigma_".s."kPa-$m.csv ] && printf '%d ' $j; done")
 array colors[8] = ["#1f77b4", "#2ca02c", "#d62728", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"]
 color(i) = colors[(i - 1) % 8 + 1]
 rows = ns <= 2 ? 1 : 2
@@ -42,8 +45,9 @@ do for [fmt in "png pdf"] {
   set yrange [0:*]
   do for [i = 1:ns] {
     set title sprintf("{/Symbol s}_n = %s kPa", word(sigmas, i))
-    plot for [j = 1:nm] series(word(sigmas, i), word(methods, j)) using "x_mm":"stress_ratio" with lines lw 1.5 \
-         lc rgb color(j) title title(word(methods, j))
+    js = ran(word(sigmas, i))
+    plot for [k = 1:words(js)] series(word(sigmas, i), word(methods, int(word(js, k)))) using "x_mm":"stress_ratio" \
+         with lines lw 1.5 lc rgb color(int(word(js, k))) title title(word(methods, int(word(js, k))))
   }
   unset multiplot
   unset output
@@ -56,8 +60,9 @@ do for [fmt in "png pdf"] {
   set key below font ",8"
   do for [i = 1:ns] {
     set title sprintf("{/Symbol s}_n = %s kPa", word(sigmas, i))
-    plot for [j = 1:nm] series(word(sigmas, i), word(methods, j)) using "x_mm":"dilation_mm" with lines lw 1.5 \
-         lc rgb color(j) title title(word(methods, j))
+    js = ran(word(sigmas, i))
+    plot for [k = 1:words(js)] series(word(sigmas, i), word(methods, int(word(js, k)))) using "x_mm":"dilation_mm" \
+         with lines lw 1.5 lc rgb color(int(word(js, k))) title title(word(methods, int(word(js, k))))
   }
   unset multiplot
   unset output

@@ -46,10 +46,19 @@ typedef struct tx_opts {
     double hpen, hdvi;
     double sample_de;    /* output interval of axial strain */
     double alpha;        /* servo: fraction of the stress error closed a step */
+    int walls;           /* TX_WALLS_*: how the confining walls hold p */
+    double wall_mass;    /* a loaded wall's mass, in sample masses */
 } tx_opts;
+
+/* how the confining walls hold p: loaded walls (every method, the default) or the servo (a
+ * kinematic servo cannot hold a stress on rigid contacts; on the Hertz-Mindlin penalty method
+ * of the --quick form it held p to 0.9% in the mean and 1.8% in a row, the loaded walls to
+ * 0.001% and 0.07%) */
+enum { TX_WALLS_LOADED, TX_WALLS_SERVO };
 
 typedef struct tx_result {
     double peak, eps_peak, cs, phi_peak, phi_cs, eps_v_end, eps_v_min, inertial, h, steps, wall;
+    double lat_mean, lat_dev; /* the lateral stresses' rows: mean of sigma_xx, sigma_yy over p, largest |sigma/p - 1| */
 } tx_result;
 
 /* the walls, in this order: x-, x+, y-, y+, z- (bottom), z+ (top); inward normals */
@@ -154,6 +163,36 @@ static int tx_servo(clab_sim *s, const tx_opts *o, const clab_vec3 *F, const siz
     return 0;
 }
 
+/* A loaded wall: a body of mass M moving along its inward normal n only, pushed by the
+ * constant force p A(t) (A from the other walls' positions this step) and by the sample's
+ * contact force F:  M dv/dt = p A - sigma A,  sigma A = -F . n  (v along n, inward positive),
+ * integrated like the bodies (symplectic Euler: v += h (p A + F . n)/M, then the wall moves
+ * h v). The time mean of sigma A is p A exactly while v stays bounded, whatever the contacts'
+ * stiffness. The wall stays a plane the driver moves (a plane cannot be a free body, and free
+ * boxes would touch each other at the cell's edges): its motion is restricted to its axis by
+ * construction, and the explicit coupling is stable while M exceeds the mass the wall pushes
+ * in one step (M = --wall-mass times the sample's mass, default 0.2: a fifth of the sample,
+ * more than the layer a wall pushes; M = 1 gave 19% in a row under the CCP's --quick form
+ * against 14%). Its speed is clamped to vmax = max(a thousandth of a radius a step,
+ * 2 eps_dot L), the guide's limit: a wall whose contacts open (at the start, or when the
+ * sample shrinks away) closes the gap at that speed instead of slamming into the sample (with
+ * 10 eps_dot L, the servo's limit, the walls bounced off the rigid sample: rows up to 2 p
+ * with M = 0.2, 3.6 p with 1, 4.9 p with 5).
+ * v[k]: the walls' speeds. */
+static int tx_loaded(clab_sim *s, double M, double vmax, const clab_vec3 *F, const size_t wall[TX_NWALL], const double len[3],
+                     double p, int all, double v[TX_NWALL], clab_error *err)
+{
+    for (int k = 0; k < (all ? TX_NWALL : TX_ZM); k++) {
+        const int a = k / 2;
+        const double area = len[(a + 1) % 3] * len[(a + 2) % 3];
+        const clab_vec3 n = clab_v3(tx_normal[k][0], tx_normal[k][1], tx_normal[k][2]);
+        v[k] += s->h * (p * area + clab_v3_dot(F[wall[k]], n)) / M;
+        v[k] = fmax(-vmax, fmin(vmax, v[k])); /* the guide's speed limit: a wall that lost its contacts */
+        if (clab_sim_set_body_velocity(s, wall[k], clab_v3_scale(n, v[k]), clab_v3(0, 0, 0), err)) return -1;
+    }
+    return 0;
+}
+
 /* the contact stiffness the servos' gain assumes: Hertz's tangent at the walls' mean contact
  * force p d^2/0.7 (force laws), m/h^2 for rigid contacts (shear.c says why) */
 static double tx_kn(const tx_opts *o, const xp_method *m, double p, double h)
@@ -186,6 +225,11 @@ static int tx_case(tx_opts *o, const xp_method *im, const gr_sample *smp, double
         return 1;
     }
     const double kn = tx_kn(o, im, p, h);
+    const int loaded = o->walls == TX_WALLS_LOADED;
+    double msample = 0.0, vw[TX_NWALL] = {0};
+    for (size_t i = 0; i < smp->n; i++) msample += o->mat.density * 4.0 / 3.0 * M_PI * pow(smp->R[i], 3);
+    const double Mw = o->wall_mass * msample;
+    const double vwmax = fmax(1e-3 * 0.5 * o->mat.d / h, 2.0 * o->rate * (smp->hi[0] - smp->lo[0]));
     clab_options extra;
     clab_options_init(&extra);
     char v[64];
@@ -196,9 +240,9 @@ static int tx_case(tx_opts *o, const xp_method *im, const gr_sample *smp, double
          * than a hundredth of one a step */
         snprintf(v, sizeof v, "%.17g", 0.05 * o->mat.d);
         clab_options_set(&extra, "envelope", v, "triaxial default");
-        if (im->options && strstr(im->options, "friction=exact")) { /* De Saxce's fixed point: 10 CCPs a step */
+        if (im->options && strstr(im->options, "friction=exact")) { /* De Saxce's fixed point: 3 CCPs a step */
             clab_options_set(&extra, "exact_tol", "1e-4", "triaxial default");
-            clab_options_set(&extra, "exact_max_outer", "10", "triaxial default");
+            clab_options_set(&extra, "exact_max_outer", "3", "triaxial default");
         }
     }
     if (im->regularized) {
@@ -234,8 +278,10 @@ static int tx_case(tx_opts *o, const xp_method *im, const gr_sample *smp, double
     META("strain_rate_1_s", o->rate);
     META("strain_end", o->strain);
     META("consolidate_s", o->consolidate);
-    META("servo_alpha", o->alpha);
-    META("servo_kn_N_m", kn);
+    clab_options_set(&meta, "walls", loaded ? "loaded: each lateral wall a mass M along its axis pushed by p A(t) "
+                                              "(M dv/dt = p A - sigma A)" : "servo: wall speed = gain (p - sigma), clamped", NULL);
+    if (loaded) META("wall_mass_kg", Mw);
+    else META("servo_alpha", o->alpha), META("servo_kn_N_m", kn);
     META("inertial_number", inertial);
     clab_options_set(&meta, "inertial_number_def", "I = eps_dot d sqrt(rho/p)", NULL);
     clab_options_set(&meta, "q_kPa", "sigma_zz - (sigma_xx + sigma_yy)/2 from the walls' forces", NULL);
@@ -265,7 +311,8 @@ static int tx_case(tx_opts *o, const xp_method *im, const gr_sample *smp, double
     for (long k = 0; k < ncons; k++) { /* isotropic compression to p */
         if (clab_sim_step(s, &err) || clab_sim_body_forces(s, F, NULL, &err)) goto failed;
         tx_extent(w, wall, len, &box);
-        if (tx_servo(s, o, F, wall, len, p, kn, 1, &err)) goto failed;
+        if (loaded ? tx_loaded(s, Mw, vwmax, F, wall, len, p, 1, vw, &err) : tx_servo(s, o, F, wall, len, p, kn, 1, &err))
+            goto failed;
         if (k % 64 == 0 && xp_stop_signal()) goto stopped;
         if (k % 64 == 0) xp_progress_update(pb, pb0 + pbspan * (double)k / ntot);
     }
@@ -276,7 +323,8 @@ static int tx_case(tx_opts *o, const xp_method *im, const gr_sample *smp, double
     if (clab_sim_set_body_velocity(s, wall[TX_ZM], clab_v3(0, 0, vz), clab_v3(0, 0, 0), &err) ||
         clab_sim_set_body_velocity(s, wall[TX_ZP], clab_v3(0, 0, -vz), clab_v3(0, 0, 0), &err))
         goto failed;
-    double acc[3] = {0, 0, 0}, span = 0.0, evmin = INFINITY;
+    double acc[3] = {0, 0, 0}, span = 0.0, evmin = INFINITY, lsum = 0.0, ldev = 0.0;
+    int nl = 0;
     clab_measure_opts mo = clab_measure_default_opts();
     mo.box = &box;
     for (long k = 0; k <= nshear; k++) {
@@ -286,7 +334,8 @@ static int tx_case(tx_opts *o, const xp_method *im, const gr_sample *smp, double
             tx_wall_stress(F, wall, len, sig);
             for (int a = 0; a < 3; a++) acc[a] += sig[a] * h;
             span += h;
-            if (tx_servo(s, o, F, wall, len, p, kn, 0, &err)) goto failed;
+            if (loaded ? tx_loaded(s, Mw, vwmax, F, wall, len, p, 0, vw, &err) : tx_servo(s, o, F, wall, len, p, kn, 0, &err))
+                goto failed;
         }
         if (k % 64 == 0 && xp_stop_signal()) goto stopped;
         if (k % 64 == 0) xp_progress_update(pb, pb0 + pbspan * (double)(ncons + k) / ntot);
@@ -303,7 +352,11 @@ static int tx_case(tx_opts *o, const xp_method *im, const gr_sample *smp, double
                              ms.Z, ms.Z_m, (double)s->contacts.n, (double)st.iterations};
         if (clab_csv_row(csv, row, NCOLS, &err)) goto failed;
         if (span > 0.0 && krow < nrow) xs[krow] = ea, qp[krow++] = q / pm;
-        if (span > 0.0) evmin = fmin(evmin, ev);
+        if (span > 0.0) {
+            evmin = fmin(evmin, ev);
+            for (int a = 0; a < 2; a++) lsum += sig[a] / p, ldev = fmax(ldev, fabs(sig[a] / p - 1.0));
+            nl += 2;
+        }
         acc[0] = acc[1] = acc[2] = span = 0.0;
         res->eps_v_end = ev;
     }
@@ -311,6 +364,7 @@ static int tx_case(tx_opts *o, const xp_method *im, const gr_sample *smp, double
     gr_peak_residual(xs, qp, krow, 0.005, 2.0 / 3.0 * o->strain, &pk);
     res->peak = pk.peak, res->eps_peak = pk.x_peak, res->cs = pk.residual;
     res->phi_peak = gr_phi_triaxial_deg(pk.peak), res->phi_cs = gr_phi_triaxial_deg(pk.residual);
+    res->lat_mean = nl ? lsum / nl : NAN, res->lat_dev = nl ? ldev : NAN;
     res->eps_v_min = evmin, res->inertial = inertial, res->h = h, res->steps = (double)ntot;
     res->wall = clab_clock() - t0;
     rc = 0;
@@ -340,12 +394,14 @@ static void tx_help(const xp_common *c)
     printf("usage: contactlab triaxial [options]\n\n"
            "Triaxial compression of a cubical sample between six plane walls (gravity off). The sample is\n"
            "the direct shear test's (dropped with friction off and settled; <out>/triaxial-sample.dat).\n"
-           "All six walls first servo to the confining stress p (isotropic compression, --consolidate);\n"
-           "then the top and bottom walls approach each other at the axial strain rate while the four\n"
-           "lateral walls hold p (servo: wall speed = gain (p - sigma), clamped to a thousandth of a\n"
-           "radius a step or ten times eps_dot L, whichever is larger; gain = alpha area/(k_n N_c h),\n"
-           "N_c = 0.7 area/d^2 contacts of stiffness k_n: Hertz's at the walls' contact force for force\n"
-           "laws, m/h^2 for rigid contacts).\n"
+           "All six walls are first brought to the confining stress p (isotropic compression,\n"
+           "--consolidate); then the top and bottom walls approach each other at the axial strain rate\n"
+           "while the four lateral walls hold p. Every method: loaded walls, each a mass moving along\n"
+           "its axis pushed by p A(t) (a servo cannot hold a stress on rigid contacts). --walls servo:\n"
+           "servo walls (wall speed = gain (p - sigma), clamped to a thousandth of a radius a step or\n"
+           "ten times eps_dot L, whichever is larger; gain = alpha area/(k_n N_c h), N_c = 0.7 area/d^2\n"
+           "contacts of stiffness k_n: Hertz's at the walls' contact force for force laws, m/h^2 for\n"
+           "rigid contacts).\n"
            "Writes one CSV per (method, p): q/p, the volumetric strain, the walls' and the contacts'\n"
            "(Love-Weber) stresses and the coordination number against the axial strain;\n"
            "triaxial-summary.csv: peak and critical-state q/p and the friction angles\n"
@@ -362,9 +418,13 @@ static void tx_help(const xp_common *c)
            "  --h-penalty S     step of the force-law methods [s] (default: 1/30 of a contact's period)\n"
            "  --h-dvi S         step of the rigid-contact methods [s] (default 1e-3;\n"
            "                     CCP: tol = 1e-4 m/s, max_iter 200, envelope 0.05 d; exact:\n"
-           "                     exact_tol 1e-4, exact_max_outer 10; --opt to change)\n"
+           "                     exact_tol 1e-4, exact_max_outer 3; --opt to change)\n"
            "  --sample-de X     output interval of axial strain (default 0.002)\n"
            "  --servo-alpha A   fraction of a wall's stress error closed a step (default 0.1)\n"
+           "  --walls W         how the confining walls hold p: loaded (default) or servo\n"
+           "  --wall-mass X     a loaded wall's mass in sample masses (default 0.2); it moves along its\n"
+           "                    axis only, pushed by p A(t) and the contacts: M dv/dt = p A - sigma A,\n"
+           "                    speed within max(1e-3 R/h, 2 eps_dot L)\n"
            "  --quick           150 spheres, strain 0.03 (a check, in seconds)\n\n");
     xp_common_help(c);
 }
@@ -382,6 +442,7 @@ int xp_triaxial(int argc, char **argv)
         {"seed", required_argument, 0, 1012},      {"h-penalty", required_argument, 0, 1013},
         {"h-dvi", required_argument, 0, 1014},     {"sample-de", required_argument, 0, 1015},
         {"servo-alpha", required_argument, 0, 1016}, {"quick", no_argument, 0, 1017},
+        {"walls", required_argument, 0, 1018},     {"wall-mass", required_argument, 0, 1019},
         {0, 0, 0, 0}};
     tx_opts o;
     memset(&o, 0, sizeof o);
@@ -399,6 +460,8 @@ int xp_triaxial(int argc, char **argv)
     o.hdvi = 1e-3;
     o.sample_de = 0.002;
     o.alpha = 0.1;
+    o.walls = TX_WALLS_LOADED;
+    o.wall_mass = 0.2;
     int quick = 0, nset = 0, strainset = 0, rc = 2, opt;
     double x;
     optind = 1;
@@ -434,6 +497,12 @@ int xp_triaxial(int argc, char **argv)
         case 1015: bad = xp_parse_double("sample-de", optarg, 1e-7, 0.1, &o.sample_de); break;
         case 1016: bad = xp_parse_double("servo-alpha", optarg, 1e-6, 1, &o.alpha); break;
         case 1017: quick = 1; break;
+        case 1018:
+            if (!strcmp(optarg, "servo")) o.walls = TX_WALLS_SERVO;
+            else if (!strcmp(optarg, "loaded")) o.walls = TX_WALLS_LOADED;
+            else xp_option_error("contactlab triaxial: --walls %s: allowed: loaded, servo\n", optarg);
+            break;
+        case 1019: bad = xp_parse_double("wall-mass", optarg, 1e-3, 1e6, &o.wall_mass); break;
         default: xp_option_unknown(); break;
         }
         (void)bad;
@@ -457,13 +526,15 @@ int xp_triaxial(int argc, char **argv)
     static const char *const scols[] = {"method",       "p_kPa",        "peak_q_over_p", "eps_a_peak",
                                         "cs_q_over_p",  "phi_peak_deg", "phi_cs_deg",    "eps_v_end",
                                         "eps_v_min",    "inertial_number", "h_s",        "steps",
-                                        "wall_s",       "series_file"};
+                                        "wall_s",       "lateral_mean_over_p", "lateral_dev_max", "series_file"};
     enum { NS = sizeof scols / sizeof scols[0] };
     clab_options meta;
     clab_options_init(&meta);
     clab_options_set(&meta, "experiment", "triaxial", NULL);
     clab_options_set(&meta, "peak_q_over_p", "largest q/p of the curve smoothed over 0.005 of axial strain", NULL);
     clab_options_set(&meta, "cs_q_over_p", "critical state: mean q/p over the last third of the axial strain", NULL);
+    clab_options_set(&meta, "lateral_mean_over_p", "mean over the rows of sigma_xx/p and sigma_yy/p (the confining walls)", NULL);
+    clab_options_set(&meta, "lateral_dev_max", "largest |sigma_xx/p - 1|, |sigma_yy/p - 1| over the rows (means over a row's interval)", NULL);
     clab_options_set(&meta, "phi_deg", "sin(phi) = 3 M/(6 + M), M = q/p (triaxial compression)", NULL);
     clab_csv *sum = xp_summary_begin(&o.c, spath, &meta, scols, NS);
     if (!sum) {
@@ -476,8 +547,8 @@ int xp_triaxial(int argc, char **argv)
         rc = 1;
         goto out;
     }
-    printf("%-16s %7s %9s %9s %9s %9s %9s %9s %9s %8s\n", "method", "p_kPa", "peak_q/p", "eps_peak", "cs_q/p",
-           "phi_peak", "phi_cs", "eps_v_end", "I", "wall_s");
+    printf("%-16s %7s %9s %9s %9s %9s %9s %9s %9s %8s %8s %8s\n", "method", "p_kPa", "peak_q/p", "eps_peak",
+           "cs_q/p", "phi_peak", "phi_cs", "eps_v_end", "I", "wall_s", "lat/p", "lat_dev");
     rc = 0;
     for (int mi = 0; mi < o.c.nmethod && rc == 0; mi++) {
         const xp_method *im = o.c.method[mi];
@@ -494,15 +565,16 @@ int xp_triaxial(int argc, char **argv)
                 break;
             }
             double vals[] = {o.p[i] / 1e3, r.peak,   r.eps_peak, r.cs, r.phi_peak, r.phi_cs, r.eps_v_end,
-                             r.eps_v_min,  r.inertial, r.h,      r.steps, r.wall};
+                             r.eps_v_min,  r.inertial, r.h,      r.steps, r.wall, r.lat_mean, r.lat_dev};
             const char *tail[] = {file};
             if (xp_summary_row(&o.c, sum, &im->name, 1, vals, sizeof vals / sizeof vals[0], tail, 1)) {
                 rc = 1;
                 break;
             }
             if (pb.on) fprintf(stderr, "\r%*s\r", 80, "");
-            printf("%-16s %7.3g %9.4f %9.4f %9.4f %9.2f %9.2f %9.4f %9.2e %8.1f\n", im->name, o.p[i] / 1e3, r.peak,
-                   r.eps_peak, r.cs, r.phi_peak, r.phi_cs, r.eps_v_end, r.inertial, r.wall);
+            printf("%-16s %7.3g %9.4f %9.4f %9.4f %9.2f %9.2f %9.4f %9.2e %8.1f %8.4f %8.4f\n", im->name,
+                   o.p[i] / 1e3, r.peak, r.eps_peak, r.cs, r.phi_peak, r.phi_cs, r.eps_v_end, r.inertial, r.wall,
+                   r.lat_mean, r.lat_dev);
             fflush(stdout);
         }
         if (rc == 0) xp_progress_end(&pb);
