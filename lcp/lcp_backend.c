@@ -166,7 +166,7 @@ static int lcp_load(void *self, FILE *f, clab_error *err)
 
 const clab_backend_type clab_backend_lcp = {
     "lcp",
-    "rigid contact as a linear complementarity problem with a polyhedral friction cone (Stewart-Trinkle LCP)",
+    "Stewart-Trinkle LCP (polyhedral friction cone)",
     "  directions=K              edges of the polyhedral friction cone, a regular K-gon in the\n"
     "                            tangent plane from u (default 8, 3 .. 64)\n"
     "  solver=pgs|lemke          pgs (default): projected Gauss-Seidel by contact blocks, each\n"
