@@ -71,6 +71,14 @@ int gr_sample_add(const gr_sample *s, const gr_material *m, int mat, clab_world 
 /* Hertz's tangent stiffness dF/ddelta = 3/2 K^(2/3) F^(1/3) of a sphere of radius R on a flat
  * of the same material, under the force F [N/m] */
 double gr_hertz_kn(const gr_material *m, double R, double F);
+/* 1 when method im is De Saxce's fixed point (exact Coulomb): a sequence of CCPs a step */
+int gr_exact_friction(const xp_method *im);
+/* The options both granular tests give a method on top of the user's (where: "shear",
+ * "triaxial", for the options' origin): rigid methods a quasi-static tolerance (1e-4 m/s, 1% of
+ * the boundaries' speed), 200 iterations, an envelope of d/20 and, for the exact friction, at
+ * most 3 CCPs a step; the regularized one Hertz's tangent stiffness under the force stress d^2. */
+void gr_method_options(clab_options *extra, const xp_method *im, const gr_material *m, double stress,
+                       const char *where);
 
 /* out[i] = mean of y[j] over the j with |x[j] - x[i]| <= win/2 (x non-decreasing); win <= 0
  * copies y. */

@@ -10,6 +10,7 @@
 #include "pile_scene.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -193,4 +194,33 @@ int gr_sample_get(const xp_common *c, const gr_sample_def *def, const gr_materia
         return -1;
     }
     return 0;
+}
+
+int gr_exact_friction(const xp_method *im)
+{
+    return im->options && strstr(im->options, "friction=exact") != NULL;
+}
+
+void gr_method_options(clab_options *extra, const xp_method *im, const gr_material *m, double stress,
+                       const char *where)
+{
+    char v[64], origin[64];
+    snprintf(origin, sizeof origin, "%s default", where);
+    if (im->kind == XP_KIND_CCP) {
+        clab_options_set(extra, "tol", "1e-4", origin);
+        clab_options_set(extra, "max_iter", "200", origin);
+        /* contacts within a twentieth of a diameter enter the CCP: the boundaries move less
+         * than a hundredth of one a step */
+        snprintf(v, sizeof v, "%.17g", 0.05 * m->d);
+        clab_options_set(extra, "envelope", v, origin);
+        if (gr_exact_friction(im)) { /* 3 CCPs a step (each takes max_iter: the step's cost) */
+            clab_options_set(extra, "exact_tol", "1e-4", origin);
+            clab_options_set(extra, "exact_max_outer", "3", origin);
+        }
+    }
+    if (im->regularized) {
+        snprintf(v, sizeof v, "%.17g", gr_hertz_kn(m, 0.25 * m->d, stress * m->d * m->d));
+        snprintf(origin, sizeof origin, "%s: Hertz's tangent stiffness at the stress times d^2", where);
+        clab_options_set(extra, "stiffness", v, origin);
+    }
 }

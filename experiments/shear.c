@@ -50,12 +50,6 @@ static const char *const series_cols[] = {"x_mm",    "t_s",          "shear_forc
                                           "dilation_mm", "contacts", "kinetic_energy_J", "iterations"};
 enum { NCOLS = sizeof series_cols / sizeof series_cols[0] };
 
-/* De Saxce's fixed point (exact Coulomb): each step a sequence of CCPs, the costly method */
-static int sh_exact(const xp_method *im)
-{
-    return im->options && strstr(im->options, "friction=exact") != NULL;
-}
-
 /* the penalty step: a thirtieth of the period of a contact of two spheres under the largest
  * stress's contact force (sigma d^2), 1-2-5 rounded down */
 static double sh_penalty_step(const sh_opts *o, double sigma_max)
@@ -84,23 +78,7 @@ static int sh_case(sh_opts *o, const xp_method *im, const gr_sample *smp, double
     }
     clab_options extra;
     clab_options_init(&extra);
-    char v[64];
-    if (im->kind == XP_KIND_CCP) { /* quasi-static: 1e-4 m/s is 1% of the boundary's speed */
-        clab_options_set(&extra, "tol", "1e-4", "shear default");
-        clab_options_set(&extra, "max_iter", "200", "shear default");
-        /* contacts within a twentieth of a diameter enter the CCP: the boundaries move less
-         * than a hundredth of one a step */
-        snprintf(v, sizeof v, "%.17g", 0.05 * o->mat.d);
-        clab_options_set(&extra, "envelope", v, "shear default");
-        if (sh_exact(im)) { /* De Saxce's fixed point: 3 CCPs a step (each takes max_iter: the step's cost) */
-            clab_options_set(&extra, "exact_tol", "1e-4", "shear default");
-            clab_options_set(&extra, "exact_max_outer", "3", "shear default");
-        }
-    }
-    if (im->regularized) {
-        snprintf(v, sizeof v, "%.17g", gr_hertz_kn(&o->mat, 0.25 * o->mat.d, sigma_n * o->mat.d * o->mat.d));
-        clab_options_set(&extra, "stiffness", v, "shear: Hertz's tangent stiffness at sigma_n d^2");
-    }
+    gr_method_options(&extra, im, &o->mat, sigma_n, "shear");
     clab_sim *s = xp_sim(&o->c, w, im, h, &extra);
     clab_options_free(&extra);
     if (!s) {
@@ -112,6 +90,7 @@ static int sh_case(sh_opts *o, const xp_method *im, const gr_sample *smp, double
     xp_path(&o->c, file, path, sizeof path);
     const double A = g.L * g.W, rate = o->speed / (10.0 * o->mat.d);
 
+    char v[64];
     clab_options meta;
     clab_options_init(&meta);
     clab_options_set(&meta, "experiment", "shear", NULL);
@@ -469,7 +448,7 @@ int xp_shear(int argc, char **argv)
          * envelope */
         int pick[SH_MAXS], np = 0;
         for (int i = 0; i < o.nsigma; i++)
-            if (sigmaset || !sh_exact(im) || o.nsigma <= 2 || i == 0 || i == o.nsigma - 1) pick[np++] = i;
+            if (sigmaset || !gr_exact_friction(im) || o.nsigma <= 2 || i == 0 || i == o.nsigma - 1) pick[np++] = i;
         snprintf(label, sizeof label, "shear %s, %d stresses", im->name, np);
         xp_progress_begin(&pb, &o.c, label);
         for (int j = 0; j < np && rc == 0; j++) {

@@ -232,23 +232,7 @@ static int tx_case(tx_opts *o, const xp_method *im, const gr_sample *smp, double
     const double vwmax = fmax(1e-3 * 0.5 * o->mat.d / h, 2.0 * o->rate * (smp->hi[0] - smp->lo[0]));
     clab_options extra;
     clab_options_init(&extra);
-    char v[64];
-    if (im->kind == XP_KIND_CCP) { /* quasi-static: 1e-4 m/s is 1% of the boundary's speed */
-        clab_options_set(&extra, "tol", "1e-4", "triaxial default");
-        clab_options_set(&extra, "max_iter", "200", "triaxial default");
-        /* contacts within a twentieth of a diameter enter the CCP: the boundaries move less
-         * than a hundredth of one a step */
-        snprintf(v, sizeof v, "%.17g", 0.05 * o->mat.d);
-        clab_options_set(&extra, "envelope", v, "triaxial default");
-        if (im->options && strstr(im->options, "friction=exact")) { /* De Saxce's fixed point: 3 CCPs a step */
-            clab_options_set(&extra, "exact_tol", "1e-4", "triaxial default");
-            clab_options_set(&extra, "exact_max_outer", "3", "triaxial default");
-        }
-    }
-    if (im->regularized) {
-        snprintf(v, sizeof v, "%.17g", gr_hertz_kn(&o->mat, 0.25 * o->mat.d, p * o->mat.d * o->mat.d));
-        clab_options_set(&extra, "stiffness", v, "triaxial: Hertz's tangent stiffness at p d^2");
-    }
+    gr_method_options(&extra, im, &o->mat, p, "triaxial");
     clab_sim *s = xp_sim(&o->c, w, im, h, &extra);
     clab_options_free(&extra);
     if (!s) {
@@ -259,6 +243,7 @@ static int tx_case(tx_opts *o, const xp_method *im, const gr_sample *smp, double
     char path[2048];
     xp_path(&o->c, file, path, sizeof path);
     const double inertial = gr_inertial_number(o->rate, o->mat.d, o->mat.density, p);
+    char v[64];
     clab_options meta;
     clab_options_init(&meta);
     clab_options_set(&meta, "experiment", "triaxial", NULL);
