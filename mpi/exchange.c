@@ -11,14 +11,14 @@
 int clab_mpi_agree(clab_mpi_domain *d, int rc, int *rebuild, clab_error *err)
 {
     const double t0 = MPI_Wtime();
-    int mine[3] = {rc != CLAB_OK, rebuild ? *rebuild : 0, rc != CLAB_OK ? d->rank : INT_MAX}, all[3];
-    int rmin[1] = {mine[2]}, first;
-    MPI_Allreduce(mine, all, 2, MPI_INT, MPI_MAX, d->comm);
-    MPI_Allreduce(rmin, &first, 1, MPI_INT, MPI_MIN, d->comm);
+    /* one reduction: a failure flag, the rebuild flag, and size - rank of a failed rank (the
+     * maximum names the first failed rank) */
+    int mine[3] = {rc != CLAB_OK, rebuild ? *rebuild : 0, rc != CLAB_OK ? d->size - d->rank : 0}, all[3];
+    MPI_Allreduce(mine, all, 3, MPI_INT, MPI_MAX, d->comm);
     d->traffic.t_exchange += MPI_Wtime() - t0;
     if (rebuild) *rebuild = all[1];
     if (rc) return rc;
-    if (all[0]) return clab_error_set(err, CLAB_EINVAL, "mpi: rank %d failed (its message on its stderr)", first);
+    if (all[0]) return clab_error_set(err, CLAB_EINVAL, "mpi: rank %d failed (its message on its stderr)", d->size - all[2]);
     return CLAB_OK;
 }
 

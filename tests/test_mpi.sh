@@ -1,0 +1,44 @@
+#!/bin/sh
+# test_mpi.sh: the MPI decomposition on 1, 2, 3 and 4 ranks (built with --with-mpi; doc/mpi.md):
+# tests/test_mpi (a sphere sliding through every rank keeps its contact history: the end state
+# equal to the one-process run's to the bit) under mpirun, then mpirun -np P contactlab bench
+# chute and pile --quick for 1,000 steps with --check (each P's end state compared bit for bit
+# with the one-process clab_sim run on rank 0) and the end-state hashes of all P equal.
+tag=mpi
+. "${top_srcdir:-..}/tests/tap.sh"
+run="mpirun --oversubscribe --allow-run-as-root"
+for P in 1 2 3 4; do
+    $run -np "$P" tests/test_mpi >"$tmp/t$P.out" 2>"$tmp/t$P.err"
+    st=$?
+    while IFS= read -r line; do
+        case "$line" in
+        "ok - "*) ok 0 "${line#ok - }" ;;
+        "not ok - "*) ok 1 "${line#not ok - }" ;;
+        esac
+    done <"$tmp/t$P.out"
+    ok $st "mpirun -np $P tests/test_mpi: exit status $st"
+    [ $st -eq 0 ] || sed 's/^/# /' "$tmp/t$P.err"
+done
+for b in chute pile; do
+    for P in 1 2 3 4; do
+        $run -np "$P" ./contactlab bench $b --quick --nx 2 --steps 1000 --check --out "$tmp/out" \
+            --state "$tmp/$b-$P.bin" >"$tmp/$b-$P.out" 2>&1
+        st=$?
+        grep -q 'one-rank clab_sim reference: [0-9a-f]*: identical' "$tmp/$b-$P.out"
+        ok $? "mpirun -np $P contactlab bench $b --quick --steps 1000 --check: the one-process end state to the bit (exit $st)"
+        [ $st -eq 0 ] || sed 's/^/# /' "$tmp/$b-$P.out"
+        grep -E 'end state hash|steps in' "$tmp/$b-$P.out" | sed 's/^ */# /'
+    done
+    s1=$(sha256sum <"$tmp/$b-1.bin" | cut -d' ' -f1)
+    same=0
+    for P in 2 3 4; do
+        [ "$(sha256sum <"$tmp/$b-$P.bin" | cut -d' ' -f1)" = "$s1" ] || same=1
+    done
+    ok $same "$b: the end state files of 1, 2, 3 and 4 ranks have one SHA-256, $s1"
+done
+# refusals: a command the decomposition does not run, named
+$run -np 2 ./contactlab bowling --quick --out "$tmp/bowl" >"$tmp/bowl.out" 2>&1
+st=$?
+[ $st -ne 0 ] && grep -q 'contactlab bowling: not supported across MPI ranks' "$tmp/bowl.out"
+ok $? "mpirun -np 2 contactlab bowling: refused, naming the command (exit $st)"
+tap_end
