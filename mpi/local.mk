@@ -11,4 +11,4 @@ contactlab_SOURCES += $(clab_mpi_sources) mpi/xp_mpi.c mpi/xp_mpi.h
 contactlab_CPPFLAGS += -I$(srcdir)/mpi -I$(srcdir)/experiments $(MPI_CFLAGS)
 contactlab_LDADD += $(MPI_LIBS)
 endif
-EXTRA_DIST += $(clab_mpi_sources) mpi/xp_mpi.c mpi/xp_mpi.h
+EXTRA_DIST += $(clab_mpi_sources) mpi/xp_mpi.c mpi/xp_mpi.h scripts/install-mpi-deps.sh
