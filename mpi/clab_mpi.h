@@ -46,6 +46,10 @@ typedef struct clab_mpi_domain {
     int cell[3];            /* this rank's brick in the grid */
     double cut[3][65];      /* cut[k][0 .. grid[k]]: the bricks' faces along k (open axes: -inf, +inf
                              * at the ends); a rank's brick is [cut[k][cell[k]], cut[k][cell[k]+1]) */
+    int balance;            /* 1: at every rebuild the inner cuts move to the quantiles of the
+                             * moving bodies' centers along each axis (equal counts a slab); 0:
+                             * even cuts */
+    double envelope;        /* the largest envelope a sim of the domain may use [m] */
     double reach;           /* a ghost's bounding sphere comes within reach of the brick [m] */
     double skin;            /* rebuild when a body has moved more than skin/2 [m] */
     clab_world *global;     /* every body in the global order: materials, names, replicated bodies;
@@ -78,12 +82,13 @@ typedef struct clab_mpi_sim {
 void clab_mpi_grid(int size, const double L[3], int grid[3]);
 
 /* The domain of a world on every rank of comm: `global` (the same world on every rank, taken:
- * the domain destroys it) cut into bricks; grid NULL or {0, 0, 0}: clab_mpi_grid's. Refused
+ * the domain destroys it) cut into bricks; grid NULL or {0, 0, 0}: clab_mpi_grid's; balance:
+ * d->balance (the cuts at the bodies' quantiles, from the first build on). Refused
  * (CLAB_EINVAL naming the feature): joints, driven bodies, loads, a moving body without a bound
  * (a free plane), more than 64 ranks along an axis. skin [m] > 0: the displacement between
  * rebuilds; envelope [m]: the backend's. The local world is built (the first rebuild). */
-int clab_mpi_domain_create(clab_mpi_domain **out, MPI_Comm comm, clab_world *global, const int *grid, double skin,
-                           double envelope, clab_error *err);
+int clab_mpi_domain_create(clab_mpi_domain **out, MPI_Comm comm, clab_world *global, const int *grid, int balance,
+                           double skin, double envelope, clab_error *err);
 void clab_mpi_domain_destroy(clab_mpi_domain *d);
 
 /* The sim of the domain's local world under a backend with keyed hooks

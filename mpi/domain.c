@@ -85,8 +85,8 @@ static void set_cuts(clab_mpi_domain *d, const double lo[3], const double hi[3])
     }
 }
 
-int clab_mpi_domain_create(clab_mpi_domain **out, MPI_Comm comm, clab_world *global, const int *grid, double skin,
-                           double envelope, clab_error *err)
+int clab_mpi_domain_create(clab_mpi_domain **out, MPI_Comm comm, clab_world *global, const int *grid, int balance,
+                           double skin, double envelope, clab_error *err)
 {
     *out = NULL;
     clab_mpi_domain *d = calloc(1, sizeof *d);
@@ -99,6 +99,8 @@ int clab_mpi_domain_create(clab_mpi_domain **out, MPI_Comm comm, clab_world *glo
     MPI_Comm_size(comm, &d->size);
     d->global = global;
     d->skin = skin;
+    d->balance = balance != 0;
+    d->envelope = envelope;
     clab_world *w = global;
     int rc = CLAB_OK;
     if (w->njoints) rc = clab_error_set(err, CLAB_EINVAL, "mpi: joints (%zu in the scene) are not supported across ranks", w->njoints);
@@ -238,11 +240,40 @@ static int plan(clab_mpi_domain *d, clab_error *err)
     return CLAB_OK;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* the inner cuts along each axis at the quantiles of the moving bodies' centers: slab j of g
+ * starts at the center of rank j n / g in the sorted order, so each slab holds n/g of them
+ * (ties aside); the outer faces stay */
+static int balance_cuts(clab_mpi_domain *d, clab_error *err)
+{
+    const clab_world *g = d->global;
+    double *x = malloc((g->nbodies ? g->nbodies : 1) * sizeof *x);
+    if (!x) return clab_error_set(err, CLAB_ENOMEM, "mpi: out of memory for %zu bodies", g->nbodies);
+    for (int k = 0; k < 3; k++) {
+        if (d->grid[k] == 1) continue;
+        size_t n = 0;
+        for (size_t i = 0; i < g->nbodies; i++)
+            if (!g->bodies[i].fixed) x[n++] = k == 0 ? g->bodies[i].r.x : k == 1 ? g->bodies[i].r.y : g->bodies[i].r.z;
+        if (n < (size_t)d->grid[k]) continue; /* fewer bodies than slabs: the cuts stay */
+        qsort(x, n, sizeof *x, cmp_double);
+        for (int j = 1; j < d->grid[k]; j++) d->cut[k][j] = x[(size_t)j * n / (size_t)d->grid[k]];
+    }
+    free(x);
+    return CLAB_OK;
+}
+
 int clab_mpi_assign(clab_mpi_domain *d, clab_error *err)
 {
     const clab_world *g = d->global;
     clab_world *lw = d->local;
     size_t nl = 0;
+    int rc;
+    if (d->balance && (rc = balance_cuts(d, err))) return rc;
     /* owners first: a body in reach of this brick is a ghost only when another rank owns it */
     for (size_t i = 0; i < g->nbodies; i++) d->owner[i] = g->bodies[i].fixed ? -1 : clab_mpi_owner_of(d, g->bodies[i].r);
     for (size_t i = 0; i < g->nbodies; i++) {

@@ -33,6 +33,10 @@ int clab_mpi_sim_create(clab_mpi_sim **out, clab_mpi_domain *d, const char *back
         ms->sim = clab_sim_create(d->local, backend, h, &o, err);
         clab_options_free(&o);
         if (!ms->sim) rc = err->status ? err->status : CLAB_EINVAL;
+        else if (ms->sim->envelope > d->envelope)
+            rc = clab_error_set(err, CLAB_EINVAL,
+                                "mpi: envelope %g m is more than the %g m the decomposition's ghosts were chosen for",
+                                ms->sim->envelope, d->envelope);
     }
     rc = clab_mpi_agree(d, rc, NULL, err);
     if (rc) {

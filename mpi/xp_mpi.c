@@ -35,7 +35,7 @@ int clab_xp_mpi_wanted(int argc, char **argv)
 typedef struct mpi_opts {
     bench_ctx c;
     long steps;
-    int check, grid[3], nx;
+    int check, grid[3], nx, balance;
     double skin;
     char state[1024];
 } mpi_opts;
@@ -49,6 +49,8 @@ static void usage(FILE *f)
                "  --data PATH      chute: LAMMPS's data.chute (as bench chute --data)\n"
                "  --out DIR        chute: where the packing contactlab makes is kept (default out/bench)\n"
                "  --grid AxBxC     the ranks along x, y, z (default: the least brick surface)\n"
+               "  --balance        at every rebuild, the cuts at the quantiles of the bodies' centers (equal\n"
+               "                   counts a slab; default: even cuts)\n"
                "  --skin S         rebuild the decomposition when a body moved more than S/2 [m] (default:\n"
                "                   0.1 x the largest radius)\n"
                "  --check          also run the steps on rank 0 alone (clab_sim) and compare bit for bit\n"
@@ -65,6 +67,7 @@ static int parse(int argc, char **argv, mpi_opts *o, const char **which)
                                        {"out", required_argument, 0, 'o'},   {"grid", required_argument, 0, 'g'},
                                        {"skin", required_argument, 0, 'k'},  {"check", no_argument, 0, 'c'},
                                        {"state", required_argument, 0, 'w'}, {"help", no_argument, 0, 'h'},
+                                       {"balance", no_argument, 0, 'b'},
                                        {0, 0, 0, 0}};
     optind = 1;
     opterr = 0;
@@ -84,6 +87,7 @@ static int parse(int argc, char **argv, mpi_opts *o, const char **which)
             break;
         case 'k': o->skin = strtod(optarg, &end); if (*end || !(o->skin > 0.0)) goto bad; break;
         case 'c': o->check = 1; break;
+        case 'b': o->balance = 1; break;
         case 'w': snprintf(o->state, sizeof o->state, "%s", optarg); break;
         case 'h': return 1;
         default:
@@ -199,17 +203,19 @@ static int write_state(const char *path, const clab_world *w)
 static void print_traffic(const clab_mpi_domain *d)
 {
     const clab_mpi_traffic *t = &d->traffic;
-    double mine[6] = {t->fwd_bytes, (double)t->fwd_messages, t->re_bytes, (double)t->re_messages, t->t_exchange,
-                      (double)d->local->nbodies};
-    double *all = d->rank == 0 ? malloc(6 * (size_t)d->size * sizeof *all) : NULL;
-    MPI_Gather(mine, 6, MPI_DOUBLE, all, 6, MPI_DOUBLE, 0, d->comm);
+    double owned = 0.0;
+    for (size_t k = 0; k < d->local->nbodies; k++) owned += d->mine[k];
+    double mine[7] = {t->fwd_bytes, (double)t->fwd_messages, t->re_bytes, (double)t->re_messages, t->t_exchange,
+                      (double)d->local->nbodies, owned};
+    double *all = d->rank == 0 ? malloc(7 * (size_t)d->size * sizeof *all) : NULL;
+    MPI_Gather(mine, 7, MPI_DOUBLE, all, 7, MPI_DOUBLE, 0, d->comm);
     if (d->rank != 0) return;
     const double st = t->steps > 0 ? (double)t->steps : 1.0;
     for (int q = 0; q < d->size && all; q++) {
-        const double *a = all + 6 * q;
-        printf("  rank %d: %.0f local bodies; per step: forward %.0f bytes in %.2f messages, rebuilds %.0f bytes in "
+        const double *a = all + 7 * q;
+        printf("  rank %d: %.0f owned, %.0f local bodies; per step: forward %.0f bytes in %.2f messages, rebuilds %.0f bytes in "
                "%.2f messages; %.3g s in exchanges\n",
-               q, a[5], a[0] / st, a[1] / st, a[2] / st, a[3] / st, a[4]);
+               q, a[6], a[5], a[0] / st, a[1] / st, a[2] / st, a[3] / st, a[4]);
     }
     free(all);
 }
@@ -247,7 +253,7 @@ static int bench_mpi(int argc, char **argv)
     int all = 0;
     MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (!all) {
-        rc = clab_mpi_domain_create(&d, MPI_COMM_WORLD, w, o.grid, o.skin > 0.0 ? o.skin : 0.1 * Rmax, 0.0, &err);
+        rc = clab_mpi_domain_create(&d, MPI_COMM_WORLD, w, o.grid, o.balance, o.skin > 0.0 ? o.skin : 0.1 * Rmax, 0.0, &err);
         w = NULL; /* the domain's */
         if (!rc) rc = clab_mpi_sim_create(&ms, d, "penalty", h, &opt, &err);
         if (!rc && rank == 0)

@@ -96,7 +96,7 @@ static int across(int nrows, int drop, uint64_t *hash, int *owners, long *rebuil
     clab_mpi_domain *d = NULL;
     clab_mpi_sim *ms = NULL;
     const int grid[3] = {P, 1, 1};
-    int rc = clab_mpi_domain_create(&d, MPI_COMM_WORLD, sliding(nrows), grid, 0.1 * R, 0.0, &err);
+    int rc = clab_mpi_domain_create(&d, MPI_COMM_WORLD, sliding(nrows), grid, 0, 0.1 * R, 0.0, &err);
     if (!rc) rc = clab_mpi_sim_create(&ms, d, "penalty", H, NULL, &err);
     unsigned owned = 0; /* bit q: rank q owned sphere 1 at some step */
     for (int k = 0; k < STEPS && !rc; k++) {
@@ -146,7 +146,7 @@ int main(int argc, char **argv)
         clab_error_clear(&err);
         clab_mpi_domain *d = NULL;
         clab_mpi_sim *ms = NULL;
-        int rc = clab_mpi_domain_create(&d, MPI_COMM_WORLD, sliding(1), NULL, 0.1 * R, 0.0, &err);
+        int rc = clab_mpi_domain_create(&d, MPI_COMM_WORLD, sliding(1), NULL, 0, 0.1 * R, 0.0, &err);
         if (!rc) rc = clab_mpi_sim_create(&ms, d, "dvi", 1e-3, NULL, &err);
         check(rc != 0 && strstr(err.msg, "dvi") && strstr(err.msg, "ranks"), "the dvi backend refused: %s", err.msg);
         clab_options o;
@@ -163,7 +163,7 @@ int main(int argc, char **argv)
         j.a = 0;
         j.b = 1;
         clab_world_add_joint(w, &j, &err);
-        rc = clab_mpi_domain_create(&d, MPI_COMM_WORLD, w, NULL, 0.1 * R, 0.0, &err);
+        rc = clab_mpi_domain_create(&d, MPI_COMM_WORLD, w, NULL, 0, 0.1 * R, 0.0, &err);
         check(rc != 0 && strstr(err.msg, "joints"), "joints refused: %s", err.msg);
     }
     if (rank_ == 0) printf("# %d ranks: %d failed\n", P, fails_);

@@ -36,6 +36,12 @@ for b in chute pile; do
     done
     ok $same "$b: the end state files of 1, 2, 3 and 4 ranks have one SHA-256, $s1"
 done
+# the cuts moved to the bodies' quantiles (--balance): the same end state
+$run -np 3 ./contactlab bench pile --quick --nx 2 --steps 1000 --balance --check >"$tmp/bal.out" 2>&1
+st=$?
+grep -q 'one-rank clab_sim reference: [0-9a-f]*: identical' "$tmp/bal.out"
+ok $? "mpirun -np 3 contactlab bench pile --balance: the one-process end state to the bit (exit $st)"
+grep -E 'owned' "$tmp/bal.out" | sed 's/^ */# /'
 # refusals: a command the decomposition does not run, named
 $run -np 2 ./contactlab bowling --quick --out "$tmp/bowl" >"$tmp/bowl.out" 2>&1
 st=$?
