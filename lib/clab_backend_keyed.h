@@ -19,6 +19,12 @@ typedef struct clab_backend_keyed {
     /* The state becomes these n records (keys in the world's numbering, strictly increasing).
      * CLAB_ENOMEM on failure, the state unchanged. */
     int (*import_state)(void *self, const void *rec, size_t n, clab_error *err);
+    /* The rest of the state kept between steps (counters, a first-step flag: what the type's
+     * save writes beside the keyed records), head_size bytes, for checkpoints of a run across
+     * ranks: get_head into buf, set_head from it. */
+    size_t head_size;
+    void (*get_head)(const void *self, void *buf);
+    void (*set_head)(void *self, const void *buf);
 } clab_backend_keyed;
 
 /* the penalty backend's (penalty/penalty_backend.c: the tangential history) */

@@ -106,6 +106,17 @@ int clab_mpi_sim_step(clab_mpi_sim *ms, clab_error *err);
 /* The states of every moving body into d->global on rank root (the others unchanged). */
 int clab_mpi_gather(clab_mpi_domain *d, int root, clab_error *err);
 
+/* ---- checkpoints (mpi/checkpoint.c) ---- */
+
+/* One file (written by rank 0) that a run on any number of ranks restarts from: every body's
+ * state in the global order, the time and step, the backend's keyed records (global keys) and
+ * the rest of its state. Between steps. */
+int clab_mpi_checkpoint_write(clab_mpi_sim *ms, const char *path, clab_error *err);
+/* Restart from such a file: right after clab_mpi_sim_create, on a domain of the same world (the
+ * same bodies and materials; any P, any grid); the next steps compute what the run that wrote
+ * it would have, to the bit. CLAB_EIO / CLAB_EINVAL naming the file and what does not fit. */
+int clab_mpi_checkpoint_read(clab_mpi_sim *ms, const char *path, clab_error *err);
+
 /* ---- the exchange layer (mpi/exchange.c) ---- */
 
 /* every rank's records (n of size bytes each) to every rank: *all (malloc'd), *nall records, in

@@ -5,7 +5,8 @@ clab_mpi_sources = \
 	mpi/mpi_internal.h \
 	mpi/domain.c \
 	mpi/exchange.c \
-	mpi/mpi_sim.c
+	mpi/mpi_sim.c \
+	mpi/checkpoint.c
 if HAVE_MPI
 contactlab_SOURCES += $(clab_mpi_sources) mpi/xp_mpi.c mpi/xp_mpi.h
 contactlab_CPPFLAGS += -I$(srcdir)/mpi -I$(srcdir)/experiments $(MPI_CFLAGS)

@@ -34,4 +34,13 @@ int clab_mpi_in_reach(const clab_mpi_domain *d, int q, const clab_body *b);
  * every rank computes the same from the same global states) */
 int clab_mpi_assign(clab_mpi_domain *d, clab_error *err);
 
+/* the backend's keyed records of every rank (global keys), sorted, one of each key (a contact
+ * between bodies of two ranks comes from both, the same bits: both computed it), on every rank
+ * (collective) */
+int clab_mpi_gather_keyed(clab_mpi_sim *ms, char **all, size_t *nall, clab_error *err);
+/* of such records, those whose two bodies are in the local world, their keys renumbered to
+ * local indices (the map is increasing: the order stays), to the backend (not collective;
+ * all is overwritten) */
+int clab_mpi_import_keyed(clab_mpi_sim *ms, char *all, size_t nall, clab_error *err);
+
 #endif

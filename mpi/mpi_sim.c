@@ -84,9 +84,7 @@ static int cmp_key(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* the keyed records of every rank (global keys), sorted, one of each key (a contact between
- * bodies of two ranks comes from both, the same bits: both computed it) */
-static int gather_keyed(clab_mpi_sim *ms, char **all, size_t *nall, clab_error *err)
+int clab_mpi_gather_keyed(clab_mpi_sim *ms, char **all, size_t *nall, clab_error *err)
 {
     clab_mpi_domain *d = ms->d;
     const clab_backend_keyed *type = clab_backend_keyed_of(ms->sim->type);
@@ -113,9 +111,7 @@ static int gather_keyed(clab_mpi_sim *ms, char **all, size_t *nall, clab_error *
     return CLAB_OK;
 }
 
-/* the keyed records whose two bodies are in the local world, their keys in local indices
- * (the map is increasing: the order stays), to the backend */
-static int import_keyed(clab_mpi_sim *ms, char *all, size_t nall, clab_error *err)
+int clab_mpi_import_keyed(clab_mpi_sim *ms, char *all, size_t nall, clab_error *err)
 {
     const clab_mpi_domain *d = ms->d;
     const clab_backend_keyed *type = clab_backend_keyed_of(ms->sim->type);
@@ -147,7 +143,7 @@ static int rebuild(clab_mpi_sim *ms, clab_error *err)
     int rc2 = clab_mpi_allgather(d, mine, n, sizeof *mine, &all, &nall, err);
     free(mine);
     rc = rc ? rc : rc2;
-    rc2 = gather_keyed(ms, &keyed, &nkeyed, err);
+    rc2 = clab_mpi_gather_keyed(ms, &keyed, &nkeyed, err);
     rc = rc ? rc : rc2;
     if (!rc) {
         const state_rec *r = all;
@@ -156,7 +152,7 @@ static int rebuild(clab_mpi_sim *ms, clab_error *err)
         d->global->step = d->local->step;
         rc = clab_mpi_assign(d, err);
     }
-    if (!rc) rc = import_keyed(ms, keyed, nkeyed, err);
+    if (!rc) rc = clab_mpi_import_keyed(ms, keyed, nkeyed, err);
     if (!rc) clab_collider_invalidate(ms->sim->collider);
     free(all);
     free(keyed);

@@ -37,7 +37,8 @@ typedef struct mpi_opts {
     long steps;
     int check, grid[3], nx, balance;
     double skin;
-    char state[1024];
+    char state[1024], ckpt[1024], restart[1024];
+    long ckpt_step;
 } mpi_opts;
 
 static void usage(FILE *f)
@@ -53,6 +54,9 @@ static void usage(FILE *f)
                "                   counts a slab; default: even cuts)\n"
                "  --skin S         rebuild the decomposition when a body moved more than S/2 [m] (default:\n"
                "                   0.1 x the largest radius)\n"
+               "  --checkpoint F   write a checkpoint of the run to F (one file, any P restarts from it) after\n"
+               "                   step --checkpoint-step N (default: the last)\n"
+               "  --restart F      continue from such a checkpoint up to step --steps\n"
                "  --check          also run the steps on rank 0 alone (clab_sim) and compare bit for bit\n"
                "  --state FILE     rank 0 writes the end state: 13 doubles a body (r, e, rdot, wbar), global order\n");
 }
@@ -67,7 +71,9 @@ static int parse(int argc, char **argv, mpi_opts *o, const char **which)
                                        {"out", required_argument, 0, 'o'},   {"grid", required_argument, 0, 'g'},
                                        {"skin", required_argument, 0, 'k'},  {"check", no_argument, 0, 'c'},
                                        {"state", required_argument, 0, 'w'}, {"help", no_argument, 0, 'h'},
-                                       {"balance", no_argument, 0, 'b'},
+                                       {"balance", no_argument, 0, 'b'},     {"checkpoint", required_argument, 0, 'C'},
+                                       {"checkpoint-step", required_argument, 0, 'S'},
+                                       {"restart", required_argument, 0, 'R'},
                                        {0, 0, 0, 0}};
     optind = 1;
     opterr = 0;
@@ -88,6 +94,9 @@ static int parse(int argc, char **argv, mpi_opts *o, const char **which)
         case 'k': o->skin = strtod(optarg, &end); if (*end || !(o->skin > 0.0)) goto bad; break;
         case 'c': o->check = 1; break;
         case 'b': o->balance = 1; break;
+        case 'C': snprintf(o->ckpt, sizeof o->ckpt, "%s", optarg); break;
+        case 'S': o->ckpt_step = strtol(optarg, &end, 10); if (*end || o->ckpt_step < 0) goto bad; break;
+        case 'R': snprintf(o->restart, sizeof o->restart, "%s", optarg); break;
         case 'w': snprintf(o->state, sizeof o->state, "%s", optarg); break;
         case 'h': return 1;
         default:
@@ -260,16 +269,24 @@ static int bench_mpi(int argc, char **argv)
             printf("  %s: %zu bodies (%ld moving) on %d rank(s), grid %dx%dx%d, h %g, %ld steps\n", which, nb, moving,
                    size, d->grid[0], d->grid[1], d->grid[2], h, o.steps);
         MPI_Barrier(MPI_COMM_WORLD);
+        if (!rc && o.restart[0]) rc = clab_mpi_checkpoint_read(ms, o.restart, &err);
+        if (!rc && o.restart[0] && rank == 0) printf("  restarted from %s at step %ld\n", o.restart, d->local->step);
+        const long from = d ? d->local->step : 0, at = o.ckpt_step > 0 ? o.ckpt_step : o.steps;
         const double t0 = MPI_Wtime();
-        for (long k = 0; k < o.steps && !rc; k++) rc = clab_mpi_sim_step(ms, &err);
+        while (!rc && d->local->step < o.steps) {
+            rc = clab_mpi_sim_step(ms, &err);
+            if (!rc && o.ckpt[0] && d->local->step == at) rc = clab_mpi_checkpoint_write(ms, o.ckpt, &err);
+        }
+        if (!rc && o.ckpt[0] && from >= at) rc = clab_mpi_checkpoint_write(ms, o.ckpt, &err);
         const double sec = MPI_Wtime() - t0;
+        const long ran = d ? d->local->step - from : 0;
         if (!rc) rc = clab_mpi_gather(d, 0, &err);
         if (!rc) {
             print_traffic(d);
             if (rank == 0) {
                 const uint64_t hash = clab_mpi_state_hash(d->global);
-                printf("  %ld steps in %.3f s: %.4g particle-steps/s, %.1f ns a particle-step; %ld rebuilds\n", o.steps,
-                       sec, moving * (double)o.steps / sec, 1e9 * sec / (moving * (double)o.steps),
+                printf("  %ld steps in %.3f s: %.4g particle-steps/s, %.1f ns a particle-step; %ld rebuilds\n", ran,
+                       sec, moving * (double)ran / sec, 1e9 * sec / (moving * (double)(ran > 0 ? ran : 1)),
                        d->traffic.rebuilds);
                 printf("  end state hash (FNV-1a 64 of r e rdot wbar): %016llx\n", (unsigned long long)hash);
                 if (o.check)

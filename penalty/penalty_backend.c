@@ -114,6 +114,28 @@ static int penalty_keyed_import(void *self, const void *rec, size_t n, clab_erro
     return CLAB_OK;
 }
 
+/* the rest of the state: the first-step flag and the step count, as penalty_save writes them */
+typedef struct penalty_head {
+    int64_t started, steps;
+} penalty_head;
+
+static void penalty_get_head(const void *self, void *buf)
+{
+    const penalty *p = self;
+    const penalty_head h = {p->started, p->steps};
+    memcpy(buf, &h, sizeof h);
+}
+
+static void penalty_set_head(void *self, const void *buf)
+{
+    penalty *p = self;
+    penalty_head h;
+    memcpy(&h, buf, sizeof h);
+    p->started = h.started != 0;
+    p->steps = (long)h.steps;
+    p->nforces = 0;
+}
+
 /* (F_n, F_u, F_w) of each contact: the force on b in the frame (n, u, w), F.n, F.u, F.w (the
  * force law's F_n and the tangential force's components, to rounding: a few ulps of |F|) */
 static void penalty_forces(const void *self, const clab_contacts *c, clab_vec3 *f_nuw)
@@ -241,4 +263,7 @@ const clab_backend_keyed clab_backend_penalty_keyed = {
     .size = sizeof(penalty_keyed),
     .export_state = penalty_keyed_export,
     .import_state = penalty_keyed_import,
+    .head_size = sizeof(penalty_head),
+    .get_head = penalty_get_head,
+    .set_head = penalty_set_head,
 };

@@ -42,6 +42,23 @@ st=$?
 grep -q 'one-rank clab_sim reference: [0-9a-f]*: identical' "$tmp/bal.out"
 ok $? "mpirun -np 3 contactlab bench pile --balance: the one-process end state to the bit (exit $st)"
 grep -E 'owned' "$tmp/bal.out" | sed 's/^ */# /'
+# one checkpoint written on 2 ranks at step 500, restarted on 1, 3 and 4: the end state of the
+# uninterrupted one-process run of 1,000 steps, to the bit
+pile="bench pile --quick --nx 2"
+$run -np 2 ./contactlab $pile --steps 1000 --checkpoint "$tmp/p500.ckpt" --checkpoint-step 500 >"$tmp/ck.out" 2>&1
+ok $? "mpirun -np 2 contactlab $pile --checkpoint at step 500"
+for P in 1 3 4; do
+    $run -np "$P" ./contactlab $pile --steps 1000 --restart "$tmp/p500.ckpt" --check >"$tmp/rs$P.out" 2>&1
+    st=$?
+    grep -q 'restarted from .* at step 500' "$tmp/rs$P.out" &&
+        grep -q 'one-rank clab_sim reference: [0-9a-f]*: identical' "$tmp/rs$P.out"
+    ok $? "restarted on $P ranks from the 2-rank checkpoint: the uninterrupted one-process end state to the bit (exit $st)"
+    [ $st -eq 0 ] || sed 's/^/# /' "$tmp/rs$P.out"
+done
+$run -np 2 ./contactlab bench pile --quick --nx 3 --steps 10 --restart "$tmp/p500.ckpt" >"$tmp/rsbad.out" 2>&1
+st=$?
+[ $st -ne 0 ] && grep -q 'holds 321 bodies, this world 721' "$tmp/rsbad.out"
+ok $? "a checkpoint of another world refused, naming the counts (exit $st)"
 # refusals: a command the decomposition does not run, named
 $run -np 2 ./contactlab bowling --quick --out "$tmp/bowl" >"$tmp/bowl.out" 2>&1
 st=$?
