@@ -8,8 +8,8 @@ clab_mpi_sources = \
 	mpi/mpi_sim.c \
 	mpi/checkpoint.c
 if HAVE_MPI
-contactlab_SOURCES += $(clab_mpi_sources) mpi/xp_mpi.c mpi/xp_mpi.h
+contactlab_SOURCES += $(clab_mpi_sources) mpi/xp_mpi.c mpi/xp_mpi.h mpi/run_mpi.c
 contactlab_CPPFLAGS += -I$(srcdir)/mpi -I$(srcdir)/experiments $(MPI_CFLAGS)
 contactlab_LDADD += $(MPI_LIBS)
 endif
-EXTRA_DIST += $(clab_mpi_sources) mpi/xp_mpi.c mpi/xp_mpi.h scripts/install-mpi-deps.sh
+EXTRA_DIST += $(clab_mpi_sources) mpi/xp_mpi.c mpi/xp_mpi.h mpi/run_mpi.c scripts/install-mpi-deps.sh

@@ -316,11 +316,13 @@ int clab_xp_mpi_main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     if (argc >= 2 && strcmp(argv[1], "bench") == 0) {
         status = bench_mpi(argc - 1, argv + 1);
+    } else if (argc >= 2 && strcmp(argv[1], "run") == 0) {
+        status = clab_xp_mpi_run(argc - 1, argv + 1);
     } else {
         if (rank == 0)
             fprintf(stderr,
                     "contactlab %s: not supported across MPI ranks (mpirun -np %d); under mpirun contactlab runs "
-                    "`bench chute` and `bench pile` (doc/mpi.md); run the others without mpirun\n",
+                    "`run`, `bench chute` and `bench pile` (doc/mpi.md); run the others without mpirun\n",
                     argc >= 2 ? argv[1] : "", size);
         status = 2;
     }

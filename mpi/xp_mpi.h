@@ -7,5 +7,7 @@
 int clab_xp_mpi_wanted(int argc, char **argv);
 /* MPI_Init, the command across the ranks (or its refusal, naming it), MPI_Finalize; the exit status */
 int clab_xp_mpi_main(int argc, char **argv);
+/* `contactlab run SCENE.cfg` across the ranks (mpi/run_mpi.c); argv[0] is "run" */
+int clab_xp_mpi_run(int argc, char **argv);
 
 #endif

@@ -59,6 +59,27 @@ $run -np 2 ./contactlab bench pile --quick --nx 3 --steps 10 --restart "$tmp/p50
 st=$?
 [ $st -ne 0 ] && grep -q 'holds 321 bodies, this world 721' "$tmp/rsbad.out"
 ok $? "a checkpoint of another world refused, naming the counts (exit $st)"
+# contactlab run across ranks: the CSVs' numeric rows those of the one-process run, byte for byte
+scene="${top_srcdir:-..}/experiments/scenes/sphere_pile.cfg"
+args="--backend penalty --h 1.6e-4 --t-end 0.1 --every 25 --no-plot --no-progress"
+./contactlab run "$scene" $args --out "$tmp/run1" >/dev/null 2>&1
+ok $? "contactlab run sphere_pile.cfg (penalty) in one process"
+for P in 2 3 4; do
+    $run -np "$P" ./contactlab run "$scene" $args --out "$tmp/run$P" >"$tmp/run$P.out" 2>&1
+    st=$?
+    same=$st
+    for f in bodies steps body-names; do
+        grep -v '^#' "$tmp/run1/sphere_pile-penalty-$f.csv" >"$tmp/a.csv"
+        grep -v '^#' "$tmp/run$P/sphere_pile-penalty-$f.csv" >"$tmp/b.csv" 2>/dev/null || same=1
+        cmp -s "$tmp/a.csv" "$tmp/b.csv" || same=1
+    done
+    ok $same "mpirun -np $P contactlab run sphere_pile.cfg: bodies, steps and body-names CSVs' rows byte-identical to one process (exit $st)"
+    [ $same -eq 0 ] || sed 's/^/# /' "$tmp/run$P.out"
+done
+$run -np 2 ./contactlab run "$scene" --vtk 1 --out "$tmp/runv" >"$tmp/runv.out" 2>&1
+st=$?
+[ $st -ne 0 ] && grep -q "option '--vtk' is not supported across MPI ranks" "$tmp/runv.out"
+ok $? "mpirun -np 2 contactlab run --vtk: refused, naming the option (exit $st)"
 # refusals: a command the decomposition does not run, named
 $run -np 2 ./contactlab bowling --quick --out "$tmp/bowl" >"$tmp/bowl.out" 2>&1
 st=$?
