@@ -78,6 +78,13 @@ typedef struct bench_entry {
 int bench_chute(const bench_ctx *c);
 /* bench_pile.c */
 int bench_pile(const bench_ctx *c);
+/* the worlds of the chute (its data found as bench chute finds it; info freed by the caller
+ * with clab_lammps_info_free) and of the nx x nx x 20-cell lattice pile, for the MPI driver */
+struct clab_world;
+struct clab_error;
+struct clab_lammps_info;
+struct clab_world *bench_chute_world(const bench_ctx *c, struct clab_lammps_info *info, struct clab_error *err);
+struct clab_world *bench_pile_world(int nx, struct clab_error *err);
 int bench_pile_1m(const bench_ctx *c);
 /* bench_dvi_pile.c */
 int bench_dvi_pile(const bench_ctx *c);

@@ -115,6 +115,14 @@ static clab_world *chute_world(const char *data, int periodic, clab_lammps_info 
     return w;
 }
 
+/* the chute's data file and world, for the MPI driver (mpi/xp_mpi.c) */
+clab_world *bench_chute_world(const bench_ctx *c, clab_lammps_info *info, clab_error *err)
+{
+    char data[1200], in[1200];
+    if (find_data(c, data, in, sizeof data)) return NULL;
+    return chute_world(data, getenv("CLAB_CHUTE_SLAB") == NULL, info, err);
+}
+
 /* the penalty backend with in.chute's pair style gran/hooke/history 2e5 NULL 50 NULL 0.5 0 */
 static clab_sim *chute_sim(clab_world *w, long sort, clab_error *err)
 {

@@ -140,6 +140,9 @@ fail:
     return NULL;
 }
 
+/* the lattice pile, for the MPI driver (mpi/xp_mpi.c) */
+clab_world *bench_pile_world(int nx, clab_error *err) { return lattice_pile(nx, 1, err); }
+
 /* reset the peak resident set (VmHWM) to the current one; 0 when the kernel allows it */
 static int reset_peak(void)
 {

@@ -9,6 +9,9 @@
 #include "xp.h"
 #include "prepare.h"
 #include "fclib_xp.h"
+#ifdef CLAB_HAVE_MPI
+#include "xp_mpi.h"
+#endif
 
 static int cmd_list(int argc, char **argv);
 
@@ -107,6 +110,9 @@ static void wait_policy_passive(char **argv)
 int main(int argc, char **argv)
 {
     wait_policy_passive(argv);
+#ifdef CLAB_HAVE_MPI
+    if (clab_xp_mpi_wanted(argc, argv)) return clab_xp_mpi_main(argc, argv); /* under mpirun: doc/mpi.md */
+#endif
     if (argc < 2) {
         usage(stderr);
         return 2;

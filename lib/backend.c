@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "clab_backend_fast.h"
+#include "clab_backend_keyed.h"
 #include "clab_backends.h"
 
 static const clab_backend_type *const registry[] = {
@@ -33,4 +34,9 @@ const clab_backend_fast *clab_backend_fast_of(const clab_backend_type *type, con
     for (size_t i = 0; fast_registry[i]; i++)
         if (fast_registry[i]->type == type) return fast_registry[i]->enabled(self) ? fast_registry[i] : NULL;
     return NULL;
+}
+
+const clab_backend_keyed *clab_backend_keyed_of(const clab_backend_type *type)
+{
+    return type == clab_backend_penalty_keyed.type ? &clab_backend_penalty_keyed : NULL;
 }

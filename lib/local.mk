@@ -36,6 +36,7 @@ libcontactlab_la_SOURCES += \
 libcontactlab_la_SOURCES += lib/motion.c lib/servo.c lib/body_force.c
 pkginclude_HEADERS += lib/clab_motion.h
 noinst_HEADERS += lib/motion_internal.h
+noinst_HEADERS += lib/clab_backend_keyed.h
 
 pkginclude_HEADERS += \
 	lib/contactlab.h \

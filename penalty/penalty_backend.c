@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clab_backend_keyed.h"
 #include "clab_backends.h"
 #include "penalty.h"
 
@@ -66,6 +67,73 @@ static int penalty_permute(void *self, const size_t *inv, size_t nbodies, clab_e
 {
     penalty *p = self;
     return clab_history_permute(&p->hist, inv, nbodies, err);
+}
+
+/* the keyed records of the MPI decomposition (clab_backend_keyed.h): (key, delta_t), 32 bytes */
+typedef struct penalty_keyed {
+    uint64_t key;
+    clab_vec3 delta_t;
+} penalty_keyed;
+
+/* the history of the contacts touching a marked body, keys renumbered through map */
+static int penalty_keyed_export(const void *self, const size_t *map, const unsigned char *mark, size_t nbodies,
+                                void **rec, size_t *n, clab_error *err)
+{
+    const clab_history *h = &((const penalty *)self)->hist;
+    *rec = NULL;
+    *n = 0;
+    size_t m = 0;
+    for (size_t i = 0; i < h->n; i++) {
+        const size_t a = (size_t)(h->key[i] >> 38), b = (size_t)((h->key[i] >> 12) & 0x3ffffffu);
+        m += h->key[i] != CLAB_HISTORY_EMPTY && a < nbodies && b < nbodies && (mark[a] || mark[b]);
+    }
+    if (m == 0) return CLAB_OK;
+    penalty_keyed *r = malloc(m * sizeof *r);
+    if (!r) return clab_error_set(err, CLAB_ENOMEM, "penalty backend: out of memory for %zu history records", m);
+    size_t k = 0;
+    for (size_t i = 0; i < h->n; i++) {
+        const size_t a = (size_t)(h->key[i] >> 38), b = (size_t)((h->key[i] >> 12) & 0x3ffffffu);
+        if (h->key[i] == CLAB_HISTORY_EMPTY || a >= nbodies || b >= nbodies || !(mark[a] || mark[b])) continue;
+        r[k].key = clab_contact_key((int)map[a], (int)map[b], (unsigned)(h->key[i] & 0xfffu));
+        r[k++].delta_t = h->delta_t[i];
+    }
+    *rec = r;
+    *n = m;
+    return CLAB_OK;
+}
+
+/* the history becomes the records given (keys increasing) */
+static int penalty_keyed_import(void *self, const void *rec, size_t n, clab_error *err)
+{
+    clab_history *h = &((penalty *)self)->hist;
+    const penalty_keyed *r = rec;
+    int rc = clab_history_begin(h, n, err);
+    if (rc) return rc;
+    for (size_t i = 0; i < n; i++) clab_history_put(h, r[i].key, r[i].delta_t);
+    clab_history_end(h);
+    return CLAB_OK;
+}
+
+/* the rest of the state: the first-step flag and the step count, as penalty_save writes them */
+typedef struct penalty_head {
+    int64_t started, steps;
+} penalty_head;
+
+static void penalty_get_head(const void *self, void *buf)
+{
+    const penalty *p = self;
+    const penalty_head h = {p->started, p->steps};
+    memcpy(buf, &h, sizeof h);
+}
+
+static void penalty_set_head(void *self, const void *buf)
+{
+    penalty *p = self;
+    penalty_head h;
+    memcpy(&h, buf, sizeof h);
+    p->started = h.started != 0;
+    p->steps = (long)h.steps;
+    p->nforces = 0;
 }
 
 /* (F_n, F_u, F_w) of each contact: the force on b in the frame (n, u, w), F.n, F.u, F.w (the
@@ -188,4 +256,14 @@ const clab_backend_type clab_backend_penalty = {
     .load = penalty_load,
     .permute = penalty_permute,
     .destroy = penalty_destroy,
+};
+
+const clab_backend_keyed clab_backend_penalty_keyed = {
+    .type = &clab_backend_penalty,
+    .size = sizeof(penalty_keyed),
+    .export_state = penalty_keyed_export,
+    .import_state = penalty_keyed_import,
+    .head_size = sizeof(penalty_head),
+    .get_head = penalty_get_head,
+    .set_head = penalty_set_head,
 };

@@ -29,3 +29,4 @@ include tests/conewave.mk
 include tests/hopper.mk
 include tests/fclib.mk
 include tests/granular.mk
+include tests/mpi.mk

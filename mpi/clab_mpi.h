@@ -1,0 +1,136 @@
+/* clab_mpi.h: one simulation across MPI ranks by spatial domain decomposition, in the manner
+ * of LAMMPS (doc/mpi.md). Built only with ./configure --with-mpi.
+ *
+ * The box is cut along the axes into a grid of bricks, one a rank (clab_mpi_grid). A rank
+ * owns the moving bodies whose centers lie in its brick; fixed bodies (planes, walls, mesh
+ * triangles, frozen particles) are replicated on every rank. Each rank steps a LOCAL world:
+ * its owned bodies, the replicated ones and ghost copies of the moving bodies of other ranks
+ * whose bounding spheres come within `reach` of its brick (periodic images included), all in
+ * the order of their GLOBAL index and with their true (wrapped) coordinates. The collider then
+ * finds, for the local world, the global contact list restricted to its bodies, in the same
+ * (a, b) order, so each owned body's force is the same sum in the same order as on one rank
+ * (a contact between an owned body and a ghost is computed on both ranks: "newton off"), and
+ * its state after the step is the same to the bit. After each step the owners send their
+ * bodies' states (r, e, rdot, wbar) to the ranks that hold them as ghosts (clab_mpi_forward).
+ * Ownership, ghosts and the local world are rebuilt when some body has moved more than
+ * skin/2 since the last rebuild, decided over all ranks (MPI_Allreduce); the rebuild moves the
+ * backend's keyed state (the penalty history) with its contacts (lib/clab_backend_keyed.h,
+ * keys in global indices).
+ *
+ * No global state: the communicator, the grid and the local world live in clab_mpi_domain,
+ * which the caller owns. Every function here is collective over the domain's communicator
+ * unless it says otherwise; an error on one rank is reported on every rank (CLAB_EINVAL
+ * naming the rank) so that none waits for the others. */
+#ifndef CLAB_MPI_H
+#define CLAB_MPI_H
+
+#include <mpi.h>
+#include <stdint.h>
+
+#include "clab_sim.h"
+
+/* the exchange layer's counts: messages and bytes this rank sent */
+typedef struct clab_mpi_traffic {
+    long fwd_messages;    /* per-step forward exchange of ghost states */
+    double fwd_bytes;
+    long re_messages;     /* rebuilds: the gathers of the states and the keyed records */
+    double re_bytes;
+    long steps, rebuilds; /* steps taken and rebuilds done (the first build included) */
+    double t_exchange;    /* wall time in the exchanges and collectives [s] */
+} clab_mpi_traffic;
+
+typedef struct clab_mpi_domain {
+    MPI_Comm comm;
+    int rank, size;
+    int grid[3];            /* ranks along x, y, z (product = size) */
+    int cell[3];            /* this rank's brick in the grid */
+    double cut[3][65];      /* cut[k][0 .. grid[k]]: the bricks' faces along k (open axes: -inf, +inf
+                             * at the ends); a rank's brick is [cut[k][cell[k]], cut[k][cell[k]+1]) */
+    int balance;            /* 1: at every rebuild the inner cuts move to the quantiles of the
+                             * moving bodies' centers along each axis (equal counts a slab); 0:
+                             * even cuts */
+    double envelope;        /* the largest envelope a sim of the domain may use [m] */
+    double reach;           /* a ghost's bounding sphere comes within reach of the brick [m] */
+    double skin;            /* rebuild when a body has moved more than skin/2 [m] */
+    clab_world *global;     /* every body in the global order: materials, names, replicated bodies;
+                             * moving bodies' states as of the last rebuild (all ranks) */
+    clab_world *local;      /* the local world (owned, replicated and ghost bodies, global order) */
+    size_t *gid;            /* [local->nbodies] global index of local body k */
+    unsigned char *mine;    /* [local->nbodies] 1: owned here (replicated and ghost bodies: 0) */
+    long *lid;              /* [global->nbodies] local index of a global body, -1 when absent */
+    int *owner;             /* [global->nbodies] owner rank of a moving body, -1 for a fixed one */
+    clab_vec3 *r0;          /* [local->nbodies] positions at the last rebuild */
+    /* the forward exchange: for rank q, send[sdispl[q] .. sdispl[q+1]) are the local indices of
+     * the owned bodies rank q holds as ghosts; recv[rdispl[q] .. rdispl[q+1]) the local indices of
+     * the ghosts rank q owns, both in global order */
+    size_t *send, *recv;
+    int *sdispl, *rdispl;   /* [size + 1] */
+    double *sbuf, *rbuf;
+    clab_mpi_traffic traffic;
+} clab_mpi_domain;
+
+/* a simulation across the ranks: the local world's clab_sim and its domain */
+typedef struct clab_mpi_sim {
+    clab_mpi_domain *d;
+    clab_sim *sim;          /* the sim of d->local */
+    int rebuild;            /* the next step rebuilds first */
+} clab_mpi_sim;
+
+/* The processor grid for `size` ranks over a box of extents L[3] [m]: the factorization
+ * px py pz = size with the least brick surface (L_x/p_x)(L_y/p_y) + ... (LAMMPS's choice),
+ * ties to the smaller p_x, then p_y. Not collective. */
+void clab_mpi_grid(int size, const double L[3], int grid[3]);
+
+/* The domain of a world on every rank of comm: `global` (the same world on every rank, taken:
+ * the domain destroys it) cut into bricks; grid NULL or {0, 0, 0}: clab_mpi_grid's; balance:
+ * d->balance (the cuts at the bodies' quantiles, from the first build on). Refused
+ * (CLAB_EINVAL naming the feature): joints, driven bodies, loads, a moving body without a bound
+ * (a free plane), more than 64 ranks along an axis. skin [m] > 0: the displacement between
+ * rebuilds; envelope [m]: the backend's. The local world is built (the first rebuild). */
+int clab_mpi_domain_create(clab_mpi_domain **out, MPI_Comm comm, clab_world *global, const int *grid, int balance,
+                           double skin, double envelope, clab_error *err);
+void clab_mpi_domain_destroy(clab_mpi_domain *d);
+
+/* The sim of the domain's local world under a backend with keyed hooks
+ * (clab_backend_keyed_of; else refused, naming it), options as clab_sim_create's but for `sort` (refused: the bodies
+ * keep their global order) and the physics guard's energy bound (off: a local world's energy
+ * changes as bodies come and go; the state and penetration checks stay). */
+int clab_mpi_sim_create(clab_mpi_sim **out, clab_mpi_domain *d, const char *backend, double h, clab_options *opt,
+                        clab_error *err);
+void clab_mpi_sim_destroy(clab_mpi_sim *ms);
+
+/* One step on every rank: the rebuild when due, clab_sim_step on the local world, the forward
+ * exchange of the owned states, the rebuild test. */
+int clab_mpi_sim_step(clab_mpi_sim *ms, clab_error *err);
+
+/* The states of every moving body into d->global on rank root (the others unchanged). */
+int clab_mpi_gather(clab_mpi_domain *d, int root, clab_error *err);
+
+/* ---- checkpoints (mpi/checkpoint.c) ---- */
+
+/* One file (written by rank 0) that a run on any number of ranks restarts from: every body's
+ * state in the global order, the time and step, the backend's keyed records (global keys) and
+ * the rest of its state. Between steps. */
+int clab_mpi_checkpoint_write(clab_mpi_sim *ms, const char *path, clab_error *err);
+/* Restart from such a file: right after clab_mpi_sim_create, on a domain of the same world (the
+ * same bodies and materials; any P, any grid); the next steps compute what the run that wrote
+ * it would have, to the bit. CLAB_EIO / CLAB_EINVAL naming the file and what does not fit. */
+int clab_mpi_checkpoint_read(clab_mpi_sim *ms, const char *path, clab_error *err);
+
+/* ---- the exchange layer (mpi/exchange.c) ---- */
+
+/* every rank's records (n of size bytes each) to every rank: *all (malloc'd), *nall records, in
+ * rank order; counted in traffic as rebuild traffic */
+int clab_mpi_allgather(clab_mpi_domain *d, const void *rec, size_t n, size_t size, void **all, size_t *nall,
+                       clab_error *err);
+/* the owned bodies' states to the ranks holding them as ghosts (d->send / d->recv) */
+int clab_mpi_forward(clab_mpi_domain *d, clab_error *err);
+/* an error flag and a rebuild flag over every rank (maximum of each); rc the local status */
+int clab_mpi_agree(clab_mpi_domain *d, int rc, int *rebuild, clab_error *err);
+
+/* ---- state fingerprints (not collective) ---- */
+
+/* FNV-1a 64 of the bytes of r, e, rdot, wbar of every body of w, in index order */
+uint64_t clab_mpi_state_hash(const clab_world *w);
+
+#endif

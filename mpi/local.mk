@@ -1,0 +1,15 @@
+## mpi/: the domain decomposition across MPI ranks (doc/mpi.md), built only with
+## ./configure --with-mpi, into the contactlab command (not the library)
+clab_mpi_sources = \
+	mpi/clab_mpi.h \
+	mpi/mpi_internal.h \
+	mpi/domain.c \
+	mpi/exchange.c \
+	mpi/mpi_sim.c \
+	mpi/checkpoint.c
+if HAVE_MPI
+contactlab_SOURCES += $(clab_mpi_sources) mpi/xp_mpi.c mpi/xp_mpi.h mpi/run_mpi.c
+contactlab_CPPFLAGS += -I$(srcdir)/mpi -I$(srcdir)/experiments $(MPI_CFLAGS)
+contactlab_LDADD += $(MPI_LIBS)
+endif
+EXTRA_DIST += $(clab_mpi_sources) mpi/xp_mpi.c mpi/xp_mpi.h mpi/run_mpi.c scripts/install-mpi-deps.sh

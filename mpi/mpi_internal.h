@@ -1,0 +1,46 @@
+/* mpi_internal.h: what the files of mpi/ share beyond clab_mpi.h */
+#ifndef CLAB_MPI_INTERNAL_H
+#define CLAB_MPI_INTERNAL_H
+
+#include "clab_mpi.h"
+
+/* the doubles of a body's state on the wire: r (3), e (4), rdot (3), wbar (3) */
+#define CLAB_MPI_STATE 13
+
+static inline void clab_mpi_pack(const clab_body *b, double *s)
+{
+    const double v[CLAB_MPI_STATE] = {b->r.x,    b->r.y,    b->r.z,    b->e.e0,   b->e.e1,   b->e.e2, b->e.e3,
+                                      b->rdot.x, b->rdot.y, b->rdot.z, b->wbar.x, b->wbar.y, b->wbar.z};
+    for (int k = 0; k < CLAB_MPI_STATE; k++) s[k] = v[k];
+}
+
+static inline void clab_mpi_unpack(clab_body *b, const double *s)
+{
+    b->r = clab_v3(s[0], s[1], s[2]);
+    b->e.e0 = s[3];
+    b->e.e1 = s[4];
+    b->e.e2 = s[5];
+    b->e.e3 = s[6];
+    b->rdot = clab_v3(s[7], s[8], s[9]);
+    b->wbar = clab_v3(s[10], s[11], s[12]);
+}
+
+/* the rank whose brick holds r (not collective) */
+int clab_mpi_owner_of(const clab_mpi_domain *d, clab_vec3 r);
+/* 1 when body b's bounding sphere comes within d->reach of rank q's brick (periodic images
+ * included) */
+int clab_mpi_in_reach(const clab_mpi_domain *d, int q, const clab_body *b);
+/* owners, the local world, its maps and the exchange lists from d->global (not collective:
+ * every rank computes the same from the same global states) */
+int clab_mpi_assign(clab_mpi_domain *d, clab_error *err);
+
+/* the backend's keyed records of every rank (global keys), sorted, one of each key (a contact
+ * between bodies of two ranks comes from both, the same bits: both computed it), on every rank
+ * (collective) */
+int clab_mpi_gather_keyed(clab_mpi_sim *ms, char **all, size_t *nall, clab_error *err);
+/* of such records, those whose two bodies are in the local world, their keys renumbered to
+ * local indices (the map is increasing: the order stays), to the backend (not collective;
+ * all is overwritten) */
+int clab_mpi_import_keyed(clab_mpi_sim *ms, char *all, size_t nall, clab_error *err);
+
+#endif

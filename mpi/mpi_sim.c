@@ -1,0 +1,230 @@
+/* mpi_sim.c: a simulation across ranks (clab_mpi.h): the local world's clab_sim, the step,
+ * the rebuild that moves bodies and their contacts' keyed state between ranks, and the
+ * gather of the states for output. */
+#include "clab_mpi.h"
+#include "clab_backend_keyed.h"
+#include "mpi_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int clab_mpi_sim_create(clab_mpi_sim **out, clab_mpi_domain *d, const char *backend, double h, clab_options *opt,
+                        clab_error *err)
+{
+    *out = NULL;
+    int rc = CLAB_OK;
+    const clab_backend_type *type = clab_backend_lookup(backend);
+    if (type && !clab_backend_keyed_of(type))
+        rc = clab_error_set(err, CLAB_EINVAL, "mpi: the %s backend does not run across ranks yet (only penalty does)",
+                            backend);
+    if (!rc && opt && clab_options_get(opt, "sort"))
+        rc = clab_error_set(err, CLAB_EINVAL,
+                            "mpi: option sort: not supported across ranks (the bodies keep their global order; sort "
+                            "the world before the run)");
+    clab_mpi_sim *ms = rc ? NULL : calloc(1, sizeof *ms);
+    if (!rc && !ms) rc = clab_error_set(err, CLAB_ENOMEM, "mpi: out of memory");
+    if (!rc) {
+        clab_options o;
+        clab_options_init(&o);
+        if (opt) clab_options_merge(&o, opt);
+        if (!clab_options_get(&o, "guard_energy")) clab_options_set(&o, "guard_energy", "0", NULL);
+        ms->d = d;
+        ms->sim = clab_sim_create(d->local, backend, h, &o, err);
+        clab_options_free(&o);
+        if (!ms->sim) rc = err->status ? err->status : CLAB_EINVAL;
+        else if (ms->sim->envelope > d->envelope)
+            rc = clab_error_set(err, CLAB_EINVAL,
+                                "mpi: envelope %g m is more than the %g m the decomposition's ghosts were chosen for",
+                                ms->sim->envelope, d->envelope);
+    }
+    rc = clab_mpi_agree(d, rc, NULL, err);
+    if (rc) {
+        clab_mpi_sim_destroy(ms);
+        return rc;
+    }
+    *out = ms;
+    return CLAB_OK;
+}
+
+void clab_mpi_sim_destroy(clab_mpi_sim *ms)
+{
+    if (!ms) return;
+    clab_sim_destroy(ms->sim);
+    free(ms);
+}
+
+/* the owned bodies' states (global index, then CLAB_MPI_STATE doubles) */
+typedef struct state_rec {
+    uint64_t gid;
+    double s[CLAB_MPI_STATE];
+} state_rec;
+
+static int own_states(const clab_mpi_domain *d, state_rec **rec, size_t *n, clab_error *err)
+{
+    const clab_world *lw = d->local;
+    size_t m = 0;
+    for (size_t k = 0; k < lw->nbodies; k++) m += d->mine[k];
+    state_rec *r = malloc((m ? m : 1) * sizeof *r);
+    if (!r) return clab_error_set(err, CLAB_ENOMEM, "mpi: out of memory for %zu states", m);
+    size_t j = 0;
+    for (size_t k = 0; k < lw->nbodies; k++)
+        if (d->mine[k]) {
+            r[j].gid = d->gid[k];
+            clab_mpi_pack(&lw->bodies[k], r[j++].s);
+        }
+    *rec = r;
+    *n = m;
+    return CLAB_OK;
+}
+
+static int cmp_key(const void *a, const void *b)
+{
+    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+int clab_mpi_gather_keyed(clab_mpi_sim *ms, char **all, size_t *nall, clab_error *err)
+{
+    clab_mpi_domain *d = ms->d;
+    const clab_backend_keyed *type = clab_backend_keyed_of(ms->sim->type);
+    const size_t sz = type->size;
+    void *rec = NULL;
+    size_t n = 0;
+    int rc = type->export_state(ms->sim->self, d->gid, d->mine, d->local->nbodies, &rec, &n, err);
+    if (rc) n = 0;
+    void *a = NULL;
+    size_t na = 0;
+    int rc2 = clab_mpi_allgather(d, rec, n, sz, &a, &na, err);
+    free(rec);
+    if (rc || rc2) {
+        free(a);
+        return rc ? rc : rc2;
+    }
+    char *c = a;
+    qsort(c, na, sz, cmp_key);
+    size_t m = 0;
+    for (size_t i = 0; i < na; i++)
+        if (m == 0 || memcmp(c + (m - 1) * sz, c + i * sz, sizeof(uint64_t)) != 0) memmove(c + m++ * sz, c + i * sz, sz);
+    *all = c;
+    *nall = m;
+    return CLAB_OK;
+}
+
+int clab_mpi_import_keyed(clab_mpi_sim *ms, char *all, size_t nall, clab_error *err)
+{
+    const clab_mpi_domain *d = ms->d;
+    const clab_backend_keyed *type = clab_backend_keyed_of(ms->sim->type);
+    const size_t sz = type->size;
+    size_t m = 0;
+    for (size_t i = 0; i < nall; i++) {
+        uint64_t key;
+        memcpy(&key, all + i * sz, sizeof key);
+        const long a = d->lid[key >> 38], b = d->lid[(key >> 12) & 0x3ffffffu];
+        if (a < 0 || b < 0) continue;
+        key = clab_contact_key((int)a, (int)b, (unsigned)(key & 0xfffu));
+        memmove(all + m * sz, all + i * sz, sz);
+        memcpy(all + m++ * sz, &key, sizeof key);
+    }
+    return type->import_state(ms->sim->self, all, m, err);
+}
+
+/* every moving body to the rank whose brick holds its center, the ghosts and the local world
+ * anew, the contacts' keyed state with them */
+static int rebuild(clab_mpi_sim *ms, clab_error *err)
+{
+    clab_mpi_domain *d = ms->d;
+    state_rec *mine = NULL;
+    size_t n = 0, nall = 0, nkeyed = 0;
+    void *all = NULL;
+    char *keyed = NULL;
+    int rc = own_states(d, &mine, &n, err);
+    if (rc) n = 0;
+    int rc2 = clab_mpi_allgather(d, mine, n, sizeof *mine, &all, &nall, err);
+    free(mine);
+    rc = rc ? rc : rc2;
+    rc2 = clab_mpi_gather_keyed(ms, &keyed, &nkeyed, err);
+    rc = rc ? rc : rc2;
+    if (!rc) {
+        const state_rec *r = all;
+        for (size_t k = 0; k < nall; k++) clab_mpi_unpack(&d->global->bodies[r[k].gid], r[k].s);
+        d->global->t = d->local->t;
+        d->global->step = d->local->step;
+        rc = clab_mpi_assign(d, err);
+    }
+    if (!rc) rc = clab_mpi_import_keyed(ms, keyed, nkeyed, err);
+    if (!rc) clab_collider_invalidate(ms->sim->collider);
+    free(all);
+    free(keyed);
+    d->traffic.rebuilds++;
+    return rc;
+}
+
+/* some owned body has moved more than skin/2 since the last rebuild (the displacement through
+ * the minimum image: a wrap is not a move) */
+static int moved_far(const clab_mpi_domain *d)
+{
+    const clab_world *lw = d->local;
+    const double lim2 = 0.25 * d->skin * d->skin;
+    for (size_t k = 0; k < lw->nbodies; k++) {
+        if (!d->mine[k]) continue;
+        const clab_vec3 dr = clab_world_min_image(&lw->periodic, clab_v3_sub(lw->bodies[k].r, d->r0[k]));
+        if (!(clab_v3_dot(dr, dr) <= lim2)) return 1; /* (a NaN rebuilds too; the guard reports it) */
+    }
+    return 0;
+}
+
+int clab_mpi_sim_step(clab_mpi_sim *ms, clab_error *err)
+{
+    clab_mpi_domain *d = ms->d;
+    int rc = CLAB_OK;
+    if (ms->rebuild) {
+        rc = rebuild(ms, err);
+        rc = clab_mpi_agree(d, rc, NULL, err);
+        if (rc) return rc;
+        ms->rebuild = 0;
+    }
+    rc = clab_sim_step(ms->sim, err);
+    int rc2 = clab_mpi_forward(d, err); /* (after a failed step too: no rank waits for it) */
+    rc = rc ? rc : rc2;
+    int far = rc ? 0 : moved_far(d);
+    rc = clab_mpi_agree(d, rc, &far, err);
+    ms->rebuild = far;
+    d->traffic.steps++;
+    return rc;
+}
+
+int clab_mpi_gather(clab_mpi_domain *d, int root, clab_error *err)
+{
+    state_rec *mine = NULL;
+    size_t n = 0;
+    int rc = own_states(d, &mine, &n, err);
+    if (rc) n = 0;
+    int cnt = (int)(n * sizeof *mine), *cnts = NULL, *dsp = NULL;
+    char *buf = NULL;
+    if (d->rank == root) {
+        cnts = malloc((size_t)d->size * sizeof *cnts);
+        dsp = malloc((size_t)d->size * sizeof *dsp);
+    }
+    MPI_Gather(&cnt, 1, MPI_INT, cnts, 1, MPI_INT, root, d->comm);
+    size_t total = 0;
+    if (d->rank == root) {
+        for (int q = 0; q < d->size; q++) {
+            dsp[q] = (int)total;
+            total += (size_t)cnts[q];
+        }
+        buf = malloc(total ? total : 1);
+    }
+    MPI_Gatherv(mine, cnt, MPI_BYTE, buf, cnts, dsp, MPI_BYTE, root, d->comm);
+    if (d->rank == root) {
+        const state_rec *r = (const state_rec *)buf;
+        for (size_t k = 0; k < total / sizeof *r; k++) clab_mpi_unpack(&d->global->bodies[r[k].gid], r[k].s);
+        d->global->t = d->local->t;
+        d->global->step = d->local->step;
+    }
+    free(mine);
+    free(cnts);
+    free(dsp);
+    free(buf);
+    return clab_mpi_agree(d, rc, NULL, err);
+}

@@ -1,0 +1,274 @@
+/* run_mpi.c: `mpirun -np P contactlab run SCENE.cfg` (doc/mpi.md): a scene across P ranks.
+ * Rank 0 writes <scene>-<backend>-bodies.csv, -steps.csv and -body-names.csv with the numeric
+ * rows of the one-process `contactlab run` (the bodies in the scene's order from the gathered
+ * states; the steps' contacts counted once each, by the owner of body a, or of b when a is
+ * fixed; the deepest penetration over them; the kinetic energy summed over the gathered world in
+ * the scene's order) and the same metadata plus mpi_ranks and mpi_grid. The options that the
+ * decomposition does not run yet (VTK frames, contact and wall outputs, checkpoints, restarts,
+ * FCLIB export) are refused, named. */
+#include "config.h"
+
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clab_csv.h"
+#include "clab_mpi.h"
+#include "clab_scene.h"
+#include "xp.h"
+#include "xp_mpi.h"
+
+typedef struct run_opts {
+    const char *scene, *backend, *out;
+    double h, t_end;
+    long every;
+    int force, grid[3], balance;
+    clab_options cli;
+} run_opts;
+
+static int parse(int argc, char **argv, run_opts *o, int rank)
+{
+    static const struct option lo[] = {{"backend", required_argument, 0, 'b'}, {"h", required_argument, 0, 'H'},
+                                       {"t-end", required_argument, 0, 'T'},   {"every", required_argument, 0, 'e'},
+                                       {"opt", required_argument, 0, 'O'},     {"out", required_argument, 0, 'o'},
+                                       {"force", no_argument, 0, 'f'},         {"no-plot", no_argument, 0, 'N'},
+                                       {"no-progress", no_argument, 0, 'Q'},   {"grid", required_argument, 0, 'g'},
+                                       {"balance", no_argument, 0, 'B'},       {0, 0, 0, 0}};
+    optind = 1;
+    opterr = 0;
+    int ch;
+    clab_error err;
+    while ((ch = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+        char *end = NULL;
+        switch (ch) {
+        case 'b': o->backend = optarg; break;
+        case 'H': o->h = strtod(optarg, &end); if (*end || !(o->h > 0.0)) goto bad; break;
+        case 'T': o->t_end = strtod(optarg, &end); if (*end || !(o->t_end > 0.0)) goto bad; break;
+        case 'e': o->every = strtol(optarg, &end, 10); if (*end || o->every < 1) goto bad; break;
+        case 'O':
+            if (clab_options_parse(&o->cli, optarg, "command line", &err)) {
+                if (rank == 0) fprintf(stderr, "contactlab run (mpi): --opt %s: %s\n", optarg, err.msg);
+                return -1;
+            }
+            break;
+        case 'o': o->out = optarg; break;
+        case 'f': o->force = 1; break;
+        case 'N': case 'Q': break; /* no figure, no bar: the MPI run draws neither */
+        case 'g':
+            if (sscanf(optarg, "%dx%dx%d", &o->grid[0], &o->grid[1], &o->grid[2]) != 3) goto bad;
+            break;
+        case 'B': o->balance = 1; break;
+        default:
+            if (rank == 0)
+                fprintf(stderr, "contactlab run: option '%s' is not supported across MPI ranks (mpirun -np P); "
+                                "supported there: --backend --h --t-end --every --opt --out --force --no-plot "
+                                "--no-progress --grid --balance (doc/mpi.md)\n", argv[optind - 1]);
+            return -1;
+        }
+        continue;
+    bad:
+        if (rank == 0) fprintf(stderr, "contactlab run (mpi): bad value '%s' for %s\n", optarg, argv[optind - 1]);
+        return -1;
+    }
+    if (optind != argc - 1) {
+        if (rank == 0) fprintf(stderr, "contactlab run (mpi): give one scene file (contactlab run SCENE.cfg)\n");
+        return -1;
+    }
+    o->scene = argv[optind];
+    return 0;
+}
+
+/* the contacts of the last step counted once over the ranks, and the deepest penetration */
+static void step_contacts(const clab_mpi_sim *ms, double *n, double *pen)
+{
+    const clab_mpi_domain *d = ms->d;
+    const clab_contacts *c = &ms->sim->contacts;
+    double v[2] = {0.0, 0.0}, all[2];
+    for (size_t i = 0; i < c->n; i++) {
+        const clab_contact *ci = &c->c[i];
+        const int fixed_a = d->local->bodies[ci->a].fixed;
+        if (!(fixed_a ? d->mine[ci->b] : d->mine[ci->a])) continue;
+        v[0] += 1.0;
+        v[1] = fmax(v[1], -ci->phi);
+    }
+    MPI_Reduce(&v[0], &all[0], 1, MPI_DOUBLE, MPI_SUM, 0, d->comm);
+    MPI_Reduce(&v[1], &all[1], 1, MPI_DOUBLE, MPI_MAX, 0, d->comm);
+    *n = all[0];
+    *pen = all[1];
+}
+
+/* rank 0: the step guard's refusals and the metadata of the one-process sim of the scene */
+static int one_process_meta(clab_scene *sc, const char *backend, clab_options *meta, long *nsteps, clab_error *err)
+{
+    clab_world *w = clab_world_clone(sc->world);
+    if (!w) return clab_error_set(err, CLAB_ENOMEM, "out of memory");
+    clab_options o;
+    clab_options_init(&o);
+    clab_options_merge(&o, &sc->options);
+    clab_sim *s = clab_sim_create(w, backend, sc->h, &o, err);
+    clab_options_free(&o);
+    int rc = s ? clab_sim_step_count(sc->t_end, sc->h, nsteps, err) : CLAB_EINVAL;
+    if (!rc) {
+        const double hs = s->type->stable_step ? s->type->stable_step(s->self, w) : 0.0;
+        if (hs > 0.0 && sc->h > hs)
+            rc = clab_error_set(err, CLAB_EINVAL, "h = %g s is above the %s backend's stable step %g s", sc->h,
+                                backend, hs);
+    }
+    if (!rc) rc = clab_sim_check(s, err);
+    if (!rc) {
+        clab_scene_meta(sc, meta);
+        clab_sim_meta(s, meta);
+    }
+    clab_sim_destroy(s);
+    clab_world_destroy(w);
+    return rc;
+}
+
+int clab_xp_mpi_run(int argc, char **argv)
+{
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    run_opts o;
+    memset(&o, 0, sizeof o);
+    o.out = "out/run";
+    clab_options_init(&o.cli);
+    if (parse(argc, argv, &o, rank)) {
+        clab_options_free(&o.cli);
+        return 2;
+    }
+    clab_error err;
+    clab_error_clear(&err);
+    clab_scene sc;
+    clab_scene_init(&sc);
+    int rc = clab_scene_load(o.scene, &sc, &err);
+    if (!rc) {
+        if (o.backend) snprintf(sc.backend, sizeof sc.backend, "%s", o.backend);
+        if (o.h > 0) sc.h = o.h;
+        if (o.t_end > 0) sc.t_end = o.t_end;
+        if (o.every > 0) sc.output_every = o.every;
+        clab_options_merge(&sc.options, &o.cli);
+    }
+    clab_options meta;
+    clab_options_init(&meta);
+    long nsteps = 0;
+    if (!rc && rank == 0) rc = one_process_meta(&sc, sc.backend, &meta, &nsteps, &err);
+    MPI_Bcast(&nsteps, 1, MPI_LONG, 0, MPI_COMM_WORLD);
+    clab_mpi_domain *d = NULL;
+    clab_mpi_sim *ms = NULL;
+    clab_csv *fb = NULL, *fs = NULL;
+    size_t *order = NULL;
+    int all = 0;
+    MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (!all) {
+        double Rmax = 0.0;
+        for (size_t i = 0; i < sc.world->nbodies; i++)
+            if (!sc.world->bodies[i].fixed) Rmax = fmax(Rmax, clab_shape_bound_radius(&sc.world->bodies[i].shape));
+        const clab_backend_type *type = clab_backend_lookup(sc.backend);
+        double envelope = type ? type->default_envelope : 0.0;
+        const char *env = clab_options_get(&sc.options, "envelope");
+        if (env) envelope = fmax(envelope, atof(env));
+        clab_world *g = clab_world_clone(sc.world);
+        rc = g ? clab_mpi_domain_create(&d, MPI_COMM_WORLD, g, o.grid, o.balance, 0.1 * fmax(Rmax, 1e-300), envelope, &err)
+               : clab_error_set(&err, CLAB_ENOMEM, "out of memory");
+        if (!rc) rc = clab_mpi_sim_create(&ms, d, sc.backend, sc.h, &sc.options, &err);
+    }
+    /* rank 0's files */
+    char name[256], path[2400];
+    const char *base = strrchr(o.scene, '/');
+    snprintf(name, sizeof name, "%s", base ? base + 1 : o.scene);
+    char *dot = strrchr(name, '.');
+    if (dot) *dot = '\0';
+    static const char *const bcols[] = {"t_s", "body", "x_m", "y_m", "z_m", "vx_m_s", "vy_m_s", "vz_m_s",
+                                        "wx_world_rad_s", "wy_world_rad_s", "wz_world_rad_s", "e0", "e1", "e2", "e3"};
+    static const char *const scols[] = {"t_s", "step", "kinetic_energy_J", "contacts", "max_penetration_m"};
+    enum { NB = sizeof bcols / sizeof bcols[0], NS = sizeof scols / sizeof scols[0] };
+    int orc = CLAB_OK;
+    /* the command line as it determines the results (as contactlab run writes it): not --out,
+     * --force, --no-plot, --no-progress, --grid, --balance */
+    char **keep = calloc((size_t)argc + 2, sizeof *keep);
+    int nkeep = 0;
+    if (keep) {
+        keep[nkeep++] = "contactlab";
+        keep[nkeep++] = "run";
+        for (int i = 1; i < argc; i++) {
+            const char *a = argv[i];
+            if (!strcmp(a, "--out") || !strcmp(a, "--grid")) {
+                i++;
+                continue;
+            }
+            if (!strncmp(a, "--out=", 6) || !strncmp(a, "--grid=", 7) || !strcmp(a, "--force") ||
+                !strcmp(a, "--no-plot") || !strcmp(a, "--no-progress") || !strcmp(a, "--balance"))
+                continue;
+            keep[nkeep++] = argv[i];
+        }
+    }
+    if (!rc && rank == 0) {
+        char v[64];
+        snprintf(v, sizeof v, "%d", size);
+        clab_options_set(&meta, "mpi_ranks", v, NULL);
+        snprintf(v, sizeof v, "%dx%dx%d", d->grid[0], d->grid[1], d->grid[2]);
+        clab_options_set(&meta, "mpi_grid", v, NULL);
+        clab_options_set(&meta, "body", "the body's index in the scene's order; names: <scene>-<backend>-body-names.csv",
+                         NULL);
+        clab_options_set(&meta, "wx_world_rad_s", "wx, wy, wz: angular velocity about the world axes", NULL);
+        clab_options_set(&meta, "e0", "e0..e3: orientation quaternion, body frame to world frame", NULL);
+        const int flags = o.force ? CLAB_CSV_OVERWRITE : 0;
+        if (xp_mkdir_p(o.out)) orc = clab_error_set(&err, CLAB_EIO, "cannot create %s", o.out);
+        snprintf(path, sizeof path, "%s/%s-%s-bodies.csv", o.out, name, sc.backend);
+        if (!orc && !(fb = clab_csv_open(path, flags, &err))) orc = CLAB_EIO;
+        snprintf(path, sizeof path, "%s/%s-%s-steps.csv", o.out, name, sc.backend);
+        if (!orc && !(fs = clab_csv_open(path, flags, &err))) orc = CLAB_EIO;
+        if (!orc && !keep) orc = clab_error_set(&err, CLAB_ENOMEM, "out of memory");
+        if (!orc && (clab_csv_meta(fb, &meta, nkeep, keep, &err) || clab_csv_header(fb, bcols, NB, &err) ||
+                     clab_csv_meta(fs, &meta, nkeep, keep, &err) || clab_csv_header(fs, scols, NS, &err)))
+            orc = CLAB_EIO;
+        order = malloc((d->global->nbodies ? d->global->nbodies : 1) * sizeof *order);
+        for (size_t i = 0; order && i < d->global->nbodies; i++) order[i] = i;
+        snprintf(path, sizeof path, "%s/%s-%s-body-names.csv", o.out, name, sc.backend);
+        if (!orc && (!order || xp_run_write_names(d->global, order, path, &err))) orc = CLAB_EIO;
+    }
+    if (!rc) rc = clab_mpi_agree(d, orc, NULL, &err);
+    const long every = sc.output_every > 0 ? sc.output_every : 1;
+    for (long k = 0; !rc; k++) {
+        if (k % every == 0 || k == nsteps) {
+            double nc = 0.0, pen = 0.0;
+            step_contacts(ms, &nc, &pen);
+            rc = clab_mpi_gather(d, 0, &err);
+            const clab_world *w = d->global;
+            for (size_t i = 0; !rc && rank == 0 && i < w->nbodies && !orc; i++) {
+                const clab_body *b = &w->bodies[i];
+                const clab_vec3 om = clab_body_omega_world(b);
+                const double row[NB] = {w->t, (double)i, b->r.x, b->r.y, b->r.z, b->rdot.x, b->rdot.y, b->rdot.z,
+                                        om.x, om.y, om.z, b->e.e0, b->e.e1, b->e.e2, b->e.e3};
+                orc = clab_csv_row(fb, row, NB, &err);
+            }
+            if (!rc && rank == 0 && !orc) {
+                const double srow[NS] = {w->t, (double)w->step, clab_world_kinetic_energy(w), nc, pen};
+                orc = clab_csv_row(fs, srow, NS, &err);
+            }
+            if (!rc) rc = clab_mpi_agree(d, orc, NULL, &err);
+        }
+        if (rc || k >= nsteps) break;
+        rc = clab_mpi_sim_step(ms, &err);
+    }
+    if (rank == 0) {
+        if (fb && clab_csv_close(fb, rc ? NULL : &err) && !rc) rc = CLAB_EIO;
+        if (fs && clab_csv_close(fs, rc ? NULL : &err) && !rc) rc = CLAB_EIO;
+        if (!rc)
+            printf("%s: %ld steps on %d rank(s) (grid %dx%dx%d), %ld rebuilds; %s/%s-%s-{bodies,steps,body-names}.csv\n",
+                   o.scene, nsteps, size, d->grid[0], d->grid[1], d->grid[2], d->traffic.rebuilds, o.out, name,
+                   sc.backend);
+    }
+    if (rc && err.msg[0]) fprintf(stderr, "contactlab run (mpi, rank %d): %s: %s\n", rank, o.scene, err.msg);
+    free(order);
+    free(keep);
+    clab_mpi_sim_destroy(ms);
+    clab_mpi_domain_destroy(d);
+    clab_options_free(&meta);
+    clab_scene_free(&sc);
+    clab_options_free(&o.cli);
+    return rc ? 1 : 0;
+}

@@ -1,0 +1,333 @@
+/* xp_mpi.c: the contactlab command under mpirun (built with --with-mpi; doc/mpi.md):
+ *
+ *     mpirun -np P contactlab bench chute|pile [--quick] [--steps N] [--check] [--state FILE] ...
+ *
+ * runs the benchmark's world across P ranks (clab_mpi.h) and prints, on rank 0, the time, the
+ * exchange layer's traffic per step and rank, and the FNV-1a 64 hash of the end state (r, e,
+ * rdot, wbar of every body in the global order); --check also runs the same steps on rank 0
+ * alone with clab_sim (the one-process path of contactlab bench) and compares the two end
+ * states bit for bit; --state FILE writes the end state's doubles (13 a body) for a checksum.
+ * Every other command refuses to run on more than one rank, naming itself. */
+#include "config.h"
+
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "chute_data.h"
+#include "clab_lammps.h"
+#include "clab_mpi.h"
+#include "mpi_internal.h"
+#include "pile_scene.h"
+#include "xp_mpi.h"
+
+int clab_xp_mpi_wanted(int argc, char **argv)
+{
+    const char *n = getenv("OMPI_COMM_WORLD_SIZE");
+    if (!n) n = getenv("PMI_SIZE");
+    if (!n) return 0;
+    return atoi(n) > 1 || (argc >= 2 && strcmp(argv[1], "bench") == 0);
+}
+
+typedef struct mpi_opts {
+    bench_ctx c;
+    long steps;
+    int check, grid[3], nx, balance;
+    double skin;
+    char state[1024], ckpt[1024], restart[1024];
+    long ckpt_step;
+} mpi_opts;
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: mpirun -np P contactlab bench chute|pile [options]   (doc/mpi.md)\n"
+               "  --steps N        steps (default 1000; --quick 100)\n"
+               "  --quick          the small chute (2,000 spheres) and pile (nx 4: 1,280 spheres)\n"
+               "  --nx N           pile: N x N x 20 fcc cells (4 N^2 20 spheres; default 8, --quick 4)\n"
+               "  --data PATH      chute: LAMMPS's data.chute (as bench chute --data)\n"
+               "  --out DIR        chute: where the packing contactlab makes is kept (default out/bench)\n"
+               "  --grid AxBxC     the ranks along x, y, z (default: the least brick surface)\n"
+               "  --balance        at every rebuild, the cuts at the quantiles of the bodies' centers (equal\n"
+               "                   counts a slab; default: even cuts)\n"
+               "  --skin S         rebuild the decomposition when a body moved more than S/2 [m] (default:\n"
+               "                   0.1 x the largest radius)\n"
+               "  --checkpoint F   write a checkpoint of the run to F (one file, any P restarts from it) after\n"
+               "                   step --checkpoint-step N (default: the last)\n"
+               "  --restart F      continue from such a checkpoint up to step --steps\n"
+               "  --check          also run the steps on rank 0 alone (clab_sim) and compare bit for bit\n"
+               "  --state FILE     rank 0 writes the end state: 13 doubles a body (r, e, rdot, wbar), global order\n");
+}
+
+static int parse(int argc, char **argv, mpi_opts *o, const char **which)
+{
+    memset(o, 0, sizeof *o);
+    snprintf(o->c.out, sizeof o->c.out, "out/bench");
+    o->steps = -1;
+    static const struct option lo[] = {{"steps", required_argument, 0, 's'}, {"quick", no_argument, 0, 'q'},
+                                       {"nx", required_argument, 0, 'n'},    {"data", required_argument, 0, 'd'},
+                                       {"out", required_argument, 0, 'o'},   {"grid", required_argument, 0, 'g'},
+                                       {"skin", required_argument, 0, 'k'},  {"check", no_argument, 0, 'c'},
+                                       {"state", required_argument, 0, 'w'}, {"help", no_argument, 0, 'h'},
+                                       {"balance", no_argument, 0, 'b'},     {"checkpoint", required_argument, 0, 'C'},
+                                       {"checkpoint-step", required_argument, 0, 'S'},
+                                       {"restart", required_argument, 0, 'R'},
+                                       {0, 0, 0, 0}};
+    optind = 1;
+    opterr = 0;
+    int ch;
+    while ((ch = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+        char *end = NULL;
+        switch (ch) {
+        case 's': o->steps = strtol(optarg, &end, 10); if (*end || o->steps < 0) goto bad; break;
+        case 'q': o->c.quick = 1; break;
+        case 'n': o->nx = (int)strtol(optarg, &end, 10); if (*end || o->nx < 1 || o->nx > 200) goto bad; break;
+        case 'd': snprintf(o->c.data_dir, sizeof o->c.data_dir, "%s", optarg); break;
+        case 'o': snprintf(o->c.out, sizeof o->c.out, "%s", optarg); break;
+        case 'g':
+            if (sscanf(optarg, "%dx%dx%d", &o->grid[0], &o->grid[1], &o->grid[2]) != 3 || o->grid[0] < 1 ||
+                o->grid[1] < 1 || o->grid[2] < 1)
+                goto bad;
+            break;
+        case 'k': o->skin = strtod(optarg, &end); if (*end || !(o->skin > 0.0)) goto bad; break;
+        case 'c': o->check = 1; break;
+        case 'b': o->balance = 1; break;
+        case 'C': snprintf(o->ckpt, sizeof o->ckpt, "%s", optarg); break;
+        case 'S': o->ckpt_step = strtol(optarg, &end, 10); if (*end || o->ckpt_step < 0) goto bad; break;
+        case 'R': snprintf(o->restart, sizeof o->restart, "%s", optarg); break;
+        case 'w': snprintf(o->state, sizeof o->state, "%s", optarg); break;
+        case 'h': return 1;
+        default:
+            fprintf(stderr, "contactlab bench (mpi): unknown option '%s' (--help lists them)\n", argv[optind - 1]);
+            return -1;
+        }
+        continue;
+    bad:
+        fprintf(stderr, "contactlab bench (mpi): bad value '%s' for --%s (--help says what is allowed)\n", optarg,
+                lo[0].name ? argv[optind - 1] + 2 : "");
+        return -1;
+    }
+    if (optind >= argc) {
+        fprintf(stderr, "contactlab bench (mpi): name the benchmark: chute or pile\n");
+        return -1;
+    }
+    *which = argv[optind];
+    if (optind + 1 < argc) {
+        fprintf(stderr, "contactlab bench (mpi): one benchmark a run (got '%s' after '%s')\n", argv[optind + 1], *which);
+        return -1;
+    }
+    if (strcmp(*which, "chute") && strcmp(*which, "pile")) {
+        fprintf(stderr, "contactlab bench %s: not supported across MPI ranks (chute and pile are)\n", *which);
+        return -1;
+    }
+    if (o->steps < 0) o->steps = o->c.quick ? 100 : 1000;
+    if (o->nx == 0) o->nx = o->c.quick ? 4 : 8;
+    return 0;
+}
+
+/* the benchmark's world (the same on every rank), its backend options and step */
+static clab_world *make_world(const mpi_opts *o, const char *which, int rank, clab_options *opt, double *h,
+                              clab_error *err)
+{
+    clab_world *w = NULL;
+    if (strcmp(which, "chute") == 0) {
+        /* the packing contactlab makes: by rank 0 first, then read by all */
+        int ok = 1;
+        if (!o->c.data_dir[0] && rank == 0) {
+            char dir[1200];
+            ok = chute_default_data(o->c.out, o->c.quick, dir, sizeof dir) == 0;
+        }
+        MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
+        if (!ok) {
+            clab_error_set(err, CLAB_EIO, "the chute's data could not be made");
+            return NULL;
+        }
+        clab_lammps_info info;
+        memset(&info, 0, sizeof info);
+        w = bench_chute_world(&o->c, &info, err);
+        clab_lammps_info_free(&info);
+        chute_law_options(opt);
+        clab_options_set(opt, "sphere_orientation", "off", NULL);
+        clab_options_set(opt, "skin", "0.1", NULL);
+        *h = CHUTE_H;
+    } else {
+        w = bench_pile_world(o->nx, err);
+        if (w) { /* the pile's step, as bench pile takes it */
+            clab_sim *s = clab_sim_create(w, "penalty", 1e-5, NULL, err);
+            if (!s) {
+                clab_world_destroy(w);
+                return NULL;
+            }
+            *h = xp_pile_penalty_step(s);
+            clab_sim_destroy(s);
+        }
+    }
+    if (w) {
+        /* into cell order once, as bench chute and pile sort before their timed steps */
+        size_t *perm = malloc((w->nbodies ? w->nbodies : 1) * sizeof *perm);
+        if (!perm || clab_world_cell_order(w, 0.0, perm, NULL, err) || clab_world_permute(w, perm, err)) {
+            if (!perm) clab_error_set(err, CLAB_ENOMEM, "out of memory");
+            free(perm);
+            clab_world_destroy(w);
+            return NULL;
+        }
+        free(perm);
+    }
+    return w;
+}
+
+/* the one-rank run of the same steps (clab_sim, as bench chute runs it), its end state's hash */
+static int reference(const clab_world *w0, clab_options *opt, double h, long steps, uint64_t *hash, clab_error *err)
+{
+    clab_world *w = clab_world_clone(w0);
+    if (!w) return clab_error_set(err, CLAB_ENOMEM, "out of memory");
+    clab_options o;
+    clab_options_init(&o);
+    clab_options_merge(&o, opt);
+    clab_sim *s = clab_sim_create(w, "penalty", h, &o, err);
+    clab_options_free(&o);
+    int rc = s ? CLAB_OK : CLAB_EINVAL;
+    for (long k = 0; k < steps && !rc; k++) rc = clab_sim_step(s, err);
+    if (!rc) *hash = clab_mpi_state_hash(w);
+    clab_sim_destroy(s);
+    clab_world_destroy(w);
+    return rc;
+}
+
+static int write_state(const char *path, const clab_world *w)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f) return -1;
+    for (size_t i = 0; i < w->nbodies; i++) {
+        double s[CLAB_MPI_STATE];
+        clab_mpi_pack(&w->bodies[i], s);
+        fwrite(s, sizeof s, 1, f);
+    }
+    return fclose(f) ? -1 : 0;
+}
+
+/* the traffic of every rank, per step, on rank 0 */
+static void print_traffic(const clab_mpi_domain *d)
+{
+    const clab_mpi_traffic *t = &d->traffic;
+    double owned = 0.0;
+    for (size_t k = 0; k < d->local->nbodies; k++) owned += d->mine[k];
+    double mine[7] = {t->fwd_bytes, (double)t->fwd_messages, t->re_bytes, (double)t->re_messages, t->t_exchange,
+                      (double)d->local->nbodies, owned};
+    double *all = d->rank == 0 ? malloc(7 * (size_t)d->size * sizeof *all) : NULL;
+    MPI_Gather(mine, 7, MPI_DOUBLE, all, 7, MPI_DOUBLE, 0, d->comm);
+    if (d->rank != 0) return;
+    const double st = t->steps > 0 ? (double)t->steps : 1.0;
+    for (int q = 0; q < d->size && all; q++) {
+        const double *a = all + 7 * q;
+        printf("  rank %d: %.0f owned, %.0f local bodies; per step: forward %.0f bytes in %.2f messages, rebuilds %.0f bytes in "
+               "%.2f messages; %.3g s in exchanges\n",
+               q, a[6], a[5], a[0] / st, a[1] / st, a[2] / st, a[3] / st, a[4]);
+    }
+    free(all);
+}
+
+static int bench_mpi(int argc, char **argv)
+{
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    mpi_opts o;
+    const char *which = NULL;
+    int p = parse(argc, argv, &o, &which);
+    if (p) {
+        if (p > 0 && rank == 0) usage(stdout);
+        return p > 0 ? 0 : 2;
+    }
+    bench_set_threads(1); /* one thread a rank: the ranks are the parallelism */
+    clab_error err;
+    clab_error_clear(&err);
+    clab_options opt;
+    clab_options_init(&opt);
+    double h = 0.0;
+    clab_world *w = make_world(&o, which, rank, &opt, &h, &err);
+    int rc = w ? CLAB_OK : (err.status ? err.status : CLAB_EINVAL);
+    uint64_t ref = 0;
+    if (!rc && o.check && rank == 0) rc = reference(w, &opt, h, o.steps, &ref, &err);
+    double Rmax = 0.0;
+    for (size_t i = 0; w && i < w->nbodies; i++)
+        if (!w->bodies[i].fixed) Rmax = fmax(Rmax, clab_shape_bound_radius(&w->bodies[i].shape));
+    const size_t nb = w ? w->nbodies : 0;
+    long moving = 0;
+    for (size_t i = 0; i < nb; i++) moving += !w->bodies[i].fixed;
+    clab_mpi_domain *d = NULL;
+    clab_mpi_sim *ms = NULL;
+    int all = 0;
+    MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (!all) {
+        rc = clab_mpi_domain_create(&d, MPI_COMM_WORLD, w, o.grid, o.balance, o.skin > 0.0 ? o.skin : 0.1 * Rmax, 0.0, &err);
+        w = NULL; /* the domain's */
+        if (!rc) rc = clab_mpi_sim_create(&ms, d, "penalty", h, &opt, &err);
+        if (!rc && rank == 0)
+            printf("  %s: %zu bodies (%ld moving) on %d rank(s), grid %dx%dx%d, h %g, %ld steps\n", which, nb, moving,
+                   size, d->grid[0], d->grid[1], d->grid[2], h, o.steps);
+        MPI_Barrier(MPI_COMM_WORLD);
+        if (!rc && o.restart[0]) rc = clab_mpi_checkpoint_read(ms, o.restart, &err);
+        if (!rc && o.restart[0] && rank == 0) printf("  restarted from %s at step %ld\n", o.restart, d->local->step);
+        const long from = d ? d->local->step : 0, at = o.ckpt_step > 0 ? o.ckpt_step : o.steps;
+        const double t0 = MPI_Wtime();
+        while (!rc && d->local->step < o.steps) {
+            rc = clab_mpi_sim_step(ms, &err);
+            if (!rc && o.ckpt[0] && d->local->step == at) rc = clab_mpi_checkpoint_write(ms, o.ckpt, &err);
+        }
+        if (!rc && o.ckpt[0] && from >= at) rc = clab_mpi_checkpoint_write(ms, o.ckpt, &err);
+        const double sec = MPI_Wtime() - t0;
+        const long ran = d ? d->local->step - from : 0;
+        if (!rc) rc = clab_mpi_gather(d, 0, &err);
+        if (!rc) {
+            print_traffic(d);
+            if (rank == 0) {
+                const uint64_t hash = clab_mpi_state_hash(d->global);
+                printf("  %ld steps in %.3f s: %.4g particle-steps/s, %.1f ns a particle-step; %ld rebuilds\n", ran,
+                       sec, moving * (double)ran / sec, 1e9 * sec / (moving * (double)(ran > 0 ? ran : 1)),
+                       d->traffic.rebuilds);
+                printf("  end state hash (FNV-1a 64 of r e rdot wbar): %016llx\n", (unsigned long long)hash);
+                if (o.check)
+                    printf("  one-rank clab_sim reference: %016llx: %s\n", (unsigned long long)ref,
+                           ref == hash ? "identical" : "DIFFERENT");
+                if (o.check && ref != hash) rc = CLAB_EINVAL;
+                if (o.state[0] && write_state(o.state, d->global)) {
+                    fprintf(stderr, "contactlab bench %s (mpi): cannot write %s\n", which, o.state);
+                    rc = CLAB_EIO;
+                }
+            }
+        }
+    }
+    if (rc && err.msg[0]) fprintf(stderr, "contactlab bench %s (mpi, rank %d): %s\n", which, rank, err.msg);
+    clab_mpi_sim_destroy(ms);
+    clab_mpi_domain_destroy(d);
+    clab_world_destroy(w);
+    clab_options_free(&opt);
+    return rc ? 1 : 0;
+}
+
+int clab_xp_mpi_main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int rank, size, status;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (argc >= 2 && strcmp(argv[1], "bench") == 0) {
+        status = bench_mpi(argc - 1, argv + 1);
+    } else if (argc >= 2 && strcmp(argv[1], "run") == 0) {
+        status = clab_xp_mpi_run(argc - 1, argv + 1);
+    } else {
+        if (rank == 0)
+            fprintf(stderr,
+                    "contactlab %s: not supported across MPI ranks (mpirun -np %d); under mpirun contactlab runs "
+                    "`run`, `bench chute` and `bench pile` (doc/mpi.md); run the others without mpirun\n",
+                    argc >= 2 ? argv[1] : "", size);
+        status = 2;
+    }
+    int worst = 0;
+    MPI_Allreduce(&status, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    MPI_Finalize();
+    return worst;
+}

@@ -1,0 +1,88 @@
+#!/bin/sh
+# test_mpi.sh: the MPI decomposition on 1, 2, 3 and 4 ranks (built with --with-mpi; doc/mpi.md):
+# tests/test_mpi (a sphere sliding through every rank keeps its contact history: the end state
+# equal to the one-process run's to the bit) under mpirun, then mpirun -np P contactlab bench
+# chute and pile --quick for 1,000 steps with --check (each P's end state compared bit for bit
+# with the one-process clab_sim run on rank 0) and the end-state hashes of all P equal.
+tag=mpi
+. "${top_srcdir:-..}/tests/tap.sh"
+run="mpirun --oversubscribe --allow-run-as-root"
+for P in 1 2 3 4; do
+    $run -np "$P" tests/test_mpi >"$tmp/t$P.out" 2>"$tmp/t$P.err"
+    st=$?
+    while IFS= read -r line; do
+        case "$line" in
+        "ok - "*) ok 0 "${line#ok - }" ;;
+        "not ok - "*) ok 1 "${line#not ok - }" ;;
+        esac
+    done <"$tmp/t$P.out"
+    ok $st "mpirun -np $P tests/test_mpi: exit status $st"
+    [ $st -eq 0 ] || sed 's/^/# /' "$tmp/t$P.err"
+done
+for b in chute pile; do
+    for P in 1 2 3 4; do
+        $run -np "$P" ./contactlab bench $b --quick --nx 2 --steps 1000 --check --out "$tmp/out" \
+            --state "$tmp/$b-$P.bin" >"$tmp/$b-$P.out" 2>&1
+        st=$?
+        grep -q 'one-rank clab_sim reference: [0-9a-f]*: identical' "$tmp/$b-$P.out"
+        ok $? "mpirun -np $P contactlab bench $b --quick --steps 1000 --check: the one-process end state to the bit (exit $st)"
+        [ $st -eq 0 ] || sed 's/^/# /' "$tmp/$b-$P.out"
+        grep -E 'end state hash|steps in' "$tmp/$b-$P.out" | sed 's/^ */# /'
+    done
+    s1=$(sha256sum <"$tmp/$b-1.bin" | cut -d' ' -f1)
+    same=0
+    for P in 2 3 4; do
+        [ "$(sha256sum <"$tmp/$b-$P.bin" | cut -d' ' -f1)" = "$s1" ] || same=1
+    done
+    ok $same "$b: the end state files of 1, 2, 3 and 4 ranks have one SHA-256, $s1"
+done
+# the cuts moved to the bodies' quantiles (--balance): the same end state
+$run -np 3 ./contactlab bench pile --quick --nx 2 --steps 1000 --balance --check >"$tmp/bal.out" 2>&1
+st=$?
+grep -q 'one-rank clab_sim reference: [0-9a-f]*: identical' "$tmp/bal.out"
+ok $? "mpirun -np 3 contactlab bench pile --balance: the one-process end state to the bit (exit $st)"
+grep -E 'owned' "$tmp/bal.out" | sed 's/^ */# /'
+# one checkpoint written on 2 ranks at step 500, restarted on 1, 3 and 4: the end state of the
+# uninterrupted one-process run of 1,000 steps, to the bit
+pile="bench pile --quick --nx 2"
+$run -np 2 ./contactlab $pile --steps 1000 --checkpoint "$tmp/p500.ckpt" --checkpoint-step 500 >"$tmp/ck.out" 2>&1
+ok $? "mpirun -np 2 contactlab $pile --checkpoint at step 500"
+for P in 1 3 4; do
+    $run -np "$P" ./contactlab $pile --steps 1000 --restart "$tmp/p500.ckpt" --check >"$tmp/rs$P.out" 2>&1
+    st=$?
+    grep -q 'restarted from .* at step 500' "$tmp/rs$P.out" &&
+        grep -q 'one-rank clab_sim reference: [0-9a-f]*: identical' "$tmp/rs$P.out"
+    ok $? "restarted on $P ranks from the 2-rank checkpoint: the uninterrupted one-process end state to the bit (exit $st)"
+    [ $st -eq 0 ] || sed 's/^/# /' "$tmp/rs$P.out"
+done
+$run -np 2 ./contactlab bench pile --quick --nx 3 --steps 10 --restart "$tmp/p500.ckpt" >"$tmp/rsbad.out" 2>&1
+st=$?
+[ $st -ne 0 ] && grep -q 'holds 321 bodies, this world 721' "$tmp/rsbad.out"
+ok $? "a checkpoint of another world refused, naming the counts (exit $st)"
+# contactlab run across ranks: the CSVs' numeric rows those of the one-process run, byte for byte
+scene="${top_srcdir:-..}/experiments/scenes/sphere_pile.cfg"
+args="--backend penalty --h 1.6e-4 --t-end 0.1 --every 25 --no-plot --no-progress"
+./contactlab run "$scene" $args --out "$tmp/run1" >/dev/null 2>&1
+ok $? "contactlab run sphere_pile.cfg (penalty) in one process"
+for P in 2 3 4; do
+    $run -np "$P" ./contactlab run "$scene" $args --out "$tmp/run$P" >"$tmp/run$P.out" 2>&1
+    st=$?
+    same=$st
+    for f in bodies steps body-names; do
+        grep -v '^#' "$tmp/run1/sphere_pile-penalty-$f.csv" >"$tmp/a.csv"
+        grep -v '^#' "$tmp/run$P/sphere_pile-penalty-$f.csv" >"$tmp/b.csv" 2>/dev/null || same=1
+        cmp -s "$tmp/a.csv" "$tmp/b.csv" || same=1
+    done
+    ok $same "mpirun -np $P contactlab run sphere_pile.cfg: bodies, steps and body-names CSVs' rows byte-identical to one process (exit $st)"
+    [ $same -eq 0 ] || sed 's/^/# /' "$tmp/run$P.out"
+done
+$run -np 2 ./contactlab run "$scene" --vtk 1 --out "$tmp/runv" >"$tmp/runv.out" 2>&1
+st=$?
+[ $st -ne 0 ] && grep -q "option '--vtk' is not supported across MPI ranks" "$tmp/runv.out"
+ok $? "mpirun -np 2 contactlab run --vtk: refused, naming the option (exit $st)"
+# refusals: a command the decomposition does not run, named
+$run -np 2 ./contactlab bowling --quick --out "$tmp/bowl" >"$tmp/bowl.out" 2>&1
+st=$?
+[ $st -ne 0 ] && grep -q 'contactlab bowling: not supported across MPI ranks' "$tmp/bowl.out"
+ok $? "mpirun -np 2 contactlab bowling: refused, naming the command (exit $st)"
+tap_end
