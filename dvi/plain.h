@@ -73,6 +73,10 @@ int clab_ccp_plain_solve(const char *name, const clab_ccp_plain_control *ctl, co
 void clab_ccp_plain_jacobi_block(const clab_ccp *P, size_t i, const double *fi, double omega, const double *d,
                                  double *x);
 void clab_ccp_plain_gs_block(const clab_ccp *P, size_t i, const double *fi, double omega, double *u, double *gamma);
+/* gs_block's step from a given d_i (the block's rows of N gamma + p): gamma_i updated in place,
+ * dx = its change; returns 1 when it moved */
+int clab_ccp_plain_local_step(const clab_ccp *P, size_t i, const double *fi, double omega, const double *d,
+                              double *gamma, double *dx);
 void clab_ccp_plain_gs_add_velocity(const clab_ccp *P, size_t i, int m, const double *dx, double *u);
 /* APGD's doublings of L per iteration at most */
 #define CLAB_PLAIN_APGD_MAX_BACKTRACK 60

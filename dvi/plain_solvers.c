@@ -115,13 +115,12 @@ void clab_ccp_plain_gs_add_velocity(const clab_ccp *P, size_t i, int m, const do
     }
 }
 
-/* block i's gamma_i <- gamma_i + omega (argmin_{x in C_i} 1/2 x.N_ii x + (d_i - N_ii gamma_i).x - gamma_i) */
-void clab_ccp_plain_gs_block(const clab_ccp *P, size_t i, const double *fi, double omega, double *u, double *gamma)
+int clab_ccp_plain_local_step(const clab_ccp *P, size_t i, const double *fi, double omega, const double *d,
+                              double *gamma, double *dx)
 {
     const clab_ccp_block *bl = &P->blocks[i];
     const int m = bl->size;
-    double *x = &gamma[bl->first], d[3], xn[3], dx[3];
-    clab_ccp_plain_d_block(P, i, u, gamma, d); /* d_i = (N gamma + p)_i */
+    double *x = &gamma[bl->first], xn[3];
     if (bl->kind == CLAB_CCP_CONE) { /* the local CCP, exactly (cone_qp.c) */
         double rl[3];
         for (int k = 0; k < 3; k++) {
@@ -144,7 +143,16 @@ void clab_ccp_plain_gs_block(const clab_ccp *P, size_t i, const double *fi, doub
         moved |= dx[k] != 0.0;
         x[k] = xn[k];
     }
-    if (moved) clab_ccp_plain_gs_add_velocity(P, i, m, dx, u);
+    return moved;
+}
+
+/* block i's gamma_i <- gamma_i + omega (argmin_{x in C_i} 1/2 x.N_ii x + (d_i - N_ii gamma_i).x - gamma_i) */
+void clab_ccp_plain_gs_block(const clab_ccp *P, size_t i, const double *fi, double omega, double *u, double *gamma)
+{
+    double d[3], dx[3];
+    clab_ccp_plain_d_block(P, i, u, gamma, d); /* d_i = (N gamma + p)_i */
+    if (clab_ccp_plain_local_step(P, i, fi, omega, d, gamma, dx))
+        clab_ccp_plain_gs_add_velocity(P, i, P->blocks[i].size, dx, u);
 }
 
 static int gs(const clab_ccp_plain_control *ctl, const clab_ccp *P, const clab_ccp_options *o, double *gamma,

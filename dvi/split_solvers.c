@@ -14,10 +14,10 @@
  *
  * gs: Gauss-Seidel is sequential by nature (block i sees the updates of blocks 0 .. i-1).
  * Here each part sweeps its own blocks (those whose moving bodies it all owns) in the global
- * order as the plain solver does, while the blocks shared between two parts take the
- * projected Jacobi step of the jacobi solver (omega CLAB_SPLIT_GS_SHARED_OMEGA) from the
- * velocities of the start of the sweep, which both holders know alike: block Gauss-Seidel
- * inside a part, Jacobi across parts. On one part it is the plain gs to the bit; on P parts
+ * order as the plain solver does, while the blocks shared between two parts take Gauss-Seidel's
+ * exact local solve from the velocities of the start of the sweep, which both holders know
+ * alike, relaxed by CLAB_SPLIT_GS_SHARED_OMEGA (a Jacobi update: the other part moves the same
+ * bodies at the same time): Gauss-Seidel inside a part, Jacobi across parts. On one part it is the plain gs to the bit; on P parts
  * its iterates depend on the partition (they converge to a solution of the same CCP, whose
  * velocities are unique). */
 #include <math.h>
@@ -143,21 +143,19 @@ static int jacobi(run *R, const clab_ccp_options *o, const clab_split_control *c
 
 /* ---- Gauss-Seidel inside a part, Jacobi across parts ---- */
 
-/* part j's sweep: the shared blocks by the Jacobi step from d (the start of the sweep), then
- * its own blocks by Gauss-Seidel, u updated as the blocks move */
+/* part j's sweep: the shared blocks by the exact local solve from d (the start of the sweep,
+ * the same on both holders), relaxed by CLAB_SPLIT_GS_SHARED_OMEGA, then its own blocks by
+ * Gauss-Seidel; u updated as the blocks move */
 static void gs_sweep(run *R, int j, const double *f, double omega, const double *d, double *u, double *x)
 {
     const clab_split_part *p = &R->S->part[j];
     const clab_ccp *P = &p->P;
     for (size_t i = 0; i < P->nblocks; i++) {
         if (!p->shared[i]) continue;
-        const int m = P->blocks[i].size;
-        double *xi = &x[P->blocks[i].first], old[3], dx[3];
-        int moved = 0;
-        memcpy(old, xi, (size_t)m * sizeof *old);
-        clab_ccp_plain_jacobi_block(P, i, &f[CLAB_BLOCK_FACTORS * i], CLAB_SPLIT_GS_SHARED_OMEGA, d, x);
-        for (int k = 0; k < m; k++) dx[k] = xi[k] - old[k], moved |= dx[k] != 0.0;
-        if (moved) clab_ccp_plain_gs_add_velocity(P, i, m, dx, u);
+        double dx[3];
+        if (clab_ccp_plain_local_step(P, i, &f[CLAB_BLOCK_FACTORS * i], CLAB_SPLIT_GS_SHARED_OMEGA,
+                                      &d[P->blocks[i].first], x, dx))
+            clab_ccp_plain_gs_add_velocity(P, i, P->blocks[i].size, dx, u);
     }
     for (size_t i = 0; i < P->nblocks; i++)
         if (!p->shared[i]) clab_ccp_plain_gs_block(P, i, &f[CLAB_BLOCK_FACTORS * i], omega, u, x);
