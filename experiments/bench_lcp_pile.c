@@ -42,6 +42,7 @@ typedef struct lp_method {
 
 static const lp_method methods[] = {
     {"lcp-pgs", "lcp", "solver=pgs,tol=1e-4,max_iter=1000", 0},
+    {"lcp-lemke-warm", "lcp", "solver=lemke,lemke_start=pgs,tol=1e-8,max_iter=1000,max_pivots=20000", 1},
     {"lcp-lemke", "lcp", "solver=lemke,max_pivots=20000", 1},
     {"dvi-apgd", "dvi", "solver=apgd,tol=1e-4,max_iter=1000", 0},
     {"dvi-gs", "dvi", "solver=gs,tol=1e-4,max_iter=1000", 0},
