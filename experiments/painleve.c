@@ -47,6 +47,9 @@ static void pl_help(const xp_common *c)
            "  --thetadot W      the rod's angular velocity at t = 0 [rad/s] (default 0; theta grows when > 0);\n"
            "                    the center's vertical velocity keeps the end's normal velocity 0\n"
            "  --l M, --w M      half-length and half-thickness of the rod [m] (default 0.5, 0.01)\n"
+           "  --end edge|corner the rod's end on the plane: its bottom edge (default; two box corners touch,\n"
+           "                    so the rigid problem has a one-corner and a shared solution), or one corner\n"
+           "                    (the rod rolled 45 deg about its axis: the corner w sqrt 2 below the axis)\n"
            "  --mass KG         rod mass [kg] (default 1)\n"
            "  --E LIST          Young's moduli of the force-law runs [Pa] (default 1e7,1e8,1e9)\n"
            "  --nu X, --cor X   Poisson ratio (default 0.3) and restitution (default 0.3) of the penalty law\n"
@@ -157,6 +160,7 @@ static int write_files_gp(const pl_opts *o, const pl_trace *tr, int ntr, int ins
     for (int i = 0; i < ntr; i++)
         fprintf(f, "trfile[%d] = '%s'\ntrtitle[%d] = '%s'\ntrforce[%d] = %d\n", i + 1, tr[i].file, i + 1, tr[i].title,
                 i + 1, tr[i].force_law);
+    fprintf(f, "rod_end = '%s'\n", o->corner ? "corner" : "edge");
     fprintf(f, "inside_theta = %.17g\ninside_mu = %.17g\n", inside >= 0 ? o->theta[inside] * 180.0 / M_PI : 0.0,
             inside >= 0 ? o->mu[inside] : 0.0);
     fprintf(f, "npt = %d\narray ptheta[%d]\narray pmu[%d]\n", o->npoint, o->npoint, o->npoint);
@@ -221,6 +225,7 @@ int xp_painleve(int argc, char **argv)
         {"h-dvi", required_argument, 0, 1010},    {"sample-dt", required_argument, 0, 1011},
         {"big", required_argument, 0, 1012},      {"lift-tol", required_argument, 0, 1013},
         {"region-thetadot", required_argument, 0, 1014}, {"quick", no_argument, 0, 1015},
+        {"end", required_argument, 0, 1016},
         {0, 0, 0, 0}};
     pl_opts o;
     memset(&o, 0, sizeof o);
@@ -267,6 +272,11 @@ int xp_painleve(int argc, char **argv)
         case 1013: xp_parse_double("lift-tol", optarg, 0.0, 10.0, &o.lift_tol); break;
         case 1014: xp_parse_double("region-thetadot", optarg, -100.0, 100.0, &o.region_thetadot); break;
         case 1015: o.quick = 1; break;
+        case 1016:
+            if (strcmp(optarg, "edge") == 0) o.corner = 0;
+            else if (strcmp(optarg, "corner") == 0) o.corner = 1;
+            else xp_option_error("contactlab painleve: --end '%s': expected edge or corner\n", optarg);
+            break;
         default: xp_option_unknown(); break;
         }
     }
@@ -292,6 +302,7 @@ int xp_painleve(int argc, char **argv)
     clab_options_set(&meta, "v0_m_s", sv, NULL);
     snprintf(sv, sizeof sv, "%.17g", o.big);
     clab_options_set(&meta, "big", sv, NULL);
+    clab_options_set(&meta, "rod_end", o.corner ? "corner (rolled 45 deg about its axis: one point on the plane)" : "edge (two box corners on the plane)", NULL);
     clab_options_set(&meta, "t_stop_s", "first time the end's sliding speed fell below 1 % of v0 (empty: never)", NULL);
     clab_options_set(&meta, "t_event_s", "start of the interval of normal force > big m g during or right after which (within its own duration, at least 10 steps + 1 ms) the sliding stopped: the tangential impact", NULL);
     clab_options_set(&meta, "impulse_n_Ns", "normal impulse over that interval (integral of F_n dt)", NULL);

@@ -72,7 +72,8 @@ do for [fmt in "png pdf"] {
     }
     set output "painleve-traces.".fmt
     tmax = 0.05
-    set multiplot layout 3, 1 title sprintf("Painleve's rod inside the region ({/Symbol q} = %g deg, {/Symbol m} = %g): the sliding end", inside_theta, inside_mu)
+    endname = exists("rod_end") && rod_end eq "corner" ? "one corner on the plane (rod rolled 45 deg about its axis)" : "its bottom edge on the plane (two box corners)"
+    set multiplot layout 3, 1 title sprintf("Painleve's rod inside the region ({/Symbol q} = %g deg, {/Symbol m} = %g): the sliding end, %s", inside_theta, inside_mu, endname)
     set xrange [0:tmax * 1000]
     set autoscale y
     set xlabel "time t [ms]"

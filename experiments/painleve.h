@@ -15,6 +15,7 @@ typedef struct pl_opts {
     double v0;          /* the contact end's sliding speed at t = 0, towards -x [m/s] */
     double thetadot;    /* the rod's angular velocity at t = 0 (theta grows when > 0) [rad/s] */
     double l, w;        /* half-length, half-thickness [m] */
+    int corner;         /* --end corner: the rod rolled 45 deg about its axis, one corner on the plane */
     double mass;        /* [kg] */
     double E[PL_MAXE];  /* Young's moduli of the force-law runs [Pa]: one run each */
     int nE;
@@ -48,7 +49,12 @@ typedef struct pl_result {
 int pl_case(const pl_opts *o, const xp_method *m, int p, double E, double t_end, char *file, size_t filelen,
             pl_result *res, xp_progress *pb, double pb0, double pbspan);
 
-/* the contact corner of the rod at angle theta, relative to its center, in the (x, z) plane */
+/* the contact corner of the rod at angle theta, relative to its center, in the (x, z) plane:
+ * the end's bottom edge (w below the axis), or with --end corner its lowest corner (w sqrt 2) */
 void pl_corner(const pl_opts *o, double theta, double *px, double *pz);
+
+/* the body-frame point the series track: the bottom edge's midpoint (-l, 0, -w), or the corner
+ * (-l, -w, -w) that the 45 deg roll puts lowest */
+clab_vec3 pl_end_point(const pl_opts *o);
 
 #endif

@@ -8,7 +8,13 @@
  * axis is a = (cos theta, 0, sin theta), the end's edge midpoint is p = (-l, 0, -w) of the body
  * frame; the center sits at height l sin theta + w cos theta, so the edge touches z = 0
  * (Phi = 0). omega = -theta' e_y; the center's velocity v_c = v_P - omega x p makes the end's
- * velocity v_P = (-v0, 0, 0): sliding towards -x, the end leading, no normal velocity. */
+ * velocity v_P = (-v0, 0, 0): sliding towards -x, the end leading, no normal velocity.
+ *
+ * --end corner: the box is first rolled by 45 deg about its own axis (body x), so the end's
+ * corner (-l, -w, -w) lies in the plane of the motion at w sqrt 2 below the axis and is the only
+ * point on the plane (the end's next corners are w sqrt 2 cos theta higher). The square section's
+ * inertia is isotropic about the axis, so J = m (l^2 + w^2)/3 about y is unchanged by the roll and
+ * the planar closed form holds with the corner at (-l, -w sqrt 2) (pl_corner). */
 #include "config.h"
 
 #include <math.h>
@@ -28,7 +34,12 @@ static double now_s(void)
 
 void pl_corner(const pl_opts *o, double theta, double *px, double *pz)
 {
-    clab_analytic_painleve_box_corner(o->l, o->w, theta, px, pz);
+    clab_analytic_painleve_box_corner(o->l, o->corner ? o->w * sqrt(2.0) : o->w, theta, px, pz);
+}
+
+clab_vec3 pl_end_point(const pl_opts *o)
+{
+    return clab_v3(-o->l, o->corner ? -o->w : 0.0, -o->w);
 }
 
 static clab_world *pl_world(const pl_opts *o, int p, double E, clab_error *err)
@@ -54,6 +65,8 @@ static clab_world *pl_world(const pl_opts *o, int p, double E, clab_error *err)
     d.shape = clab_box(o->l, o->w, o->w);
     d.mass = o->mass;
     d.e = clab_q_axis_angle(clab_v3(0.0, 1.0, 0.0), -th);
+    if (o->corner) /* roll 45 deg about the body's x (its own axis) first: (y, z) -> ((y - z), (y + z))/sqrt 2 */
+        d.e = clab_q_mul(d.e, clab_q_axis_angle(clab_v3(1.0, 0.0, 0.0), M_PI / 4));
     d.r = clab_v3(0.0, 0.0, -pz);
     /* v_c = v_P - omega x p, omega x p = -theta' (pz, 0, -px) */
     d.rdot = clab_v3(-o->v0 + o->thetadot * pz, 0.0, -o->thetadot * px);
@@ -138,12 +151,13 @@ static void case_meta(const pl_opts *o, const xp_method *m, int p, double E, dou
     snprintf(v, sizeof v, "%g %g %g", o->l, o->w, o->w);
     clab_options_set(meta, "rod_half_extents_m", v, NULL);
     put_meta(meta, "m_kg", o->mass);
+    clab_options_set(meta, "rod_end", o->corner ? "corner: rolled 45 deg about its axis, one corner on the plane at w sqrt 2 below the axis" : "edge: the end's bottom edge on the plane (two box corners)", NULL);
     if (E > 0.0) put_meta(meta, "E_Pa", E);
     put_meta(meta, "g_m_s2", g);
     put_meta(meta, "t_end_s", t_end);
     put_meta(meta, "sample_dt_s", o->sample_dt);
     clab_options_set(meta, "a_n", "a_n = A + B lambda_n, A = -g - pz theta'^2, B = 1/m + (px^2 - mu px pz)/J; rod: m B = 1 + 3 cos^2 - 3 mu sin cos (Stewart 2000, Sect. 1.3)", NULL);
-    clab_options_set(meta, "end_height_m", "height of the sliding end's bottom edge (body point (-l, 0, -w)) above the plane; negative: penetration", NULL);
+    clab_options_set(meta, "end_height_m", o->corner ? "height of the sliding end's lowest corner (body point (-l, -w, -w)) above the plane; negative: penetration" : "height of the sliding end's bottom edge (body point (-l, 0, -w)) above the plane; negative: penetration", NULL);
     clab_options_set(meta, "end_vt_m_s", "the end's velocity along x; it slides towards -x (negative while sliding)", NULL);
     clab_options_set(meta, "fn_N", "normal contact force on the rod's sliding end, mean over the output interval (rigid methods: impulse per step / h)", NULL);
     clab_options_set(meta, "ft_N", "tangential contact force on the sliding end along +x (against the sliding), mean over the interval", NULL);
@@ -218,7 +232,7 @@ int pl_case(const pl_opts *o, const xp_method *m, int p, double E, double t_end,
     long nsteps = xp_steps(&o->c, t_end, h);
     if (nsteps < 0) goto done;
     const double big = o->big * o->mass * -w->gravity.z, vstop = 0.01 * o->v0;
-    const clab_vec3 pend = clab_v3(-o->l, 0.0, -o->w);
+    const clab_vec3 pend = pl_end_point(o);
     const clab_body *rod = &w->bodies[1];
     memset(res, 0, sizeof *res);
     res->h = h;

@@ -10,6 +10,7 @@
 
 static const char *const onoff[] = {"off", "on", NULL};
 static const char *const solvers[] = {"pgs", "lemke", NULL};
+static const char *const starts[] = {"cold", "pgs", NULL};
 
 static void lcp_destroy(void *self)
 {
@@ -24,6 +25,7 @@ static void lcp_destroy(void *self)
     free(s->v_saved);
     free(s->scratch);
     free(s->history);
+    free(s->start);
     free(s);
 }
 
@@ -31,7 +33,7 @@ static int lcp_create(const clab_world *w, clab_options *opt, void **self, clab_
 {
     *self = NULL;
     long k = 8;
-    int solver = CLAB_LCP_PGS, warm = 1;
+    int solver = CLAB_LCP_PGS, warm = 1, start = CLAB_LCP_START_COLD;
     clab_lcp *s = calloc(1, sizeof *s);
     if (!s) return clab_error_set(err, CLAB_ENOMEM, "lcp: out of memory");
     s->max_iter = 1000;
@@ -49,12 +51,15 @@ static int lcp_create(const clab_world *w, clab_options *opt, void **self, clab_
         clab_options_int(opt, "max_pivots", 0, 1000000000, &s->max_pivots, err) ||
         clab_options_int(opt, "lemke_max_unknowns", 1, 100000, &s->max_unknowns, err) ||
         clab_options_double(opt, "recovery_speed", 0.0, 1e300, &s->recovery_speed, err) ||
-        clab_options_choice(opt, "warm_start", onoff, &warm, err)) {
+        clab_options_choice(opt, "warm_start", onoff, &warm, err) ||
+        clab_options_choice(opt, "lemke_start", starts, &start, err)) {
         lcp_destroy(s);
         return CLAB_EINVAL;
     }
     s->solver = solver;
     s->warm_start = warm;
+    s->lemke_start = start;
+    s->start_status = -1;
     clab_lcp_cone_init(&s->cone, (int)k);
     /* joints: rows of the LCP (pgs) or eliminated (lemke), but not between two fixed bodies */
     for (size_t j = 0; j < w->njoints; j++) {
@@ -117,6 +122,7 @@ static void lcp_meta(const void *self, clab_options *m)
     snprintf(v, sizeof v, "%.17g", s->recovery_speed);
     clab_options_set(m, "lcp_recovery_speed_m_s", v, NULL);
     clab_options_set(m, "lcp_warm_start", onoff[s->warm_start], NULL);
+    if (s->solver == CLAB_LCP_LEMKE) clab_options_set(m, "lcp_lemke_start", starts[s->lemke_start], NULL);
     clab_options_set(m, "lcp_method",
                      "Stewart-Trinkle / Anitescu-Potra LCP: polyhedral friction cone of k edges d_j = cos(2 pi j/k) u "
                      "+ sin(2 pi j/k) w, unknowns c_n, beta, lambda; stabilization Phi/h",
@@ -178,6 +184,9 @@ const clab_backend_type clab_backend_lcp = {
     "  lemke_max_unknowns=N      lemke: largest LCP accepted, n = contacts (K + 2) (default 3000)\n"
     "  recovery_speed=X          cap on the penetration correction -Phi/h [m/s] (default 1)\n"
     "  warm_start=on|off         pgs: start from the last step's impulses by contact key (default on)\n"
+    "  lemke_start=cold|pgs      lemke: from z = 0 with covering vector e (default), or from the\n"
+    "                            complementary basis of the pgs answer (pgs options apply, warm\n"
+    "                            started as pgs), covering vector d = B e; cold start on failure\n"
     "  envelope=X                delta_K: contacts with Phi < delta_K enter the LCP [m] (default 0.002)\n",
     0.002,
     lcp_create,

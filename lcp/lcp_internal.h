@@ -32,6 +32,7 @@ typedef struct clab_lcp_cone {
 } clab_lcp_cone;
 
 enum { CLAB_LCP_PGS = 0, CLAB_LCP_LEMKE = 1 };
+enum { CLAB_LCP_START_COLD = 0, CLAB_LCP_START_PGS = 1 }; /* lemke_start */
 
 typedef struct clab_lcp {
     /* options */
@@ -43,6 +44,7 @@ typedef struct clab_lcp {
     long max_unknowns;         /* lemke: largest LCP it accepts */
     double recovery_speed;     /* cap on -Phi/h [m/s] */
     int warm_start;            /* pgs: start from the last step's impulses */
+    int lemke_start;           /* lemke: CLAB_LCP_START_COLD (z = 0, d = e) or _PGS (the basis of pgs' answer) */
     /* per-step data, reused */
     clab_ccp ccp;              /* rows n, u, w per contact, joint rows, p, N_ii (dvi/ccp.h) */
     double *z;                 /* [m ncontacts] (c_n, beta_1..k, lambda) per contact, m = k + 2 */
@@ -53,12 +55,19 @@ typedef struct clab_lcp {
     double *scratch;           /* solver scratch */
     size_t cap_z, cap_nu, cap_u, cap_v, cap_scratch;
     clab_lemke_work lemke;     /* tableau */
+    unsigned char *start;      /* lemke_start=pgs: the guessed basis, 1 where z_i is basic */
     clab_warmstart warm;       /* impulses by contact key */
     double h;                  /* step of the last solve [s] */
     /* statistics */
     long solves, total_iterations, maxiter_hits;
     long iterations;           /* last solve: pgs sweeps or Lemke pivots */
     long local_pivots;         /* last solve (pgs): Lemke pivots of the local problems */
+    long start_sweeps;         /* last solve (lemke_start=pgs): the pgs sweeps of the guess */
+    long start_columns;        /* last solve (lemke_start=pgs): z columns of the warm basis (after the crash) */
+    long start_dropped;        /* last solve (lemke_start=pgs): guessed z columns left out as dependent */
+    long start_pivots;         /* last solve (lemke_start=pgs): pivots from the warm basis */
+    int start_status;          /* last solve (lemke_start=pgs): the warm start's clab_lemke_status (-1: none) */
+    long warm_fallbacks;       /* lemke_start=pgs: solves that fell back to the cold start */
     double residual;           /* last solve: natural-map residual [m/s] */
     double outside_cone, outside_dual, complementarity; /* clab_solver_stats' diagnostics */
     double *history;           /* pgs residual per sweep */

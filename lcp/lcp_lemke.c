@@ -5,8 +5,12 @@
  *      N_CC - N_CJ N_JJ^-1 N_JC and p_C - N_CJ N_JJ^-1 p_J (Cholesky of N_JJ; dependent
  *      joint rows are refused);
  *   3. the LCP in z = (c_n, beta, lambda) per contact: the blocks S_i T_i^T N_ij T_j S_j and
- *      the lambda couplings of clab_lcp_local, q = S (T^T p, 0); solved from z = 0. */
+ *      the lambda couplings of clab_lcp_local, q = S (T^T p, 0); solved from z = 0
+ *      (lemke_start=cold), or (lemke_start=pgs) from the complementary basis of the pgs answer
+ *      in s->z, z_i basic where z_i > w_i (clab_lemke_solve_from), falling back to z = 0 when
+ *      that start ends on a ray, a cycle or the pivot bound. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -102,6 +106,26 @@ static void assemble(const clab_lcp *s, const double *Nd, size_t n, const double
     }
 }
 
+/* lemke_start=pgs: the complementary basis of the pgs answer s->z (unscaled), z_i basic where
+ * z'_i > w'_i for z' = S^-1 z and w' = A z' + q (scaled); zs is scratch */
+static void guess_basis(const clab_lcp *s, const double *A, const double *q, double *zs, unsigned char *start)
+{
+    const clab_ccp *P = &s->ccp;
+    const int k = s->cone.k, m = k + 2;
+    const size_t nk = P->ncontacts, nl = (size_t)m * nk;
+    for (size_t i = 0; i < nk; i++) {
+        const double sc = clab_lcp_scale(&P->blocks[i]);
+        const double *zi = &s->z[m * i];
+        for (int a = 0; a <= k; a++) zs[m * i + a] = zi[a] / sc;
+        zs[m * i + k + 1] = zi[k + 1] * sc;
+    }
+    for (size_t r = 0; r < nl; r++) {
+        double w = q[r];
+        for (size_t c = 0; c < nl; c++) w += A[r * nl + c] * zs[c];
+        start[r] = zs[r] > w;
+    }
+}
+
 int clab_lcp_lemke(clab_lcp *s, clab_error *err)
 {
     const clab_ccp *P = &s->ccp;
@@ -146,15 +170,43 @@ int clab_lcp_lemke(clab_lcp *s, clab_error *err)
     }
     assemble(s, Nd, n, pc, A, q);
     long piv = 0;
-    const int st = clab_lemke_solve(nl, A, q, zs, s->max_pivots, &s->lemke, &piv);
+    int st;
+    s->start_status = -1;
+    s->start_pivots = s->start_columns = s->start_dropped = 0;
+    if (s->lemke_start == CLAB_LCP_START_PGS) {
+        if (!(s->start = realloc(s->start, nl + 1)))
+            return clab_error_set(err, CLAB_ENOMEM, "lcp: out of memory for Lemke's warm start");
+        guess_basis(s, A, q, zs, s->start);
+        st = clab_lemke_solve_from(nl, A, q, s->start, zs, s->max_pivots, &s->lemke, &piv);
+        s->start_status = st;
+        s->start_pivots = piv;
+        s->start_dropped = s->lemke.crash_dropped;
+        for (size_t r = 0; r < nl; r++) s->start_columns += s->start[r];
+        s->start_columns -= s->start_dropped;
+        if (st > 0) { /* ray, pivot bound or cycle: the cold start */
+            long piv2 = 0;
+            s->warm_fallbacks++;
+            st = clab_lemke_solve(nl, A, q, zs, s->max_pivots, &s->lemke, &piv2);
+            piv += piv2;
+        }
+    } else {
+        st = clab_lemke_solve(nl, A, q, zs, s->max_pivots, &s->lemke, &piv);
+    }
     s->iterations = piv;
     if (st != CLAB_LEMKE_SOLVED) {
         if (st == CLAB_LEMKE_MAXPIVOT) s->maxiter_hits++;
+        char from[200] = "";
+        if (s->start_status >= 0)
+            snprintf(from, sizeof from,
+                     " (the cold start after the warm start from pgs' basis of %ld z columns, %ld dependent ones "
+                     "dropped, ended in %s after %ld pivots)",
+                     s->start_columns, s->start_dropped, clab_lemke_status_name(s->start_status), s->start_pivots);
         return clab_error_set(err, st < 0 ? CLAB_ENOMEM : CLAB_ENUMERIC,
-                              "lcp: solver=lemke: %s after %ld pivots (%zu unknowns, %zu contacts)%s",
-                              clab_lemke_status_name(st), piv, nl, nk,
+                              "lcp: solver=lemke: %s after %ld pivots%s (%zu unknowns, %zu contacts)%s",
+                              clab_lemke_status_name(st), piv, from, nl, nk,
                               st == CLAB_LEMKE_RAY ? ": no solution reached from this LCP (a secondary ray)"
-                              : st == CLAB_LEMKE_MAXPIVOT ? "; raise max_pivots" : "");
+                              : st == CLAB_LEMKE_MAXPIVOT ? "; raise max_pivots"
+                              : st == CLAB_LEMKE_CYCLE ? ": rounding broke the lexicographic rule" : "");
     }
     for (size_t i = 0; i < nk; i++) { /* z = S z', nu_i = T z_i */
         const double sc = clab_lcp_scale(&P->blocks[i]);

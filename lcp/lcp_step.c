@@ -26,14 +26,15 @@ static int grow(double **p, size_t *cap, size_t n)
     return CLAB_OK;
 }
 
-/* the initial z, nu: the last step's impulses by contact key (pgs with warm_start=on), else 0 */
+/* the initial z, nu: the last step's impulses by contact key (pgs, or lemke with
+ * lemke_start=pgs, with warm_start=on), else 0 */
 static void initial_guess(clab_lcp *s, const clab_world *w, const clab_contacts *c)
 {
     const clab_ccp *P = &s->ccp;
     const int k = s->cone.k, m = k + 2;
     memset(s->z, 0, (size_t)m * P->ncontacts * sizeof *s->z);
     memset(s->nu, 0, P->n * sizeof *s->nu);
-    if (!s->warm_start || s->solver != CLAB_LCP_PGS) return;
+    if (!s->warm_start || (s->solver != CLAB_LCP_PGS && s->lemke_start != CLAB_LCP_START_PGS)) return;
     for (size_t i = 0; i < P->ncontacts; i++) {
         const clab_vec3 *F = clab_warm_get(&s->warm, c->c[i].key);
         if (!F) continue;
@@ -74,7 +75,16 @@ static int solve(clab_lcp *s, const clab_world *w, const clab_contacts *c, clab_
     initial_guess(s, w, c);
     clab_error sub;
     clab_error_clear(&sub);
-    int rc = s->solver == CLAB_LCP_PGS ? clab_lcp_pgs(s, &sub) : clab_lcp_lemke(s, &sub);
+    int rc;
+    if (s->solver == CLAB_LCP_LEMKE && s->lemke_start == CLAB_LCP_START_PGS) {
+        /* the guess of Lemke's warm start: pgs' answer (to tol or max_iter sweeps) */
+        rc = clab_lcp_pgs(s, &sub);
+        s->start_sweeps = s->iterations;
+        if (rc == CLAB_EMAXITER) rc = CLAB_OK;
+        if (!rc) rc = clab_lcp_lemke(s, &sub);
+    } else {
+        rc = s->solver == CLAB_LCP_PGS ? clab_lcp_pgs(s, &sub) : clab_lcp_lemke(s, &sub);
+    }
     s->solves++;
     s->total_iterations += s->iterations;
     if (rc == CLAB_EMAXITER) {

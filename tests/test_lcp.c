@@ -8,6 +8,13 @@
  *     and Stone, Thm 4.4.13);
  *   - degenerate problems (integer data, q with ties and zeros) and the local LCPs of the
  *     polyhedral cone (lambda rows with a zero diagonal): every answer checked as an LCP solution;
+ *   - Lemke warm-started from a complementary basis (clab_lemke_solve_from) on the same kinds of
+ *     random LCPs, from a random guess and from the brute-force solution's own basis, with the
+ *     backend's fallback to the cold start: equal to the brute-force solution (P-matrices, to
+ *     1e-8) or a solution exactly when one exists (copositive-plus); the exact basis ends with no
+ *     pivot;
+ *   - the basis hash behind the cycling status: equal for the same basic set in any row order,
+ *     back to its value when a pivot is undone, different for the bases of a small problem;
  *   - the pivot bound and a one-unknown LCP without a solution;
  *   - the dense N of lcp_problem.c against the DVI's clab_ccp_dense_N. */
 #include <math.h>
@@ -231,6 +238,108 @@ static void local_problems(clab_lemke_work *W)
            ok, total, worst);
 }
 
+/* warm start then, on a ray, a cycle or the bound, the cold start (as lcp_lemke.c does) */
+static int warm_then_cold(int n, const double *M, const double *q, const unsigned char *start, double *z,
+                          clab_lemke_work *W, int *warm_status, long *warm_pivots)
+{
+    long piv;
+    int st = clab_lemke_solve_from((size_t)n, M, q, start, z, 0, W, &piv);
+    *warm_status = st;
+    *warm_pivots = piv;
+    if (st > 0) st = clab_lemke_solve((size_t)n, M, q, z, 0, W, &piv);
+    return st;
+}
+
+static void warm_start(clab_lemke_work *W)
+{
+    int ok = 0, total = 0, warm_solved = 0, exact_zero = 0, exact_total = 0;
+    double worst = 0.0;
+    for (int t = 0; t < 400; t++) { /* P-matrices: the unique solution */
+        const int n = 1 + t % 8;
+        double M[64], q[8], z[8], zb[8];
+        unsigned char start[8];
+        make_matrix(n, n, 0.05, t % 2 ? 1.0 : 0.0, M);
+        for (int i = 0; i < n; i++) q[i] = 2.0 * urand() - 1.0;
+        const int nb = brute(n, M, q, zb);
+        for (int i = 0; i < n; i++) start[i] = urand() < 0.5;
+        int ws;
+        long wp;
+        const int st = warm_then_cold(n, M, q, start, z, W, &ws, &wp);
+        double dz = 0.0;
+        for (int i = 0; i < n; i++) dz = fmax(dz, fabs(z[i] - zb[i]));
+        worst = fmax(worst, dz);
+        ok += st == CLAB_LEMKE_SOLVED && nb == 1 && dz <= 1e-8;
+        warm_solved += ws == CLAB_LEMKE_SOLVED;
+        total++;
+        /* from the solution's own basis: no pivot, the same z */
+        for (int i = 0; i < n; i++) start[i] = zb[i] > 0.0;
+        long piv;
+        const int st2 = clab_lemke_solve_from((size_t)n, M, q, start, z, 0, W, &piv);
+        dz = 0.0;
+        for (int i = 0; i < n; i++) dz = fmax(dz, fabs(z[i] - zb[i]));
+        exact_zero += st2 == CLAB_LEMKE_SOLVED && piv == 0 && dz <= 1e-8;
+        exact_total++;
+    }
+    tap_ok(ok == total && warm_solved > total / 2,
+           "warm-started Lemke on P-matrices (n = 1..8, random guessed basis, cold start on failure): z = the unique "
+           "brute-force solution in %d of %d (max |dz| %.2g <= 1e-8); the warm start alone solved %d",
+           ok, total, worst, warm_solved);
+    tap_ok(exact_zero == exact_total, "warm start from the brute-force solution's basis: solved with 0 pivots, same z "
+                                      "to 1e-8, in %d of %d", exact_zero, exact_total);
+    int agree = 0, solvable = 0, warm_ok = 0;
+    total = 0;
+    for (int t = 0; t < 400; t++) { /* copositive-plus: a solution exactly when brute force finds one */
+        const int n = 2 + t % 7;
+        double M[64], q[8], z[8], zb[8];
+        unsigned char start[8];
+        make_matrix(n, n / 2, 0.0, t % 2 ? 0.5 : 0.0, M);
+        for (int i = 0; i < n; i++) q[i] = 2.0 * urand() - 1.0;
+        const int nb = brute(n, M, q, zb);
+        for (int i = 0; i < n; i++) start[i] = urand() < 0.5;
+        int ws;
+        long wp;
+        const int st = warm_then_cold(n, M, q, start, z, W, &ws, &wp);
+        solvable += nb > 0;
+        const int good = (nb > 0 && st == CLAB_LEMKE_SOLVED && violation(n, M, q, z) <= 1e-9) ||
+                         (nb == 0 && st == CLAB_LEMKE_RAY);
+        if (!good) tap_diag("warm case %d n %d: brute %d, lemke %s (warm %s after %ld pivots)", t, n, nb,
+                            clab_lemke_status_name(st), clab_lemke_status_name(ws), wp);
+        agree += good;
+        warm_ok += ws == CLAB_LEMKE_SOLVED && violation(n, M, q, z) <= 1e-9;
+        total++;
+    }
+    tap_ok(agree == total && solvable > 50, "warm-started Lemke on PSD rank n/2 (+ skew), n = 2..8: a solution (violation "
+                                            "<= 1e-9) exactly for the %d solvable of %d (%d agree; the warm start alone "
+                                            "solved %d)", solvable, total, agree, warm_ok);
+}
+
+/* the basis hash of the cycling test: a function of the basic set only */
+static void basis_hash(void)
+{
+    const int b1[5] = {0, 6, 2, 10, 4}, b2[5] = {4, 10, 2, 6, 0}; /* n = 5: w0, z1, w2, z0, w4 */
+    const unsigned long long h1 = clab_lemke_basis_hash(5, b1), h2 = clab_lemke_basis_hash(5, b2);
+    int b3[5] = {0, 6, 2, 10, 4};
+    b3[2] = 7; /* w2 leaves, z2 enters */
+    const unsigned long long h3 = clab_lemke_basis_hash(5, b3);
+    b3[2] = 2; /* and back: the same basis again */
+    const unsigned long long h4 = clab_lemke_basis_hash(5, b3);
+    /* all 2^5 complementary bases of n = 5 with z0 in row 0: distinct hashes */
+    unsigned long long all[32];
+    int distinct = 1;
+    for (int mask = 0; mask < 32; mask++) {
+        int b[5];
+        for (int i = 0; i < 5; i++) b[i] = mask & (1 << i) ? 5 + i : i;
+        b[0] = 10;
+        all[mask] = clab_lemke_basis_hash(5, b);
+        for (int j = 0; j < mask; j++)
+            if (all[j] == all[mask] && (mask | 1) != (j | 1)) distinct = 0;
+    }
+    tap_ok(h1 == h2 && h3 != h1 && h4 == h1 && distinct,
+           "basis hash: the same basic set in another row order gives the same hash, a pivot changes it and undoing "
+           "it restores it (a repeated basis, the cycling status '%s'), the complementary bases of n = 5 differ",
+           clab_lemke_status_name(CLAB_LEMKE_CYCLE));
+}
+
 static void limits(clab_lemke_work *W)
 {
     double M1 = -1.0, q1 = -1.0, z1;
@@ -292,6 +401,8 @@ int main(void)
     copositive_plus(&W);
     degenerate(&W);
     local_problems(&W);
+    warm_start(&W);
+    basis_hash();
     limits(&W);
     clab_lemke_work_free(&W);
     dense_N();

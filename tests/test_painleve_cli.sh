@@ -35,6 +35,30 @@ ok $? "region CSV: min mu* = 4/3 at 63.5 deg on the half-degree grid ($mn)"
 ls "$tmp"/q/painleve-theta_60-mu_2-*.csv >/dev/null 2>&1 && grep -q "^trfile\[1\] = " "$tmp/q/painleve-files.gp"
 ok $? "series of the inside point and painleve-files.gp written"
 
+# --end corner: one point on the plane (the rod rolled 45 deg about its axis). Expected: the
+# rigid sticking impulse P = -W^-1 v* of that corner (px, pz) = (-l cos + w sqrt2 sin,
+# -l sin - w sqrt2 cos), J = m (l^2 + w^2)/3, for the first step's free velocity
+# v* = (-v0, -g h) (gravity over the step): every rigid method's first-step normal impulse within
+# 5e-6 N s of it (the solvers' tolerances; 0.32182 against P_n = 0.31367 without gravity)
+$CL painleve --quick --end corner --method dvi,dvi-exact,lcp,midpoint --no-plot --no-progress --out "$tmp/c" >"$tmp/c.txt" 2>&1
+rs=$?
+s=$tmp/c/painleve-summary.csv
+ok $rs "painleve --quick --end corner runs (exit $rs): $(tail -n 3 "$tmp/c.txt" | head -c 300)"
+imp=$(awk -F, '/^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1
+    pi = atan2(0, -1); th = pi / 3; l = 0.5; w = 0.01 * sqrt(2); m = 1; k2 = (0.25 + 1e-4) / 3; g = 9.81; hh = 1e-3
+    px = -l * cos(th) + w * sin(th); pz = -l * sin(th) - w * cos(th); J = m * k2
+    Wtt = 1 / m + pz * pz / J; Wnn = 1 / m + px * px / J; Wtn = -px * pz / J; det = Wtt * Wnn - Wtn * Wtn
+    P = -(-Wtn * -1 + Wtt * -g * hh) / det; next }
+  $3 == 2 { d = $c["impulse_n_Ns"] - P; if (d < 0) d = -d; if (!(d <= 5e-6 && $c["t_stop_s"] <= 1.000001e-3 && /tangential impact/)) bad++; n++
+    printf "%s %.7f; ", $1, $c["impulse_n_Ns"] }
+  $3 == 0.3 && /tangential impact|stops/ { bad++ }
+  END { printf "expected %.7f (P_n without gravity %.7f)", P, $c["stick_impulse_n_Ns"]; exit bad || n != 4 }' "$s")
+ok $? "corner end, inside: the four rigid methods stop the end in the first step with P_n = the sticking impulse to 5e-6 N s; outside none stops: $imp"
+$CL painleve --end tip --out "$tmp/bad" >"$tmp/b.txt" 2>&1
+rs=$?
+grep -q "expected edge or corner" "$tmp/b.txt" && [ ! -e "$tmp/bad" ]
+ok $((rs != 2 || $?)) "--end tip refused (exit $rs): $(head -c 120 "$tmp/b.txt")"
+
 $CL painleve --points 60 --out "$tmp/bad" >"$tmp/b.txt" 2>&1
 rs=$?
 grep -q "is not THETA_DEG:MU" "$tmp/b.txt" && [ ! -e "$tmp/bad" ]
