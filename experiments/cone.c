@@ -4,8 +4,9 @@
  * The bed: the pile of pile_scene.h (a square box of frictionless walls on a rough floor),
  * deposited dense and settled under gravity once, by the first rigid-contact method chosen
  * (else the first method) for --settle seconds; every case starts from a copy of it with the
- * spheres at rest. Its surface z_s is the mean top z_i + R_i of the spheres within 2 R of the
- * highest top (the top layer).
+ * spheres at rest. Its surface z_s is the height where the solid fraction of horizontal slices
+ * (d/10 thick) falls to half its bulk value (xp_bed_surface): the top layer's tops stick out
+ * above it, its gaps reach below.
  *
  * The penetrometer (cone_mesh.h): a 60-degree cone (apex half-angle alpha = 30 degrees) of
  * radius Rc on a shaft of the same radius, a triangle mesh whose triangles are driven bodies
@@ -53,27 +54,33 @@ typedef struct cone_bed {
     clab_world *w;         /* settled, spheres at rest */
     xp_pile_info info;
     double zs;             /* surface [m] */
+    double phi_bulk;       /* solid fraction below it (bed_surface) */
     double d;              /* mean diameter [m] */
     double Rc, Hc, depth_max;
     const char *settled_by;
 } cone_bed;
 
 typedef struct cone_result {
-    double slope, icept, slope_total, f_end, p_tip, inertial, steps, wall;
+    double slope, slope_se, icept, slope_total, f_end, p_tip, inertial, steps, wall;
     int nfit;
 } cone_result;
 
-/* surface: the mean top of the spheres within 2 R of the highest */
-static double bed_surface(const clab_world *w, double R)
+/* surface: where the solid fraction of horizontal slices (d/10 thick) falls to half its bulk
+ * value, the mean over 2 d above the floor to half the bed's height (xp_bed_surface) */
+static double bed_surface(const clab_world *w, double width, double d, double *phib)
 {
-    double top = -INFINITY, s = 0.0;
-    int n = 0;
-    for (size_t i = XP_PILE_FIRST; i < w->nbodies; i++) top = fmax(top, w->bodies[i].r.z + w->bodies[i].shape.radius);
-    for (size_t i = XP_PILE_FIRST; i < w->nbodies; i++) {
-        double z = w->bodies[i].r.z + w->bodies[i].shape.radius;
-        if (z >= top - 2.0 * R) s += z, n++;
+    if (w->nbodies <= XP_PILE_FIRST) return NAN;
+    const size_t n = w->nbodies - XP_PILE_FIRST;
+    double *z = malloc(n * sizeof *z), *r = malloc(n * sizeof *r), top = 0.0, zs = NAN;
+    if (z && r) {
+        for (size_t i = 0; i < n; i++) {
+            z[i] = w->bodies[XP_PILE_FIRST + i].r.z, r[i] = w->bodies[XP_PILE_FIRST + i].shape.radius;
+            top = fmax(top, z[i] + r[i]);
+        }
+        zs = xp_bed_surface(z, r, n, width * width, 0.1 * d, 2.0 * d, 0.5 * top, phib);
     }
-    return n ? s / n : 0.0;
+    free(z), free(r);
+    return zs;
 }
 
 static int cone_make_bed(cone_opts *o, cone_bed *b)
@@ -105,7 +112,11 @@ static int cone_make_bed(cone_opts *o, cone_bed *b)
     b->w->t = 0.0;
     b->w->step = 0;
     b->d = 2.0 * o->def.radius;
-    b->zs = bed_surface(b->w, o->def.radius);
+    b->zs = bed_surface(b->w, b->info.width, b->d, &b->phi_bulk);
+    if (!isfinite(b->zs)) {
+        fprintf(stderr, "contactlab cone: the bed's surface was not found (no solid fraction profile)\n");
+        return -1;
+    }
     b->Rc = o->Rc > 0.0 ? o->Rc : (o->quick ? 1.0 : 1.5) * b->d;
     b->Hc = b->Rc / tan(CONE_ALPHA);
     b->depth_max = o->depth > 0.0 ? o->depth : b->zs - 4.0 * b->d;
@@ -249,6 +260,7 @@ static int cone_case(const cone_opts *o, const cone_bed *b, const xp_method *m, 
         if (dep[i] < b->Hc || dep[i] > b->depth_max * (1.0 + 1e-9)) dep[i] = NAN;
     double a2;
     res->nfit = xp_line_fit(dep, ft, nr, &res->icept, &res->slope);
+    res->slope_se = xp_line_fit_se(dep, ft, nr, res->icept, res->slope);
     xp_line_fit(dep, ftot, nr, &a2, &res->slope_total);
     res->f_end = nr ? ft[nr - 1] : NAN;
     res->steps = (double)nsteps;
@@ -362,12 +374,12 @@ int xp_cone(int argc, char **argv)
         clab_world_destroy(bed.w);
         goto out;
     }
-    printf("bed: %d spheres settled by %s for %g s, surface at %.4g m; cone radius %.4g m, height %.4g m, "
-           "deepest depth %.4g m\n", o.def.n, bed.settled_by, o.settle, bed.zs, bed.Rc, bed.Hc, bed.depth_max);
+    printf("bed: %d spheres settled by %s for %g s, surface at %.4g m (solid fraction %.3f below); cone radius %.4g m, height %.4g m, "
+           "deepest depth %.4g m\n", o.def.n, bed.settled_by, o.settle, bed.zs, bed.phi_bulk, bed.Rc, bed.Hc, bed.depth_max);
 
     char spath[2048];
     xp_path(&o.c, "cone-summary.csv", spath, sizeof spath);
-    static const char *const scols[] = {"method", "v_m_s", "h_s", "slope_tip_N_m", "intercept_tip_N", "slope_total_N_m",
+    static const char *const scols[] = {"method", "v_m_s", "h_s", "slope_tip_N_m", "slope_tip_se_N_m", "intercept_tip_N", "slope_total_N_m",
                                         "fit_rows", "fit_from_m", "fit_to_m", "F_tip_end_N", "p_tip_end_Pa",
                                         "inertial_number", "steps", "wall_s", "series_file"};
     enum { NS = sizeof scols / sizeof scols[0] };
@@ -376,6 +388,10 @@ int xp_cone(int argc, char **argv)
     char sv[64];
     clab_options_set(&meta, "experiment", "cone", NULL);
     clab_options_set(&meta, "slope_tip_N_m", "least-squares slope of F_tip against depth, cone_height <= depth <= depth_max", NULL);
+    clab_options_set(&meta, "slope_tip_se_N_m", "standard error of that slope (residuals of the line; correlated over a "
+                                                "few rows, so a lower bound)", NULL);
+    clab_options_set(&meta, "surface", "height where the solid fraction of horizontal slices (d/10) falls to half "
+                                       "its bulk value (the mean from 2 d to half the bed's height)", NULL);
     clab_options_set(&meta, "slope_total_N_m", "the same for the force on the whole penetrometer (cone + shaft)", NULL);
     clab_options_set(&meta, "p_tip_end_Pa", "F_tip at the deepest row / (pi Rc^2)", NULL);
     clab_options_set(&meta, "inertial_number", "(v / Rc) d / sqrt(p_tip / rho): quasi-static well below 1e-2", NULL);
@@ -389,7 +405,7 @@ int xp_cone(int argc, char **argv)
         clab_world_destroy(bed.w);
         goto out;
     }
-    printf("%-16s %8s %9s %14s %14s %10s %10s %8s\n", "method", "v_m_s", "h_s", "slope_tip_N/m", "slope_tot_N/m",
+    printf("%-16s %8s %9s %18s %14s %10s %10s %8s\n", "method", "v_m_s", "h_s", "slope_tip_N/m", "slope_tot_N/m",
            "F_tip_end", "I", "wall_s");
     rc = 0;
     xp_progress pb;
@@ -409,12 +425,12 @@ int xp_cone(int argc, char **argv)
                 rc = 1;
                 break;
             }
-            double vals[] = {o.v[vi], hused, r.slope, r.icept, r.slope_total, r.nfit, bed.Hc, bed.depth_max,
+            double vals[] = {o.v[vi], hused, r.slope, r.slope_se, r.icept, r.slope_total, r.nfit, bed.Hc, bed.depth_max,
                              r.f_end, r.p_tip, r.inertial, r.steps, r.wall};
             const char *head[] = {m->name}, *tail[] = {file};
             if (xp_summary_row(&o.c, sum, head, 1, vals, sizeof vals / sizeof vals[0], tail, 1)) rc = 1;
             if (pb.on) fprintf(stderr, "\r%*s\r", 80, "");
-            printf("%-16s %8g %9.2e %14.5g %14.5g %10.4g %10.3g %8.1f\n", m->name, o.v[vi], hused, r.slope,
+            printf("%-16s %8g %9.2e %9.4g +- %-5.2g %14.5g %10.4g %10.3g %8.1f\n", m->name, o.v[vi], hused, r.slope, r.slope_se,
                    r.slope_total, r.f_end, r.inertial, r.wall);
             fflush(stdout);
         }

@@ -263,6 +263,33 @@ static void test_chain(void)
     clab_world_destroy(w);
 }
 
+/* 5. The bed's surface rule (xp_bed_surface) on 8 simple-cubic layers of 10 x 10 spheres of
+ *    radius R = 1 in a 20 x 20 box: the top layer's centers at z_c = 15 R, the bulk (slices
+ *    from 4 R to 8 R, one period) pi/6 to 1e-3, the surface z_c + sqrt(2/3) R to 0.01 R (slices
+ *    of 0.2 R: averaging the layer's parabolic profile over a slice moves the crossing by about
+ *    dz^2/(24 u) = 0.002 R). The standard error of a line's slope (xp_line_fit_se) on
+ *    (-1, 0), (0, 1), (1, 0): b = 0, residuals -1/3, 2/3, -1/3, se = sqrt((2/3) / 1 / 2) =
+ *    sqrt(1/3), to 1e-15; NAN with two points. */
+static void test_surface(void)
+{
+    enum { NL = 8, NX = 10 };
+    static double z[NL * NX * NX], r[NL * NX * NX];
+    for (int i = 0; i < NL * NX * NX; i++) z[i] = 1.0 + 2.0 * (i / (NX * NX)), r[i] = 1.0;
+    double phib;
+    double zs = xp_bed_surface(z, r, NL * NX * NX, 400.0, 0.2, 4.0, 8.0, &phib);
+    const double want = 15.0 + sqrt(2.0 / 3.0);
+    tap_ok(fabs(phib - M_PI / 6.0) < 1e-3, "bed surface: bulk solid fraction %.6f of simple cubic layers (pi/6 = %.6f)",
+           phib, M_PI / 6.0);
+    tap_ok(fabs(zs - want) < 0.01, "bed surface: %.5f R where the slices' solid fraction is half the bulk (z_c + "
+           "sqrt(2/3) R = %.5f R)", zs, want);
+    const double x[3] = {-1.0, 0.0, 1.0}, y[3] = {0.0, 1.0, 0.0};
+    double a, b;
+    xp_line_fit(x, y, 3, &a, &b);
+    const double se = xp_line_fit_se(x, y, 3, a, b);
+    tap_ok(fabs(se - sqrt(1.0 / 3.0)) < 1e-15, "slope standard error %.17g (sqrt(1/3))", se);
+    tap_ok(isnan(xp_line_fit_se(x, y, 2, a, b)), "slope standard error of two points: NAN");
+}
+
 int main(void)
 {
     test_mesh_geometry();
@@ -270,5 +297,6 @@ int main(void)
     test_mesh_force("dvi", 1e-3, 100);
     test_arrival();
     test_chain();
+    test_surface();
     return tap_done();
 }

@@ -34,7 +34,7 @@ $CL wave --quick --no-plot --no-progress --out "$tmp/w" >"$tmp/w.txt" 2>&1
 rs=$?
 ok $rs "wave --quick runs (exit $rs): $(tail -n 3 "$tmp/w.txt" | head -c 300)"
 f=$tmp/w/wave-fit.csv
-al=$(awk -F, '/^#/ { next } $1 == "penalty" { print $3 }' "$f")
+al=$(awk -F, '/^#/ { next } $1 == "penalty" && $2 == "cubic" { print $4 }' "$f")
 awk -v a="${al:-nan}" 'BEGIN { d = a - 1 / 6; if (d < 0) d = -d; exit !(d < 0.02) }'
 ok $? "wave: penalty speed ~ p^alpha, alpha = $al within 0.02 of 1/6"
 s=$tmp/w/wave-summary.csv
