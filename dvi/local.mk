@@ -19,7 +19,8 @@ libcontactlab_la_SOURCES += \
 	dvi/warmstart.c \
 	dvi/regularize.c \
 	dvi/friction_exact.c \
-	dvi/dvi_backend.c
+	dvi/dvi_backend.c \
+	dvi/dvi_problem.c
 
 noinst_HEADERS += \
 	dvi/ccp.h \
@@ -31,4 +32,5 @@ noinst_HEADERS += \
 	dvi/solver_internal.h \
 	dvi/ccp_fast.h \
 	dvi/plain.h \
-	dvi/dvi_internal.h
+	dvi/dvi_internal.h \
+	dvi/dvi_problem.h

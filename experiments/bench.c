@@ -25,6 +25,8 @@ static const bench_entry benchmarks[] = {
      bench_pile},
     {"pile-1m", "penalty on a settled dense pile of 1,000,000 spheres: memory and time per step", bench_pile_1m},
     {"dvi-pile", "DVI solvers on a settled pile of 8,000 and 32,000 spheres: s/step, ns per (contact x iteration), iterations to 1e-4/1e-6 m/s", bench_dvi_pile},
+    {"lcp-pile", "Stewart-Trinkle LCP (pgs, Lemke) beside the CCP solvers on settled fcc piles: s/step, ns per (contact x sweep), pivots", bench_lcp_pile},
+    {"fclib", "FCLIB problems (settled piles of 1,000 and 8,000 spheres, a box stack, or FILES): contactlab's and Siconos's fc3d solvers side by side", bench_fclib},
     {"dvi-pile-1m", "DVI (apgd) on the fcc pile of 1,003,520 spheres: seconds per step, memory", bench_dvi_pile_1m},
     {"mesh", "the same sample between five planes and between five triangle-mesh walls, penalty and DVI: time per step "
              "and their ratio", bench_mesh},
@@ -126,7 +128,7 @@ int bench_summary_append(const bench_ctx *c, const bench_row *r)
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: contactlab bench [options] [NAME...]   (default: every benchmark)\n\n"
+    fprintf(f, "usage: contactlab bench [options] [NAME...] [FILE.hdf5...]   (default: every benchmark)\n\n"
                "  --out DIR        output folder (default out/bench); rows are appended to DIR/bench-summary.csv\n"
                "  --threads LIST   thread counts to run, e.g. 1,2 (default 1 and the number of cores)\n"
                "  --quick          small sizes, for a smoke run\n"
@@ -145,6 +147,9 @@ static void usage(FILE *f)
                "                   pile: timed runs of each thread count, the counts taking turns\n"
                "                   (default 3), and the runs of each code on the pile written for LAMMPS\n"
                "                   (default 3, --quick 1); more repeats ride out a slow spell of a shared host\n"
+               "  --fclib-dir DIR  dvi-pile: write apgd's last timed step as an FCLIB problem into DIR\n"
+               "                   (doc/fclib.md)\n"
+               "  FILE.hdf5        fclib: the FCLIB problems to solve (default: its own piles and box stack)\n"
                "  --help\n\nbenchmarks:\n");
     for (size_t i = 0; i < nbenchmarks(); i++) fprintf(f, "  %-12s %s\n", benchmarks[i].name, benchmarks[i].summary);
 }
@@ -167,7 +172,7 @@ int xp_bench(int argc, char **argv)
         {"quick", no_argument, 0, 'q'},       {"no-lammps", no_argument, 0, 'L'},
         {"data", required_argument, 0, 'd'},  {"help", no_argument, 0, 'h'},
         {"sort", required_argument, 0, 's'},  {"repeat", required_argument, 0, 'r'},
-        {"make-data", required_argument, 0, 'm'},
+        {"make-data", required_argument, 0, 'm'}, {"fclib-dir", required_argument, 0, 'F'},
         {0, 0, 0, 0},
     };
     optind = 1;
@@ -190,6 +195,7 @@ int xp_bench(int argc, char **argv)
             snprintf(make_data, sizeof make_data, "%s", optarg);
             break;
         case 'q': c.quick = 1; break;
+        case 'F': c.fclib_dir = optarg; break;
         case 'L': c.lammps = 0; break;
         case 's': {
             long v;
@@ -222,10 +228,22 @@ int xp_bench(int argc, char **argv)
         }
     }
     /* the benchmarks asked for, all when none */
-    int run[64] = {0}, any = 0;
+    int run[64] = {0}, any = 0, nfiles = 0;
+    static const char *files[256]; /* bench fclib's FILES */
+    c.files = files;
     for (int k = optind; k < argc; k++) {
         size_t i = 0;
         while (i < nbenchmarks() && strcmp(argv[k], benchmarks[i].name) != 0) i++;
+        size_t len = strlen(argv[k]);
+        if (i == nbenchmarks() && ((len > 5 && strcmp(argv[k] + len - 5, ".hdf5") == 0) ||
+                                   (len > 3 && strcmp(argv[k] + len - 3, ".h5") == 0))) {
+            if (nfiles == 256) {
+                fprintf(stderr, "contactlab bench: more than 256 FCLIB files\n");
+                return 2;
+            }
+            files[nfiles++] = argv[k]; /* bench fclib's problems */
+            continue;
+        }
         if (i == nbenchmarks()) {
             fprintf(stderr, "contactlab bench: unknown benchmark '%s'\n", argv[k]);
             usage(stderr);
@@ -238,6 +256,7 @@ int xp_bench(int argc, char **argv)
         fprintf(stderr, "contactlab bench: cannot create %s: %s\n", c.out, strerror(errno));
         return 1;
     }
+    c.nfiles = nfiles;
     int status = 0;
     for (size_t i = 0; i < nbenchmarks(); i++) {
         if (any && !run[i]) continue;

@@ -27,6 +27,10 @@ typedef struct bench_ctx {
     int repeat;                        /* --repeat N: chute runs of each code a (steps, threads),
                                         * alternating; pile runs of each thread count, taking
                                         * turns; 0: the default (chute 3, --quick 1; pile 3) */
+    const char *const *files;          /* bench fclib: the FCLIB files named on the command line */
+    int nfiles;
+    const char *fclib_dir;             /* --fclib-dir DIR: dvi-pile writes its last timed step's problem
+                                        * there as an FCLIB file (NULL: not) */
 } bench_ctx;
 #define BENCH_MAX_REPEAT 32
 
@@ -80,5 +84,19 @@ int bench_dvi_pile(const bench_ctx *c);
 int bench_dvi_pile_1m(const bench_ctx *c);
 /* bench_mesh.c */
 int bench_mesh(const bench_ctx *c);
+/* the fcc lattice pile of dvi-pile, nx x nx x nz cells, and its equilibrium impulses loaded into
+ * s as a warm start (a backend with the checkpoint format of dvi/warmstart.h) */
+struct clab_world;
+struct clab_sim;
+struct clab_error;
+struct clab_world *bench_lattice_pile(int nx, int nz, unsigned long seed, struct clab_error *err);
+int bench_lattice_warm_start(struct clab_sim *s, int nz, struct clab_error *err);
+/* bench_lcp_pile.c */
+int bench_lcp_pile(const bench_ctx *c);
+/* bench_fclib.c */
+int bench_fclib(const bench_ctx *c);
+/* the problem of s's last step into c->fclib_dir/<name>-step<k>.hdf5 (printed); -1 on error */
+struct clab_sim;
+int bench_fclib_export(const bench_ctx *c, const struct clab_sim *s, const char *name);
 
 #endif

@@ -18,7 +18,8 @@ contactlab_SOURCES += \
 	experiments/bench_pile_lammps.h \
 	experiments/bench_pile_lammps.c \
 	experiments/bench_dvi_pile.c \
-	experiments/bench_mesh.c
+	experiments/bench_mesh.c \
+	experiments/bench_lcp_pile.c
 BENCH_ARGS =
 bench: contactlab$(EXEEXT)
 	./contactlab$(EXEEXT) bench --out bench-out $(BENCH_ARGS)

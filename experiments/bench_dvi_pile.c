@@ -85,8 +85,9 @@ static double max_speed(const clab_world *w)
     return v;
 }
 
-/* the fcc lattice pile with nx x nx x NZ cells (80 nx^2 spheres), periodic in x and y */
-static clab_world *lattice_pile(int nx, unsigned long seed, clab_error *err)
+/* the fcc lattice pile with nx x nx x nz cells (4 nx^2 nz spheres), periodic in x and y (bench.h:
+ * bench lcp-pile builds it too); this benchmark's is nz = NZ */
+clab_world *bench_lattice_pile(int nx, int nz, unsigned long seed, clab_error *err)
 {
     const double R = RADIUS, a = 2.0 * sqrt(2.0) * R; /* cell edge: neighbours 2R apart */
     static const double basis[4][3] = {{0, 0, 0}, {0.5, 0.5, 0}, {0.5, 0, 0.5}, {0, 0.5, 0.5}};
@@ -110,7 +111,7 @@ static clab_world *lattice_pile(int nx, unsigned long seed, clab_error *err)
     d.density = 2500.0;
     d.material = 1;
     d.shape = clab_sphere(R);
-    for (int k = 0; k < NZ; k++)
+    for (int k = 0; k < nz; k++)
         for (int j = 0; j < nx; j++)
             for (int i = 0; i < nx; i++)
                 for (int b = 0; b < 4; b++) {
@@ -127,6 +128,10 @@ fail:
     clab_world_destroy(w);
     return NULL;
 }
+static clab_world *lattice_pile(int nx, unsigned long seed, clab_error *err)
+{
+    return bench_lattice_pile(nx, NZ, seed, err);
+}
 
 /* The lattice's equilibrium impulses as the backend's warm start: in the fcc stacking each
  * sphere rests on 4 spheres of the layer below at 45 degrees, so a sphere with L layers above
@@ -134,7 +139,7 @@ fail:
  * nothing; a sphere of the bottom layer presses on the floor with (2 NZ) m g (each layer holds
  * the same number of spheres per area). Written in the checkpoint format of the backend and
  * loaded into s, so the first step starts from the solution up to the jitter. */
-static int lattice_warm_start(clab_sim *s, clab_error *err)
+int bench_lattice_warm_start(clab_sim *s, int nz, clab_error *err)
 {
     const clab_world *w = s->world;
     clab_contacts cs;
@@ -151,7 +156,7 @@ static int lattice_warm_start(clab_sim *s, clab_error *err)
         const clab_body *A = &w->bodies[c->a], *B = &w->bodies[c->b];
         double Fn;
         if (c->a < FIRST) {
-            Fn = 2.0 * NZ * B->m * g;
+            Fn = 2.0 * nz * B->m * g;
         } else {
             const clab_body *U = B->r.z > A->r.z ? B : A; /* the upper one */
             if (fabs(B->r.z - A->r.z) < 0.25 * a) continue; /* same layer */
@@ -181,6 +186,7 @@ static int lattice_warm_start(clab_sim *s, clab_error *err)
     clab_contacts_free(&cs);
     return rc;
 }
+static int lattice_warm_start(clab_sim *s, clab_error *err) { return bench_lattice_warm_start(s, NZ, err); }
 
 /* a DVI simulation of w with the given solver and tolerance */
 static clab_sim *dvi_sim(clab_world *w, const char *solver, const char *tol, const char *max_iter, clab_error *err)
@@ -494,6 +500,7 @@ static int run_size(const bench_ctx *c, int nx)
                      it[2], it[3], CONV_ITER, XP_PILE_DVI_TOL, best_step, sst.iterations, load);
             bench_row row = {name, threads, (long)N, (long)sk->contacts.n, STEPS, t_steps, bench_peak_rss_bytes(), note};
             if (bench_summary_append(c, &row)) status = 1;
+            if (c->fclib_dir && k == 0 && bench_fclib_export(c, sk, name)) status = 1; /* bench --fclib-dir */
             clab_sim_destroy(sk);
         }
     }

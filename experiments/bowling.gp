@@ -24,12 +24,13 @@ files(c) = system(listed(c, "penalty-")."; ".listed(c, "dvi-h_")."; ".listed(c, 
 # the method and step of a series file f of case c
 method(f, c) = f[strlen(c) + 2 : strstrt(f, "-h_") - 1]
 hof(f) = f[strstrt(f, "-h_") + 3 : strlen(f) - 4]
-# the method's title (its authors and equations), from the series' metadata
-mtitle(f) = system("sed -n 's/^# method_title = //p' '".f."' | head -n 1")
+# the method's title (its authors), from the series' metadata
+# (its first words: the parenthesis that follows, e.g. "(relaxed Coulomb)", is in the title)
+mtitle(f) = system("sed -n 's/^# method_title = //p' '".f."' | head -n 1 | sed 's/ (.*//'")
 mname(f, c) = (mtitle(f) ne "" ? mtitle(f) : method(f, c))
 label(f, c) = mname(f, c).", h = ".hof(f)." s"
 mwidth(m) = (m eq "dvi-exact" ? 2.5 : 1.5)
-mcolor(m) = (m eq "penalty" ? "#404040" : m eq "dvi" ? "#d62728" : m eq "dvi-exact" ? "#1f77b4" : m eq "midpoint" ? "#9467bd" : "#2ca02c")
+mcolor(m) = (m eq "penalty" ? "#404040" : m eq "dvi" ? "#d62728" : m eq "dvi-exact" ? "#1f77b4" : m eq "midpoint" ? "#9467bd" : m eq "lcp" ? "#ff7f0e" : "#2ca02c")
 # dashed for a DVI step smaller than the case's largest, hbig (set per case below; the shell
 # compares the numbers, since gnuplot cannot read "1e-04" from a string)
 hbig = ""
@@ -62,9 +63,11 @@ do for [fmt in "png pdf"] {
       set grid
       set autoscale xfix
       set offsets graph 0.02, 0.02, 0, 0
-      # the legend where every curve has settled (right; below m g for the force), not over the lift-off
-      if (fig eq "normal-force") { set key bottom right } else { set key center right }
+      # the legend in one panel only (every panel draws the same methods and steps), the second,
+      # where every curve has settled (upper right; below m g for the force), not over the lift-off
+      if (fig eq "normal-force") { set key bottom right } else { set key top right }
       set key box opaque font ",8" samplen 2 spacing 0.9 width -2
+      if (i != (ncases > 1 ? 2 : 1)) { unset key }
       unset logscale y
       set autoscale y
       if (fig eq "height") {

@@ -77,3 +77,18 @@ contactlab_SOURCES += \
 dist_pkgdata_DATA += \
 	experiments/cone.gp \
 	experiments/wave.gp
+
+## the polyhedral friction cone's error (Stewart-Trinkle LCP): a sliding puck's deflection
+contactlab_SOURCES += experiments/cone_error.c
+dist_pkgdata_DATA += experiments/cone-error.gp
+
+## hopper discharge: the flow rate through an orifice and Beverloo's law under every method
+contactlab_SOURCES += \
+	experiments/hopper.c \
+	experiments/hopper_scene.c \
+	experiments/hopper_fit.c \
+	experiments/hopper.h
+dist_pkgdata_DATA += \
+	experiments/hopper.gp
+
+include experiments/granular.mk

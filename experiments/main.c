@@ -8,6 +8,7 @@
 
 #include "xp.h"
 #include "prepare.h"
+#include "fclib_xp.h"
 
 static int cmd_list(int argc, char **argv);
 
@@ -23,11 +24,18 @@ static const xp_experiment experiments[] = {
     {"chain", "row of touching spheres struck at one end: penalty carries a wave (Nesterenko), DVI moves all at once", xp_chain},
     {"prepare", "dense or loose packing of N spheres by radius growth, saved for every method (LAMMPS data + scene)",
      xp_prepare},
+    {"hopper", "hopper discharge through an orifice under every method: mass flow rate, Beverloo's C and k", xp_hopper},
     {"painleve", "Painleve's rod sliding on a rough plane: the (theta, mu) region, tangential impacts, penalty spikes", xp_painleve},
     {"validate", "Chung-Ooi benchmark tests and single-contact analytic checks, every method: one pass/fail table", xp_validate},
     {"cone", "cone penetrometer (a driven mesh) pushed into a settled bed: tip force against depth, slope per speed", xp_cone},
     {"wave", "pulse through a pressed column of spheres: wave speed vs p^(1/6) (penalty), vs iterations and h (DVI)", xp_wave},
+    {"cone-error", "puck sliding between the edges of the Stewart-Trinkle LCP's friction polygon: deflection against k", xp_cone_error},
+    {"shear", "direct shear test (split box, loading plate): peak and residual tau/sigma_n, Mohr-Coulomb friction angle", xp_shear},
+    {"triaxial", "triaxial compression between servo walls: q/p and volumetric strain, critical-state friction angle",
+     xp_triaxial},
     {"bench", "benchmarks (chute vs LAMMPS, pile, dvi-pile): particle-steps per second, memory, scaling", xp_bench},
+    {"fclib", "FCLIB frictional-contact problems (HDF5): solve a file with contactlab's CCP and exact-Coulomb solvers",
+     xp_fclib},
     {"list", "list the experiments and the backends with their options", cmd_list},
 };
 static const size_t nexperiments = sizeof experiments / sizeof experiments[0];

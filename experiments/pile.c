@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "clab_csv.h"
+#include "fclib_xp.h"
 #include "pile_scene.h"
 
 typedef struct pile_opts {
@@ -31,6 +32,7 @@ typedef struct pile_opts {
     double window;       /* averaging window at the end [s]; 0 = t_end / 10 */
     int bins;            /* histogram bins */
     double fmax;         /* histogram range [0, fmax] in units of <f> */
+    xp_fclib_export fcx; /* --fclib-dir, --fclib-every: the DVI steps' problems (run_fclib.c) */
 } pile_opts;
 
 typedef struct pile_result {
@@ -313,6 +315,12 @@ static int pile_case(pile_opts *o, const xp_method *pm, double t_end, clab_csv *
             xp_case_fail(&o->c, &g, &err);
             goto done;
         }
+        o->fcx.name = base; /* DVI methods only: a force law has no CCP */
+        if (strcmp(s->type->name, "dvi") == 0 && xp_fclib_after_step(&o->fcx, s, &err)) {
+            xp_progress_end(&pb);
+            fprintf(stderr, "contactlab pile: %s\n", err.msg);
+            goto done;
+        }
     }
     res->wall = run.wall;
     res->cpu = run.cpu;
@@ -373,7 +381,9 @@ static void pile_help(const xp_common *c)
            "  --sample-dt S    output interval [s] (default 5e-3)\n"
            "  --window S       floor load averaged over the last S seconds (default t_end/10)\n"
            "  --bins N         histogram bins (default 30)\n"
-           "  --fmax X         histogram range [0, X] in units of <f> (default 6)\n\n"
+           "  --fmax X         histogram range [0, X] in units of <f> (default 6)\n"
+           "  --fclib-dir DIR  the DVI methods' step problems as FCLIB files DIR/pile-n_<N>-<method>-step<k>.hdf5\n"
+           "                   (doc/fclib.md); --fclib-every N: every N steps (default 1)\n\n"
            "--h sets the step of every method at once. Rigid-contact methods run with tol=" XP_PILE_DVI_TOL "\n"
            "m/s unless --opt dvi:tol=X says otherwise.\n\n%s\n",
            xp_pile_help);
@@ -388,7 +398,8 @@ int xp_pile(int argc, char **argv)
         {"n", required_argument, 0, 1000},         {"h-dvi", required_argument, 0, 1012},
         {"h-penalty", required_argument, 0, 1013}, {"sample-dt", required_argument, 0, 1014},
         {"window", required_argument, 0, 1015},    {"bins", required_argument, 0, 1016},
-        {"fmax", required_argument, 0, 1017},
+        {"fmax", required_argument, 0, 1017},      {"fclib-dir", required_argument, 0, 1018},
+        {"fclib-every", required_argument, 0, 1019},
         {0, 0, 0, 0}};
     pile_opts o;
     memset(&o, 0, sizeof o);
@@ -398,6 +409,7 @@ int xp_pile(int argc, char **argv)
     o.sample_dt = 5e-3;
     o.bins = 30;
     o.fmax = 6.0;
+    o.fcx.every = 1;
     int rc = 2, opt;
     double x;
     optind = 1;
@@ -415,6 +427,8 @@ int xp_pile(int argc, char **argv)
         case 1015: xp_parse_double("window", optarg, 1e-9, 1e6, &o.window); break;
         case 1016: if (!xp_parse_double("bins", optarg, 2, 500, &x)) o.bins = (int)x; break;
         case 1017: xp_parse_double("fmax", optarg, 0.1, 1e3, &o.fmax); break;
+        case 1018: o.fcx.dir = optarg; break;
+        case 1019: xp_parse_long("fclib-every", optarg, 1, 1000000000L, &o.fcx.every); break;
         default: xp_option_unknown(); break;
         }
     }

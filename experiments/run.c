@@ -24,6 +24,7 @@
 #include "clab_scene.h"
 #include "clab_vtk.h"
 #include "run_contacts.h"
+#include "fclib_xp.h"
 #include "xp.h"
 
 #define RUN_TAG "contactlab run 1: bodies, steps" /* checkpoint tag: who wrote it, which series */
@@ -56,6 +57,7 @@ static void run_help(void)
            "                        large scenes; the CSVs, VTK frames and checkpoints keep the scene's order)\n"
            "  --vtk N               write a VTK frame every N output rows (default 0: none)\n");
     xp_run_extra_help();
+    xp_fclib_help();
     printf(
            "  --out DIR             output folder (default out/run)\n"
            "  --force               replace this scene's and backend's earlier results in the output\n"
@@ -191,7 +193,8 @@ int xp_run(int argc, char **argv)
         {"restart", required_argument, 0, 'R'},   {"stop-after", required_argument, 0, 'S'},
         {"no-plot", no_argument, 0, 'N'},         {"allow-unstable", no_argument, 0, 'U'},
         {"allow-overlap", no_argument, 0, 'A'},  {"help", no_argument, 0, '?' + 256},
-        XP_RUN_EXTRA_LONGOPTS,                    {0, 0, 0, 0}};
+        XP_RUN_EXTRA_LONGOPTS,                    {"fclib-dir", required_argument, 0, 'F' + 512},
+        {"fclib-every", required_argument, 0, 'E' + 512}, {0, 0, 0, 0}};
     xp_common c;
     xp_common_init(&c, "run", argc, argv);
     clab_options cli;
@@ -206,6 +209,7 @@ int xp_run(int argc, char **argv)
     int rc = 2, opt, out_given = 0, allow_unstable = 0;
     xp_run_extra extra; /* --contacts, --measure (run_contacts.c) */
     xp_run_extra_init(&extra);
+    xp_fclib_export fcx = {NULL, 1, "run", 0, 0}; /* --fclib-dir, --fclib-every (run_fclib.c) */
     /* the command line as it determines the results: contactlab run [options] SCENE */
     char **keep = calloc((size_t)argc + 4, sizeof *keep);
     int nkeep = 0;
@@ -251,6 +255,8 @@ int xp_run(int argc, char **argv)
             out_given |= opt == 'o';
             result = 0;
             break;
+        case 'F' + 512: fcx.dir = optarg, result = 0; break;
+        case 'E' + 512: bad = xp_parse_long("fclib-every", optarg, 1, 1000000000L, &fcx.every), result = 0; break;
         default:
             if ((bad = xp_run_extra_option(&extra, opt, optarg)) == 0) xp_option_unknown(), bad = 1;
             else bad = bad < 0, result = 0; /* (their own CSVs' metadata records them) */
@@ -523,6 +529,11 @@ int xp_run(int argc, char **argv)
         }
         if (clab_sim_step(s, &err)) {
             step_failed = k + 1;
+            rc = 1;
+            break;
+        }
+        if (xp_fclib_after_step(&fcx, s, &err)) {
+            fprintf(stderr, "contactlab run: %s\n", err.msg);
             rc = 1;
             break;
         }

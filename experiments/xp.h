@@ -410,10 +410,14 @@ int xp_scaling(int argc, char **argv);     /* scaling.c */
 int xp_incline(int argc, char **argv);     /* incline.c */
 int xp_drop(int argc, char **argv);        /* drop.c */
 int xp_validate(int argc, char **argv);    /* validate.c */
+int xp_cone_error(int argc, char **argv);  /* cone_error.c */
 int xp_chain(int argc, char **argv);       /* chain.c */
 int xp_painleve(int argc, char **argv);    /* painleve.c */
 int xp_cone(int argc, char **argv);        /* cone.c */
 int xp_wave(int argc, char **argv);        /* wave.c */
+int xp_hopper(int argc, char **argv);      /* hopper.c */
+int xp_shear(int argc, char **argv);       /* shear.c */
+int xp_triaxial(int argc, char **argv);    /* triaxial.c */
 int xp_run(int argc, char **argv);
 int xp_bench(int argc, char **argv);     /* bench.c */
 

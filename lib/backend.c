@@ -11,6 +11,7 @@ static const clab_backend_type *const registry[] = {
     &clab_backend_penalty,
     &clab_backend_dvi,
     &clab_backend_midpoint,
+    &clab_backend_lcp,
     NULL};
 
 /* the fast paths' hooks, each naming its backend type */

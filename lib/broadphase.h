@@ -3,7 +3,8 @@
  * and knows nothing of the narrow phase or the driver above it:
  *   grid.c                the general uniform grid over any bounded shapes (clab_broadphase's
  *                         pairs, sorted by (i, j));
- *   broadphase_spheres.c  the cell list of an all-sphere scene: the kept rows at once
+ *   broadphase_spheres.c  the cell list of a scene of spheres (with planes and mesh
+ *                         walls' triangles after them): the kept rows at once
  *                         (its step 3, the pairs cell by cell: sphere_pairs.c, below it;
  *                         sphere_list.h, the two files' shared types);
  *   skin.c                the Verlet skin: the reference state of a build, the motion test,
@@ -148,12 +149,21 @@ typedef struct clab_spheres {
     int32_t **sl_buf;           /* per thread: partner lists when sl_proom is short or absent [sl_bufcap[t]] */
     size_t *sl_bufcap;
     int sl_nbuf;
+    /* the triangles of mesh walls (fixed, after every sphere), per triangle slot [cap_tri]: */
+    size_t cap_tri;
+    int32_t *sl_tri;            /* body index, in index order */
+    double *sl_tlo, *sl_thi;    /* bounds grown by M/2, as clab_collide_bounds (triples) */
+    uint32_t *sl_tstart;        /* [cap_cells + 1]: the triangles whose bounds the spheres of cell c
+                                 * may meet are sl_tbin[sl_tstart[c] .. sl_tstart[c + 1]) */
+    uint32_t *sl_tbin;          /* [cap_tbin] triangle slots */
+    size_t cap_tbin, cap_tstart;
 } clab_spheres;
 
 /* The kept list of pairlist.c for bounds grown by M/2 (M = margin + skin + slack) from the
- * sphere cell list, when every bounded body is a sphere and their 2R + M are within a factor
- * 2 of each other: the same pairs, in the same order, as clab_grid_pairs followed by the
- * distance filter. scratch (NULL: none) lends its dead records' storage for this call.
+ * sphere cell list, when every bounded body is a sphere or a fixed triangle of a mesh wall
+ * placed after every sphere (in a world that is not periodic), and the spheres' 2R + M are
+ * within a factor 2 of each other: the same pairs, in the same order, as clab_grid_pairs
+ * followed by the distance filters. scratch (NULL: none) lends its dead records' storage for this call.
  * Writes *rows and *npairs and the list's part of *st; returns 0, 1 when the scene is not one
  * for it (nothing written: take the general path), or -1 when out of memory. */
 int clab_sphere_list(clab_spheres *sp, clab_rows *rows, clab_broadphase_stats *st, const clab_world *w, double M,

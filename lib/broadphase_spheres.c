@@ -3,33 +3,40 @@
  * pairlist.c builds the kept list as the grid's pairs (grid.c, bounds grown by M/2,
  * M = margin + skin + slack) followed by the distance filter of two spheres,
  * |d| <= R_i + R_j + M with the narrow phase's factor (1 + 2e-10) on the squares (d the
- * minimum image of r_j - r_i). When every bounded body is a sphere and their 2R + M are
- * within a factor SL_SIZE_RATIO of each other (the granular benchmarks), the same list comes
- * from one uniform cell list here:
+ * minimum image of r_j - r_i), and the sphere-triangle filter (clab_sphere_tri_far). When
+ * every bounded body is a sphere, or a fixed triangle of a mesh wall placed after every
+ * sphere in a world that is not periodic, and the spheres' 2R + M are within a factor
+ * SL_SIZE_RATIO of each other (the granular benchmarks, between planes or mesh walls), the
+ * same list comes from one uniform cell list here:
  *
  * 1. scan: each sphere's bounds exactly as clab_broadphase computes them (r -+ (R + M/2),
  *    moved to the image whose center lies in the period), a copy of its center, radius and
- *    fixed flag; the half-spaces (at most SL_MAX_PLANES) apart;
+ *    fixed flag; the half-spaces (at most SL_MAX_PLANES) apart; the triangles' bounds by
+ *    clab_collide_bounds, as the general path makes them (tri_scan);
  * 2. cells of side c >= (2R + M)_max (1 + 1e-6) plus a few ulps of the coordinates: a whole
  *    number of cells, at least 3, along a periodic axis; the spheres counting-sorted by the
- *    cell of their bounds' center;
+ *    cell of their bounds' center; each triangle binned into the cells whose spheres its
+ *    bounds may meet (tri_bins);
  * 3. pairs: each sphere i against the spheres j > i of its cell and the 26 around it (the
  *    neighbours wrap along periodic axes). A pair passing the distance test has every
  *    |d_k| <= c, so its spheres are in neighbouring cells and it is looked at; it is kept
  *    when it passes both tests of the general path, the distance test and the overlap of the
  *    bounds (with the periodic images clab_broadphase gives a body whose bounds cross a face:
  *    the same arithmetic, so the same verdict bit for bit). Half-spaces: a sphere's bounds
- *    against each of them as in clab_broadphase. Each sphere's partners j > i are sorted
+ *    against each of them as in clab_broadphase. Triangles: those of the sphere's bin whose
+ *    bounds meet its bounds and that pass the filter (all of higher index: no triangle row
+ *    holds a sphere). Each sphere's partners j > i are sorted
  *    (insertion sort: about 7) into its thread's buffer;
  * 4. order: the blocks are copied out in index order as the rows of the list (clab_pair_list:
  *    row[i], then the partners j > i of body i), a half-space's row (the spheres of higher
  *    index that reach it) gathered from the spheres' bit masks; a row with a half-space
- *    marked in rows->gen.
+ *    marked in rows->gen (a triangle's row is empty; a row with a triangle marked too).
  * So the set is the general path's and the rows are sorted by (i, j): the same list. The
  * pair loop runs on all threads (cells handed out dynamically: a block lands in whichever
  * thread's buffer, and step 4 puts it in its place), steps 1 and 4 on contiguous ranges of
  * bodies, so the list is the same for any thread count. Step 3 is sphere_pairs.c's; the
- * rest is here, one function a step (scan_all, make_grid and sort_cells, write_rows). */
+ * rest is here, one function a step (scan_all and tri_scan, make_grid, tri_bins and
+ * sort_cells, write_rows). */
 #include <float.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -93,6 +100,7 @@ typedef struct {
     double Rmax;           /* largest radius */
     double big;            /* largest |x| + |y| + |z| + R */
     double clo[3], chi[3]; /* range of the bounds' centers */
+    size_t ntri;           /* triangles */
 } scan_part;
 
 /* step 1 over the bodies [a, b) */
@@ -117,11 +125,16 @@ static void scan(clab_spheres *sp, const clab_world *w, double M, size_t a, size
                 return;
             }
             pt->plane[pt->nplanes++] = (int)i;
-            sp->sl_cell[i] = -1;
+            sp->sl_cell[i] = SL_CELL_PLANE;
             continue;
         }
         double R = bd->shape.radius;
         if (bd->shape.type != CLAB_SHAPE_SPHERE || !(R > 0.0 && R < 1e300) || !clab_v3_isfinite(bd->r)) {
+            if (bd->shape.type == CLAB_SHAPE_TRIANGLE && bd->fixed && !periodic) { /* tri_scan, tri_bins */
+                pt->ntri++;
+                sp->sl_cell[i] = SL_CELL_TRI;
+                continue;
+            }
             pt->bad = 1;
             return;
         }
@@ -167,6 +180,78 @@ static inline long cell_index(const sl_grid *gr, const double *x)
         c[k] = t < 1.0 ? 0 : t >= (double)gr->nc[k] ? gr->nc[k] - 1 : (long)t;
     }
     return c[0] + gr->nc[0] * (c[1] + gr->nc[1] * c[2]);
+}
+
+/* the cell coordinate of x along axis k, clamped into the grid (cell_index's, one axis) */
+static inline long cell_coord(const sl_grid *gr, double x, int k)
+{
+    double t = (x - gr->base[k]) * gr->inv[k];
+    return t < 1.0 ? 0 : t >= (double)gr->nc[k] ? gr->nc[k] - 1 : (long)t;
+}
+
+/* the cells [r[k][0], r[k][1]] along each axis whose spheres may meet the bounds of triangle
+ * slot q: a sphere's bounds meet them only when the center of its bounds, whose cell it is
+ * in, lies within half their width (at most half a cell side) of them, so within one cell of
+ * the cells of their corners; the count of those cells */
+static double tri_cells(const clab_spheres *sp, const sl_grid *gr, size_t q, long r[3][2])
+{
+    double cells = 1.0;
+    for (int k = 0; k < 3; k++) {
+        long a = cell_coord(gr, sp->sl_tlo[3 * q + k], k) - 1, b = cell_coord(gr, sp->sl_thi[3 * q + k], k) + 1;
+        r[k][0] = a < 0 ? 0 : a;
+        r[k][1] = b > gr->nc[k] - 1 ? gr->nc[k] - 1 : b;
+        cells *= (double)(r[k][1] - r[k][0] + 1);
+    }
+    return cells;
+}
+
+/* Step 2 for the triangles: the bin of each cell, the triangles its spheres may meet (a
+ * counting sort by cell, triangles in slot order within a cell). 1 when the bins would be
+ * far larger than the grid (triangles wide next to the spheres: the general path), -1 when
+ * out of memory */
+static int tri_bins(clab_spheres *sp, const sl_grid *gr, long nc, const sl_scene *sc)
+{
+    const size_t nt = sc->ntri;
+    long r[3][2];
+    double total = 0.0;
+    for (size_t q = 0; q < nt; q++) total += tri_cells(sp, gr, q, r);
+    if (total > 8.0 * ((double)sc->ns + (double)nc) + 65536.0) return 1;
+    if ((size_t)nc + 1 > sp->cap_tstart || !sp->sl_tstart) {
+        if (clab_bp_resize(&sp->sl_tstart, (size_t)nc + 1, sizeof(uint32_t))) return -1;
+        sp->cap_tstart = (size_t)nc + 1;
+    }
+    if ((size_t)total > sp->cap_tbin || !sp->sl_tbin) {
+        size_t cap = (size_t)total + (size_t)total / 2 + 64;
+        if (clab_bp_resize(&sp->sl_tbin, cap, sizeof(uint32_t))) return -1;
+        sp->cap_tbin = cap;
+    }
+    uint32_t *start = sp->sl_tstart;
+    memset(start, 0, ((size_t)nc + 1) * sizeof *start);
+    const long nx = gr->nc[0], ny = gr->nc[1];
+    for (int pass = 0; pass < 2; pass++) { /* 0: count a cell's triangles in start[c], 1: place them */
+        for (size_t q = 0; q < nt; q++) {
+            tri_cells(sp, gr, q, r);
+            for (long z = r[2][0]; z <= r[2][1]; z++)
+                for (long y = r[1][0]; y <= r[1][1]; y++)
+                    for (long x = r[0][0]; x <= r[0][1]; x++) {
+                        const long c = x + nx * (y + ny * z);
+                        if (pass) sp->sl_tbin[start[c]++] = (uint32_t)q;
+                        else start[c]++;
+                    }
+        }
+        if (pass == 0) { /* the starts (exclusive sums) */
+            uint32_t run = 0;
+            for (long c = 0; c < nc; c++) {
+                const uint32_t k = start[c];
+                start[c] = run;
+                run += k;
+            }
+            start[nc] = run;
+        }
+    }
+    for (long c = nc; c > 0; c--) start[c] = start[c - 1]; /* each start moved to its cell's end: back */
+    start[0] = 0;
+    return 0;
 }
 
 /* inside a parallel region: this thread's contiguous share [*a, *b) of n items, the number of
@@ -254,7 +339,8 @@ void clab_spheres_free(clab_spheres *sp)
     free(sp->sl_bufcap);
     void *arrays[] = {sp->sl_lo,   sp->sl_hi,    sp->sl_cell,   sp->sl_cnt,    sp->sl_pmask,
                       sp->sl_src,  sp->sl_thr,   sp->sl_slot,   sp->sl_cstart, sp->sl_ccount,
-                      sp->sl_stage, sp->sl_slotof};
+                      sp->sl_stage, sp->sl_slotof, sp->sl_tri,    sp->sl_tlo,    sp->sl_thi,
+                      sp->sl_tstart, sp->sl_tbin};
     for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++) free(arrays[k]);
 }
 
@@ -280,6 +366,7 @@ static int scan_all(clab_spheres *sp, const clab_world *w, double M, int T, sl_s
 #endif
     sc->nplanes = 0;
     sc->ns = 0;
+    sc->ntri = 0;
     sc->dmin = INFINITY;
     sc->dmax = sc->Rmax = sc->big = 0.0;
     for (int k = 0; k < 3; k++) {
@@ -306,6 +393,7 @@ static int scan_all(clab_spheres *sp, const clab_world *w, double M, int T, sl_s
             p->r = b->r;
         }
         sc->ns += pt->ns;
+        sc->ntri += pt->ntri;
         sc->dmin = fmin(sc->dmin, pt->dmin);
         sc->dmax = fmax(sc->dmax, pt->dmax);
         sc->Rmax = fmax(sc->Rmax, pt->Rmax);
@@ -316,6 +404,45 @@ static int scan_all(clab_spheres *sp, const clab_world *w, double M, int T, sl_s
         }
     }
     return sc->ns == 0 || !(sc->dmax <= SL_SIZE_RATIO * sc->dmin);
+}
+
+/* room for nt triangles; 0 on success */
+static int reserve_tri(clab_spheres *sp, size_t nt)
+{
+    if (nt <= sp->cap_tri && sp->sl_tri) return 0;
+    size_t cap = nt + nt / 2 + 16;
+    if (clab_bp_resize(&sp->sl_tri, cap, sizeof(int32_t)) || clab_bp_resize(&sp->sl_tlo, 3 * cap, sizeof(double)) ||
+        clab_bp_resize(&sp->sl_thi, 3 * cap, sizeof(double)))
+        return 1;
+    sp->cap_tri = cap;
+    return 0;
+}
+
+/* step 1 for the triangles: their body indices in order and their bounds grown by M/2, by
+ * clab_collide_bounds as the general path makes them. 1 when the scene is not for the list:
+ * a sphere after the first triangle (the triangle's row would hold spheres), or a triangle
+ * not in the world's store or not finite (the general path reports it); -1 out of memory */
+static int tri_scan(clab_spheres *sp, const clab_world *w, double M, size_t nt)
+{
+    if (reserve_tri(sp, nt)) return -1;
+    size_t q = nt; /* the triangles follow every sphere: from the end, slots nt - 1 down to 0 */
+    for (size_t i = w->nbodies; i-- > 0 && q > 0;) {
+        if (sp->sl_cell[i] >= 0) return 1;
+        if (sp->sl_cell[i] != SL_CELL_TRI) continue;
+        const clab_body *b = &w->bodies[i];
+        if (!w->meshes || b->shape.tri < 0 || (size_t)b->shape.tri >= w->meshes->n) return 1;
+        clab_vec3 l, h;
+        clab_collide_bounds(b, M, &l, &h);
+        const double lv[3] = {l.x, l.y, l.z}, hv[3] = {h.x, h.y, h.z};
+        q--;
+        sp->sl_tri[q] = (int32_t)i;
+        for (int k = 0; k < 3; k++) {
+            if (!(isfinite(lv[k]) && isfinite(hv[k]))) return 1;
+            sp->sl_tlo[3 * q + k] = lv[k];
+            sp->sl_thi[3 * q + k] = hv[k];
+        }
+    }
+    return 0;
 }
 
 /* step 2, the grid: side at least the largest 2R + M, with room for rounding at the scale of
@@ -403,7 +530,7 @@ static int write_rows(clab_spheres *sp, clab_rows *rows, size_t n, const sl_scen
                       int T, size_t *total)
 {
     const sl_plane *pl = sc->pl;
-    const int nplanes = sc->nplanes;
+    const int nplanes = sc->nplanes, mixed = nplanes || sc->ntri;
     size_t rowcnt[SL_MAX_THREADS][SL_MAX_PLANES], rowstart[SL_MAX_PLANES], rowtot[SL_MAX_PLANES],
         tsum[SL_MAX_THREADS + 1];
     int nomem = 0;
@@ -426,7 +553,10 @@ static int write_rows(clab_spheres *sp, clab_rows *rows, size_t n, const sl_scen
             rowtot[q] = s;
         }
         size_t s = 0;
-        for (size_t i = a; i < b; i++) s += sp->sl_cell[i] >= 0 ? sp->sl_cnt[sp->sl_slotof[i]] : rowtot[plane_of(pl, (int)i)];
+        for (size_t i = a; i < b; i++)
+            s += sp->sl_cell[i] >= 0                 ? sp->sl_cnt[sp->sl_slotof[i]]
+                 : sp->sl_cell[i] == SL_CELL_PLANE ? rowtot[plane_of(pl, (int)i)]
+                                                   : 0; /* a triangle: no partner of higher index */
         tsum[t + 1] = s;
 #pragma omp barrier
 #pragma omp single
@@ -453,11 +583,11 @@ static int write_rows(clab_spheres *sp, clab_rows *rows, size_t n, const sl_scen
                     if (k == 0) continue; /* (a thread without partners has no buffer: no pointer arithmetic on NULL) */
                     const int32_t *src = tpart[sp->sl_thr[sl]] + sp->sl_src[sl];
                     for (size_t u = 0; u < k; u++) out[off + u] = (uint32_t)src[u];
-                    if (nplanes) /* a half-space partner: the general path for the row */
+                    if (mixed) /* a half-space or a triangle partner: the general path for the row */
                         for (size_t u = 0; u < k; u++)
                             if (sp->sl_cell[src[u]] < 0) rows->gen[i] = 1;
                     off += k;
-                } else {
+                } else if (sp->sl_cell[i] == SL_CELL_PLANE) {
                     int q = plane_of(pl, (int)i);
                     rowstart[q] = off;
                     off += rowtot[q];
@@ -495,10 +625,13 @@ static int sphere_list(clab_spheres *sp, clab_rows *rows, clab_broadphase_stats 
     if (reserve(sp, n, 0, T)) return -1;
     sl_scene sc;
     if (scan_all(sp, w, M, T, &sc)) return 1;
+    int rc = sc.ntri ? tri_scan(sp, w, M, sc.ntri) : 0;
+    if (rc) return rc;
     sl_grid gr;
     long nc = 0;
     if (make_grid(&w->periodic, &sc, M, &gr, &nc)) return 1;
     if (reserve(sp, n, (size_t)nc, T)) return -1;
+    if (sc.ntri && (rc = tri_bins(sp, &gr, nc, &sc))) return rc;
     sort_cells(sp, &gr, nc, n, T);
     const int32_t *tpart[SL_MAX_THREADS] = {NULL};
     if (clab_sphere_pairs(sp, w, &gr, nc, &sc, M, T, tpart)) return -1;

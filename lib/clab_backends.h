@@ -17,5 +17,8 @@ extern const clab_backend_type clab_backend_dvi;
 /* "midpoint": Solfec's constrained midpoint scheme with exact Coulomb friction (Alart-Curnier
  * local Newton, Gauss-Seidel over contacts) and Newton restitution (midpoint/midpoint_backend.c) */
 extern const clab_backend_type clab_backend_midpoint;
+/* "lcp": the Stewart-Trinkle / Anitescu-Potra LCP time stepper with a polyhedral friction cone
+ * (lcp/lcp_backend.c) */
+extern const clab_backend_type clab_backend_lcp;
 
 #endif

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "clab_mesh.h"
 #include "clab_simd.h"
 #include "clab_world.h"
 
@@ -101,6 +102,60 @@ static inline int clab_image_far(const clab_periodic *per, const double *half, c
         d2 += v[k] * v[k];
     }
     return d2 > S * S * (1.0 + 1e-9);
+}
+
+/* ---- a sphere against a triangle of a mesh wall (clab_mesh.h) ---- */
+
+/* The point c in the frame triangle body B (store entry T) was loaded in: c itself while B is
+ * where it was loaded (*home = 1), else r0 + A(e)^T (c - r) (the narrow phase's x, and the
+ * broad phase's, from the same operations) */
+static inline clab_vec3 clab_tri_local(const clab_tri *T, const clab_body *B, clab_vec3 c, int *home)
+{
+    *home = B->r.x == T->r0.x && B->r.y == T->r0.y && B->r.z == T->r0.z && clab_q_is_identity(B->e);
+    return *home ? c : clab_v3_add(T->r0, clab_q_rotate_inv(B->e, clab_v3_sub(c, B->r)));
+}
+
+/* The rounding allowance of a distance between x (frame as loaded) and triangle body B (bound
+ * radius rho = B's shape.radius, origin r0): the distances here and in the narrow phase are
+ * formed from coordinates at most |x|_1 + |r0|_1 + rho in size, each with an error of a few
+ * ulps of that; 1e-12 of it is far above them (thousands of ulps) and far below any gap that
+ * matters */
+static inline double clab_tri_slack(const clab_tri *T, const clab_body *B, clab_vec3 x)
+{
+    return 1e-12 * (fabs(x.x) + fabs(x.y) + fabs(x.z) + fabs(T->r0.x) + fabs(T->r0.y) + fabs(T->r0.z) +
+                    B->shape.radius);
+}
+
+/* x (frame as loaded) is surely farther than S from the triangle T: the triangle lies in its
+ * plane (height of x over it h = m . (x - w_0)) on the inner side of each edge's line
+ * (s_k = (x - X_k) . beta_k <= 0 on it, beta_k the unit in-plane outward normal), so every
+ * point p of it has |x - p|^2 >= h^2 + max(0, max_k s_k)^2 (h and s_k along orthogonal unit
+ * vectors). True when that bound exceeds S + slack; false for NaN. The broad phase's filter
+ * of a sphere-triangle pair (S = R + M: the sphere list and the grid path alike) */
+static inline int clab_tri_beyond(const clab_tri *T, clab_vec3 x, double S, double slack)
+{
+    const double h = clab_v3_dot(T->n, clab_v3_sub(x, T->w[0]));
+    double s = 0.0;
+    for (int k = 0; k < 3; k++) {
+        const double sk = clab_v3_dot(clab_v3_sub(x, T->w[T->anchor[k]]), T->beta[k]);
+        s = sk > s ? sk : s;
+    }
+    const double L = S + slack;
+    return h * h + s * s > L * L;
+}
+
+/* Sphere A (center c, radius R) is surely farther than R + M from triangle body B: the kept
+ * list's filter of a sphere-triangle pair (both paths of the broad phase), like the distance
+ * filter of two spheres. A dropped pair cannot come within the margin before the next
+ * rebuild (each body moves at most skin/2 until then). 0 for a triangle the store does not
+ * hold (the narrow phase reports it) */
+static inline int clab_sphere_tri_far(const clab_world *w, const clab_body *A, const clab_body *B, double M)
+{
+    if (!w->meshes || B->shape.tri < 0 || (size_t)B->shape.tri >= w->meshes->n) return 0;
+    const clab_tri *T = &w->meshes->t[B->shape.tri];
+    int home;
+    const clab_vec3 x = clab_tri_local(T, B, A->r, &home);
+    return clab_tri_beyond(T, x, A->shape.radius + M, clab_tri_slack(T, B, x));
 }
 
 #endif

@@ -13,8 +13,11 @@
  * and only when c lies in the feature's region of the whole mesh (its region vectors g:
  * (c - X) . g <= 0 for each), so a sphere over a flat joint or a shared vertex gets one
  * contact. One contact per pair: feature 0 (the key persists as the sphere moves over the
- * triangle's face, edges and corners). */
+ * triangle's face, edges and corners). Every point p of the triangle has |c - p| >= |h|, so a
+ * sphere with |h| - R beyond the envelope by more than the rounding of either distance
+ * (clab_tri_slack, collide_common.h) is left before the feature tests: the same verdict. */
 #include "clab_mesh.h"
+#include "collide_common.h"
 #include "narrow_pair.h"
 
 enum { FEAT_EDGE0 = 0, FEAT_VERTEX0 = 3, FEAT_FACE = 6 };
@@ -101,14 +104,17 @@ static int sphere_triangle(const clab_world *w, const clab_body *A, const clab_b
     const clab_tri *T = &w->meshes->t[B->shape.tri];
     const double R = A->shape.radius;
     /* the center in the frame as loaded: itself while the triangle is where it was loaded */
-    const int home = B->r.x == T->r0.x && B->r.y == T->r0.y && B->r.z == T->r0.z && clab_q_is_identity(B->e);
-    const clab_vec3 x = home ? A->r : clab_v3_add(T->r0, clab_q_rotate_inv(B->e, clab_v3_sub(A->r, B->r)));
+    int home;
+    const clab_vec3 x = clab_tri_local(T, B, A->r, &home);
+    /* the signed height over the plane; |x - p| >= |h| for every point p of the triangle, so
+     * a sphere whose |h| - R clears the envelope by more than the rounding of either distance
+     * (clab_tri_slack) has no contact: the verdict of the feature tests below, without them */
+    const double h = clab_v3_dot(T->n, clab_v3_sub(x, T->w[0]));
+    double phi = fabs(h) - R;
+    if (phi >= env && phi >= env + clab_tri_slack(T, B, x)) return CLAB_OK;
     clab_vec3 p, nbar;
-    double phi;
     const int f = closest_feature(T, x, &p);
     if (f == FEAT_FACE) {
-        const double h = clab_v3_dot(T->n, clab_v3_sub(x, T->w[0])); /* signed height over the plane */
-        phi = fabs(h) - R;
         if (!(phi < env)) return CLAB_OK;
         p = clab_v3_madd(x, -h, T->n);
         nbar = h >= 0.0 ? clab_v3_neg(T->n) : T->n;

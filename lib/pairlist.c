@@ -31,6 +31,8 @@ static inline int plain_sphere(const clab_body *b)
  * 1.6x as many pairs on a dense packing). A dropped pair cannot come within the margin before
  * the next rebuild: each body moves at most skin/2 until then, so the gap stays above
  * margin + slack. The factor (1 + 2e-10) on the squares is the narrow phase's allowance.
+ * A sphere and a triangle of a mesh wall (not in a periodic world) are dropped alike when a
+ * lower bound of their distance exceeds R + M (clab_sphere_tri_far, collide_common.h).
  * The np pairs (sorted by (i, j)) that pass go to the rows, order kept, a row with a body
  * other than a plain sphere marked in rows->gen, Rmax the largest radius of the plain
  * spheres; returns the pairs kept, or (size_t)-1 when out of memory. */
@@ -55,6 +57,10 @@ static size_t keep_near_spheres(clab_rows *rows, const clab_world *w, double M, 
                 if (periodic) d = clab_world_min_image(per, d);
                 double S = A->shape.radius + B->shape.radius + M;
                 if (S > 0.0 && clab_v3_dot(d, d) > S * S * (1.0 + 2e-10)) continue;
+            } else if (!periodic && A->shape.type == CLAB_SHAPE_SPHERE && B->shape.type == CLAB_SHAPE_TRIANGLE) {
+                if (clab_sphere_tri_far(w, A, B, M)) continue;
+            } else if (!periodic && A->shape.type == CLAB_SHAPE_TRIANGLE && B->shape.type == CLAB_SHAPE_SPHERE) {
+                if (clab_sphere_tri_far(w, B, A, M)) continue;
             }
             if (!plain_sphere(B)) gen = 1;
             rows->nbr[kept++] = (uint32_t)pairs[k].j;

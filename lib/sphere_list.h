@@ -31,7 +31,12 @@ typedef struct {
     double Rmax;                /* largest radius */
     double big;                 /* largest |x| + |y| + |z| + R */
     double clo[3], chi[3];      /* range of the bounds' centers */
+    size_t ntri;                /* triangles (sp->sl_tri) */
 } sl_scene;
+
+/* sl_cell of a body that is not a sphere: a half-space, a triangle */
+#define SL_CELL_PLANE (-1)
+#define SL_CELL_TRI (-2)
 
 /* the plane list slot of half-space body i */
 static inline int plane_of(const sl_plane *pl, int i)

@@ -1,8 +1,9 @@
 /* sphere_pairs.c: step 3 of the sphere cell list (broadphase_spheres.c describes the steps):
  * each sphere i against the spheres j > i of its cell and the 26 around it, kept when they
  * pass the general path's two tests (the distance filter of pairlist.c and the overlap of
- * the bounds, periodic images included), and against the half-spaces; each sphere's partners
- * sorted into its thread's buffer. */
+ * the bounds, periodic images included), against the half-spaces, and against the triangles
+ * of mesh walls binned in its cell (the bounds, then the sphere-triangle distance filter);
+ * each sphere's partners sorted into its thread's buffer. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,7 +41,10 @@ static int cmp_int32(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static void sort_partners(int32_t *a, size_t n)
+#if defined(__GNUC__)
+__attribute__((always_inline)) /* in each of cell_pairs and cell_pairs_tri, as in one */
+#endif
+static inline void sort_partners(int32_t *a, size_t n)
 {
     if (n > 48) {
         qsort(a, n, sizeof *a, cmp_int32);
@@ -127,9 +131,13 @@ static int sl_take(const sphere_slot *slot, const uint32_t *cand, size_t m, doub
     return 0;
 }
 
-/* step 3 for the spheres of cell c: their partners into the thread's buffer */
-static int cell_pairs(clab_spheres *sp, const clab_world *w, const sl_grid *gr, long c, const sl_plane *pl,
-                      int nplanes, double M, double Rmax, int t, pbuf *buf)
+/* step 3 for the spheres of cell c: their partners into the thread's buffer; with_tri (a
+ * constant: cell_pairs and cell_pairs_tri below) tests the triangles of the cell's bin too */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline int cell_pairs_of(clab_spheres *sp, const clab_world *w, const sl_grid *gr, long c, const sl_plane *pl,
+                                int nplanes, double M, double Rmax, int t, pbuf *buf, const int with_tri)
 {
     const clab_periodic *per = &w->periodic;
     double half[3];
@@ -219,6 +227,16 @@ static int cell_pairs(clab_spheres *sp, const clab_world *w, const sl_grid *gr, 
                 mask |= 1u << q;
             }
         }
+        /* the triangles of the cell's bin (fixed, of higher index): the general path's tests,
+         * not both fixed and the bounds meet, then the distance filter of pairlist.c */
+        if (with_tri && !fi)
+            for (uint32_t u = sp->sl_tstart[c], e = sp->sl_tstart[c + 1]; u < e; u++) {
+                const uint32_t q = sp->sl_tbin[u];
+                const int32_t tb = sp->sl_tri[q];
+                if (clab_boxes_overlap(li, hi_, sp->sl_tlo + 3 * (size_t)q, sp->sl_thi + 3 * (size_t)q) &&
+                    !clab_sphere_tri_far(w, &w->bodies[i], &w->bodies[tb], M) && push(buf, tb))
+                    return 1;
+            }
         /* by slot: a thread's cells are its own stretch of slots (by body index, the threads'
          * writes would share cache lines) */
         sp->sl_pmask[s] = mask;
@@ -230,11 +248,26 @@ static int cell_pairs(clab_spheres *sp, const clab_world *w, const sl_grid *gr, 
     return 0;
 }
 
+/* a scene without triangles, with triangles */
+typedef int (*cell_fn)(clab_spheres *sp, const clab_world *w, const sl_grid *gr, long c, const sl_plane *pl,
+                       int nplanes, double M, double Rmax, int t, pbuf *buf);
+static int cell_pairs(clab_spheres *sp, const clab_world *w, const sl_grid *gr, long c, const sl_plane *pl, int nplanes,
+                      double M, double Rmax, int t, pbuf *buf)
+{
+    return cell_pairs_of(sp, w, gr, c, pl, nplanes, M, Rmax, t, buf, 0);
+}
+static int cell_pairs_tri(clab_spheres *sp, const clab_world *w, const sl_grid *gr, long c, const sl_plane *pl,
+                          int nplanes, double M, double Rmax, int t, pbuf *buf)
+{
+    return cell_pairs_of(sp, w, gr, c, pl, nplanes, M, Rmax, t, buf, 1);
+}
+
 int clab_sphere_pairs(clab_spheres *sp, const clab_world *w, const sl_grid *gr, long nc, const sl_scene *sc, double M,
                       int T, const int32_t **tpart)
 {
     int nomem = 0;
     const uint32_t *cstart = sp->sl_cstart;
+    const cell_fn cell = sc->ntri ? cell_pairs_tri : cell_pairs;
 #pragma omp parallel num_threads(T) if (T > 1) reduction(| : nomem)
     {
         int t = 0;
@@ -253,7 +286,7 @@ int clab_sphere_pairs(clab_spheres *sp, const clab_world *w, const sl_grid *gr, 
 #pragma omp for schedule(dynamic, 32)
         for (long c = 0; c < nc; c++) {
             if (nomem || cstart[c] == cstart[c + 1]) continue;
-            nomem = cell_pairs(sp, w, gr, c, sc->pl, sc->nplanes, M, sc->Rmax, t, &buf);
+            nomem = cell(sp, w, gr, c, sc->pl, sc->nplanes, M, sc->Rmax, t, &buf);
         }
         tpart[t] = buf.p;
     }

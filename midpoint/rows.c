@@ -7,7 +7,10 @@
  *     L_k = sigma [n u w]^T,   G_k row r = sigma A(e)^T (s x f_r)   (f_r = n, u, w);
  * the Delassus blocks W_ij = H_i M^-1 H_j^T = sum over shared free bodies k of
  *     L_ik L_jk^T / m_k + G_ik Jbar_k^-1 G_jk^T;
- * and the gap at the midpoint (doc/midpoint.md, "The half step"). */
+ * and the gap at the midpoint (doc/midpoint.md, "The half step"). Each side's lever reaches
+ * its own surface point P_k = P + sigma_k (Phi/2) n (P the record's point, midway between the
+ * surfaces), where a rigid body takes the impulse, not P itself, whose lever is off by half
+ * the penetration (up to h |U_n|/4 when an impact is caught at the midpoint). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,14 +57,18 @@ static void side_blocks(clab_mp_row *r, int k, double sigma, clab_vec3 s, clab_q
 }
 
 /* The gap and frame at t + h/2 of record ct (bodies at t: t0, at t + h/2: w's), and the world
- * levers s[2] there:
+ * levers s[2] there, each to its side's own surface point:
  *   two spheres: the centers' distance d = (R_a + R_b + Phi) n + (h/2)(rdot_b - rdot_a), exact
  *     (and free of periodic images): n' = d/|d|, Phi' = |d| - R_a - R_b;
  *   otherwise: Phi' = Phi + n . (dp_b - dp_a), n kept, dp the displacement of each side's
  *     feature over the half step: the center for a sphere (its surface point along n stays
- *     on the line through the center), the material point P (lever sbar) for a box or a
- *     plane; exact for a sphere or a box vertex against a fixed plane, first order in the
- *     rotation of a box's face or edge. */
+ *     on the line through the center), the material surface point for a box or a plane,
+ *     sbar_k + sigma_k (Phi/2) A(e^t)^T n (sbar_k the record's lever to P); exact for a
+ *     sphere or a box vertex against a fixed plane, first order in the rotation of a box's
+ *     face or edge.
+ * A sphere's lever is R n' as a, -R n' as b: a rigid sphere takes the impulse on its surface,
+ * so the sticking law U_t = 0 acts on the surface points' slip, as in the rigid-body impact
+ * theory (a sphere without spin sticking on a plane leaves at v_t' = 5/7 v_t). */
 static void midpoint_geometry(clab_mp_row *r, const clab_contact *ct, const clab_lever *lv, const clab_body *t0,
                               const clab_world *w, double h, clab_vec3 s[2])
 {
@@ -81,18 +88,20 @@ static void midpoint_geometry(clab_mp_row *r, const clab_contact *ct, const clab
         const int id[2] = {ct->a, ct->b};
         for (int k = 0; k < 2; k++) {
             dp[k] = clab_v3_scale(t0[id[k]].rdot, 0.5 * h);
-            if (!sph[k]) { /* the material point: (h/2) rdot + (A(e') - A(e)) sbar */
+            if (!sph[k]) { /* the material surface point: (h/2) rdot + (A(e') - A(e)) sbar_surf */
+                const double sigma = k == 0 ? -1.0 : 1.0;
                 const clab_vec3 sbar = k == 0 ? lv[ct->lever].sa : lv[ct->lever].sb;
-                s[k] = clab_q_rotate(side[k]->e, sbar);
-                dp[k] = clab_v3_add(dp[k], clab_v3_sub(s[k], clab_q_rotate(t0[id[k]].e, sbar)));
+                const clab_vec3 surf = clab_v3_madd(sbar, sigma * 0.5 * ct->phi, clab_q_rotate_inv(t0[id[k]].e, ct->n));
+                s[k] = clab_q_rotate(side[k]->e, surf);
+                dp[k] = clab_v3_add(dp[k], clab_v3_sub(s[k], clab_q_rotate(t0[id[k]].e, surf)));
             }
         }
         r->n = ct->n;
         r->phi = ct->phi + clab_v3_dot(ct->n, clab_v3_sub(dp[1], dp[0]));
     }
-    /* a sphere's lever: P on the line of centers, Phi'/2 outside its surface (doc/design.md) */
-    if (sa) s[0] = clab_v3_scale(r->n, A->shape.radius + 0.5 * r->phi);
-    if (sb) s[1] = clab_v3_scale(r->n, -(B->shape.radius + 0.5 * r->phi));
+    /* a sphere's lever: its surface point on the line of centers */
+    if (sa) s[0] = clab_v3_scale(r->n, A->shape.radius);
+    if (sb) s[1] = clab_v3_scale(r->n, -B->shape.radius);
 }
 
 void clab_mp_rows(clab_midpoint *s, const clab_world *w, const clab_contacts *c, double h)

@@ -14,3 +14,6 @@ tests_test_balance_LDADD = $(CLAB_LDADD)
 ## triangle-mesh walls: STL reader, sphere-triangle features, both backends, scene meshes
 clab_tests += tests/test_mesh
 tests_test_mesh_LDADD = $(CLAB_LDADD)
+## the sphere cell list with triangle-mesh walls against the general path
+clab_tests += tests/test_mesh_list
+tests_test_mesh_list_LDADD = $(CLAB_LDADD)

@@ -9,6 +9,7 @@ include tests/collide.mk
 include tests/periodic.mk
 include tests/scene.mk
 include tests/dvi.mk
+include tests/lcp.mk
 include tests/penalty.mk
 include tests/backends.mk
 include tests/midpoint.mk
@@ -25,3 +26,6 @@ include tests/painleve.mk
 include tests/validate.mk
 include tests/driven.mk
 include tests/conewave.mk
+include tests/hopper.mk
+include tests/fclib.mk
+include tests/granular.mk

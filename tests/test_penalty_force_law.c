@@ -56,7 +56,7 @@ static void coefficients(void)
     tap_ok(pp.kn < 0 && pp.kt < 0 && pp.gn < 0 && pp.gt < 0, "no explicit values: all derived");
 
     /* Hertz-Mindlin coefficients at delta = 1e-4, R* = 0.01, m* = 0.02 */
-    clab_penalty_law law = {CLAB_PENALTY_HERTZ, CLAB_PENALTY_CAP_TOTAL, CLAB_PENALTY_ROLL_OFF, 0, 1.0};
+    clab_penalty_law law = {CLAB_PENALTY_HERTZ, CLAB_PENALTY_CAP_TOTAL, CLAB_PENALTY_ROLL_OFF, 0, 1.0, 0};
     double d = 1e-4, R = 0.01, m = 0.02;
     clab_penalty_coef k = clab_penalty_coefficients(&law, &pp, d, m, R);
     double Sn = 2 * Estar * sqrt(R * d), St = 8 * Gstar * sqrt(R * d);
@@ -109,7 +109,7 @@ static void coefficients(void)
 /* one contact's force: spring + dashpot, the two caps, separation with and without clamp */
 static void contact_force(void)
 {
-    clab_penalty_law law = {CLAB_PENALTY_HOOKE, CLAB_PENALTY_CAP_TOTAL, CLAB_PENALTY_ROLL_OFF, 0, 1.0};
+    clab_penalty_law law = {CLAB_PENALTY_HOOKE, CLAB_PENALTY_CAP_TOTAL, CLAB_PENALTY_ROLL_OFF, 0, 1.0, 0};
     /* contact force: below the cap, spring + dashpot, history unchanged */
     clab_penalty_coef kc = {1000.0, 400.0, 2.0, 1.0};
     clab_vec3 dt = clab_v3(1e-4, 0, 0), vt = clab_v3(0, 0.01, 0), Ft;
@@ -175,7 +175,7 @@ static void contact_times(void)
     clab_material_pair mp = equal_pair();
     clab_penalty_pair pe = clab_penalty_pair_make(&mp, -1, -1, -1, -1);
     double Estar = clab_analytic_hertz_Estar(1e9, 0.25, 1e9, 0.25);
-    clab_penalty_law law = {CLAB_PENALTY_HOOKE, CLAB_PENALTY_CAP_TOTAL, CLAB_PENALTY_ROLL_OFF, 0, 1.0};
+    clab_penalty_law law = {CLAB_PENALTY_HOOKE, CLAB_PENALTY_CAP_TOTAL, CLAB_PENALTY_ROLL_OFF, 0, 1.0, 0};
     /* contact time: Hooke damped half period; Hertz time 2.9432 delta_max/v */
     clab_penalty_pair pt = clab_penalty_pair_make(&mp, 1e6, -1, 100.0, -1);
     double tc_hooke = clab_analytic_hooke_impact(1e6, 100.0 * 0.01, 0.01, 1.0).contact_time; /* c = gamma m */

@@ -2,8 +2,9 @@
 # test_validate_cli.sh: contactlab validate in its quick form (TAP): the Chung-Ooi tests and the
 # single-contact checks under penalty, dvi and dvi-exact all pass (exit 0) with both tables
 # printed, every test in validate-table.csv, the curve tests' CSVs written; a law that misses
-# Coulomb in gross sliding (penalty cap=total, J_t about 9% short) fails test 6 (exit 1); an
-# unknown test is refused (exit 2). Expected texts are the program's; the tolerances and
+# Coulomb in gross sliding (penalty cap=total, J_t about 9% short) fails test 6 (exit 1);
+# Solfec's midpoint scheme (Newton restitution) passes tests 4 and 5, the stick regime at the
+# rigid body's 5/7 included; an unknown test is refused (exit 2). Expected texts are the program's; the tolerances and
 # closed forms are doc/validation.md's.
 set -u
 top_srcdir=${top_srcdir:-.}
@@ -41,6 +42,11 @@ ok $([ $rs -eq 1 ] && grep -q '^6 .*penalty .*omega = 10 rad/s .*FAIL' "$tmp/t.t
     "penalty cap=total fails test 6 in gross sliding: exit $rs (1 expected), the row marked FAIL"
 grep -q '^6 ' "$tmp/t.txt" && ! grep -q '^[1-5] \|^[78] \|^slip-roll' "$tmp/t.txt"
 ok $? "validate 6 runs test 6 only"
+
+$CL validate 4 5 --quick --method midpoint --out "$tmp/m" --no-plot --no-progress >"$tmp/m.txt" 2>&1
+rs=$?
+ok $([ $rs -eq 0 ] && grep -q '^4,midpoint,"Al-oxide, 10 deg",tangential restitution \[-\],0.71428571428571[0-9]*,0.71428571428571[0-9]*,.*,pass,' "$tmp/m/validate-table.csv"; echo $?) \
+    "midpoint (Newton e, exact Coulomb): tests 4 and 5 pass (exit $rs), sticking at 10 deg with e_t = 5/7"
 
 $CL validate 9 --out "$tmp/u" >"$tmp/u.txt" 2>&1
 rs=$?
