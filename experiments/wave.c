@@ -18,8 +18,12 @@
  *
  * The pulse: the bottom plate's velocity is a half sine of peak v_p and duration tau (a motion
  * table), v_p = X (delta0 / a') c (X = --pulse-strain: the pulse's strain amplitude v_p / c a
- * fraction X of the static strain, a small-amplitude, linear wave), tau = max(3 a / c, 5 h).
- * A rigid column gets the same v_p at the same pressure.
+ * fraction X of the static strain, a small-amplitude, linear wave), tau = max(W a / c, 5 h)
+ * (W = --pulse-width, 3). A rigid column gets the same v_p at the same pressure. A run lasts
+ * tau and 1.5 transits nz a' / c (the random column: 4, its wave being slower than the chain's).
+ *
+ * The random dense column (wave_random.c): spheres grown frictionless, pressed and unloaded to
+ * each pressure, frictionless side walls; its depth bins are slices one diameter thick.
  *
  * Arrival (wave_fit.h, xp_arrival_step): the first time layer k's mean vertical velocity reaches
  * threshold x v_p, interpolated linearly between steps. The wave speed is the slope of a
@@ -72,13 +76,18 @@ wave_theory wave_theory_at(const wave_opts *o, double p)
 }
 
 /* The column's frame: the material, the bottom plate (body 0), the side walls (1..4), the top
- * plate (5, a box of half height R whose underside is at ztop); the spheres come after. */
-int wave_add_plane(clab_world *w, const char *name, clab_vec3 r0, clab_vec3 n_in, clab_error *err)
+ * plate (5, a box of half height R whose underside is at ztop); the spheres come after. With
+ * frictionless_walls the side walls get a frictionless copy of the material (the random
+ * column: its spheres press on the walls, and walls that hold them by friction pin the
+ * column's edge, so that a pulse dies out over a few diameters); else they share the spheres'
+ * friction (the simple-cubic column, whose spheres touch the walls without force). */
+int wave_add_plane(clab_world *w, const char *name, clab_vec3 r0, clab_vec3 n_in, int material, clab_error *err)
 {
     clab_body_def d = clab_default_body_def();
     snprintf(d.name, sizeof d.name, "%s", name);
     d.shape = clab_plane();
     d.fixed = 1;
+    d.material = material;
     d.r = r0;
     clab_vec3 z = clab_v3(0.0, 0.0, 1.0), axis = clab_v3_cross(z, n_in);
     double s = clab_v3_norm(axis), c = clab_v3_dot(z, n_in);
@@ -86,7 +95,7 @@ int wave_add_plane(clab_world *w, const char *name, clab_vec3 r0, clab_vec3 n_in
     return clab_world_add_body(w, &d, err) < 0 ? -1 : 0;
 }
 
-clab_world *wave_frame(const wave_opts *o, double L, double ztop, clab_error *err)
+clab_world *wave_frame(const wave_opts *o, double L, double ztop, int frictionless_walls, clab_error *err)
 {
     clab_world_def wd = clab_default_world_def();
     wd.gravity = clab_v3(0.0, 0.0, 0.0);
@@ -94,11 +103,16 @@ clab_world *wave_frame(const wave_opts *o, double L, double ztop, clab_error *er
     if (!w) return NULL;
     clab_material m = clab_default_material();
     m.E = o->E, m.nu = o->nu, m.mu = o->mu, m.cor = o->cor;
-    if (clab_world_add_material(w, &m, err) < 0 || wave_add_plane(w, "bottom", clab_v3(0, 0, 0), clab_v3(0, 0, 1), err) ||
-        wave_add_plane(w, "wall_xm", clab_v3(0, 0, 0), clab_v3(1, 0, 0), err) ||
-        wave_add_plane(w, "wall_xp", clab_v3(L, 0, 0), clab_v3(-1, 0, 0), err) ||
-        wave_add_plane(w, "wall_ym", clab_v3(0, 0, 0), clab_v3(0, 1, 0), err) ||
-        wave_add_plane(w, "wall_yp", clab_v3(0, L, 0), clab_v3(0, -1, 0), err))
+    clab_material mw = m;
+    snprintf(mw.name, sizeof mw.name, "wall");
+    mw.mu = 0.0;
+    int iw = 0;
+    if (clab_world_add_material(w, &m, err) < 0 || (frictionless_walls && (iw = clab_world_add_material(w, &mw, err)) < 0) ||
+        wave_add_plane(w, "bottom", clab_v3(0, 0, 0), clab_v3(0, 0, 1), 0, err) ||
+        wave_add_plane(w, "wall_xm", clab_v3(0, 0, 0), clab_v3(1, 0, 0), iw, err) ||
+        wave_add_plane(w, "wall_xp", clab_v3(L, 0, 0), clab_v3(-1, 0, 0), iw, err) ||
+        wave_add_plane(w, "wall_ym", clab_v3(0, 0, 0), clab_v3(0, 1, 0), iw, err) ||
+        wave_add_plane(w, "wall_yp", clab_v3(0, L, 0), clab_v3(0, -1, 0), iw, err))
         goto fail;
     clab_body_def d = clab_default_body_def();
     snprintf(d.name, sizeof d.name, "top");
@@ -118,7 +132,7 @@ static clab_world *wave_world(const wave_opts *o, const wave_theory *t, int comp
 {
     const double a = t->a, L = o->nx * a, dw = compliant ? t->deltaw : 0.0, sp = compliant ? t->spacing : a;
     const double ztop = o->R - dw + (o->nz - 1) * sp + o->R - (compliant ? t->deltat : 0.0);
-    clab_world *w = wave_frame(o, L, ztop, err);
+    clab_world *w = wave_frame(o, L, ztop, 0, err);
     if (!w) return NULL;
     for (int k = 0; k < o->nz; k++)
         for (int j = 0; j < o->nx; j++)
@@ -199,7 +213,7 @@ static int wave_run(const wave_opts *o, const wave_random *rnd, const wave_case 
     int *bin = NULL, *count = NULL;
     const wave_theory t = wave_theory_at(o, wc->p);
     double tab[NPULSE * CLAB_MOTION_COLS];
-    res->tau = fmax(3.0 * t.a / t.c, 5.0 * wc->h);
+    res->tau = fmax(o->pulse_width * t.a / t.c, 5.0 * wc->h);
     /* A rigid contact does not compress, so the pressure changes no normal response; a rigid
      * column runs unloaded (at rest when struck) unless --dvi-preload N > 0: then it carries the
      * load for N steps first, the warm start building the static impulses up over the steps
@@ -244,7 +258,7 @@ static int wave_run(const wave_opts *o, const wave_random *rnd, const wave_case 
     s = xp_sim(&o->c, w, wc->m, wc->h, &extra);
     if (!s) goto done;
     /* 1.5 transits at the Hertz speed after the pulse; a rigid column at least nz + 5 steps */
-    res->t_end = res->tau + 1.5 * nz * t.spacing / t.c;
+    res->t_end = res->tau + (random ? 4.0 : 1.5) * nz * t.spacing / t.c;
     if (!compliant) res->t_end = fmax(res->t_end, res->tau + (nz + 5) * wc->h);
     const long nsteps = xp_steps(&o->c, res->t_end, wc->h) + npre;
     if (nsteps < 0) goto done;
@@ -265,6 +279,9 @@ static int wave_run(const wave_opts *o, const wave_random *rnd, const wave_case 
         META("solid_fraction", rnd->phi[wc->ip]);
         META("coordination_number", rnd->Z[wc->ip]);
         META("pressed_rest_speed_m_s", rnd->rest[wc->ip]);
+        META("hold_sigma_zz_Pa", rnd->szz0[wc->ip]);
+        META("hold_bin_speed_max_m_s", rnd->hold_v[wc->ip]);
+        META("hold_plate_dz_m", rnd->hold_dz[wc->ip]);
         clab_options_set(&meta, "v_layer", "mean vertical velocity of the spheres of a depth bin (one diameter thick, by the initial height) [m/s]", NULL);
     }
     META("R_m", o->R);
@@ -399,6 +416,7 @@ static void wave_help(const xp_common *c)
            "  --h-penalty S     step [s] of the force-law methods (default: 1/50 of sqrt(m/k_t) at the\n"
            "                    highest pressure, 1-2-5 rounded)\n"
            "  --pulse-strain X  the pulse's strain v_p/c as a fraction of the static strain (default 0.1)\n"
+           "  --pulse-width X   the pulse's duration in a/c, a diameter over the Hertz chain's speed (default 3)\n"
            "  --threshold X     arrival when a layer's velocity reaches X v_p (default 0.1)\n"
            "  --fit-from K      first layer of the speed fit, from 0 (default 2; the fit ends at nz - 2)\n"
            "  --R M             sphere radius [m] (default 1e-3)\n"
@@ -410,9 +428,10 @@ static void wave_help(const xp_common *c)
            "  --packing LIST    cubic, random or both (default cubic). random: a column of --random-nx\n"
            "                    diameters square and --nz high, spheres grown frictionless (contactlab prepare's\n"
            "                    radius growth) to --random-phi, then pressed frictionless by the loaded plate at\n"
-           "                    each pressure until at rest (quenched). Not yet usable: its wave runs do not keep\n"
-           "                    the pressed state (the upper depth bins fall from the first steps), so its speeds\n"
-           "                    are wrong\n"
+           "                    the highest pressure until at rest (quenched), then unloaded to each lower one\n"
+           "                    in turn; the side walls frictionless. The state at each pressure is held for a\n"
+           "                    wave run's time without a pulse first (printed: sigma_zz, the depth bins'\n"
+           "                    largest velocity, the plate's motion)\n"
            "  --random-nx N     side of the random column in diameters (default 6; --quick 4)\n"
            "  --random-phi X    solid fraction of the growth, below the walled box's jamming (default 0.55;\n"
            "                    --quick 0.53)\n"
@@ -457,6 +476,7 @@ int xp_wave(int argc, char **argv)
         {"packing", required_argument, 0, 1017},   {"random-nx", required_argument, 0, 1018},
         {"random-phi", required_argument, 0, 1019}, {"random-cor", required_argument, 0, 1020},
         {"random-transits", required_argument, 0, 1021}, {"seed", required_argument, 0, 1022},
+        {"pulse-width", required_argument, 0, 1023},
         {0, 0, 0, 0}};
     wave_opts o;
     memset(&o, 0, sizeof o);
@@ -464,7 +484,7 @@ int xp_wave(int argc, char **argv)
     memset(&rnd, 0, sizeof rnd);
     xp_common_init(&o.c, "wave", argc, argv);
     o.R = 1e-3, o.rho = 2500.0, o.E = 7e10, o.nu = 0.25, o.mu = 0.3, o.cor = 0.8;
-    o.pulse_strain = 0.1, o.threshold = 0.1, o.fit_from = 2;
+    o.pulse_strain = 0.1, o.pulse_width = 3.0, o.threshold = 0.1, o.fit_from = 2;
     o.rphi = 0, o.rcor = 0.1, o.rtransits = 400.0, o.seed = 1;
     int rc = 2, opt;
     double x;
@@ -496,6 +516,7 @@ int xp_wave(int argc, char **argv)
         case 1019: xp_parse_double("random-phi", optarg, 0.3, 0.66, &o.rphi); break;
         case 1020: xp_parse_double("random-cor", optarg, 1e-3, 1.0, &o.rcor); break;
         case 1021: xp_parse_double("random-transits", optarg, 1.0, 1e6, &o.rtransits); break;
+        case 1023: xp_parse_double("pulse-width", optarg, 0.1, 1000, &o.pulse_width); break;
         case 1022: if (!xp_parse_double("seed", optarg, 0, 4294967295.0, &x)) o.seed = (unsigned long)x; break;
         default: xp_option_unknown(); break;
         }

@@ -22,6 +22,7 @@ typedef struct wave_opts {
     double hdvi[MAXP]; int nhdvi;   /* rigid: steps [s] */
     double hpen;                    /* force laws: step [s]; 0 = T0/50 at the highest pressure */
     double pulse_strain, threshold;
+    double pulse_width;             /* the pulse's duration in a / c (a diameter over the Hertz chain's speed) */
     int fit_from;
     int preload;                    /* rigid: steps under the load before the pulse */
     int quick;
@@ -43,15 +44,16 @@ wave_theory wave_theory_at(const wave_opts *o, double p);
 /* The column's bodies: 0 the bottom plate (driven), 1..4 the side walls, 5 the top plate (a
  * box of half height R, loaded), then the spheres. */
 #define WAVE_FIRST 6
-int wave_add_plane(clab_world *w, const char *name, clab_vec3 r0, clab_vec3 n_in, clab_error *err);
+int wave_add_plane(clab_world *w, const char *name, clab_vec3 r0, clab_vec3 n_in, int material, clab_error *err);
 /* the material, the plates and walls of a column of side L whose top plate's underside is at
- * ztop; the spheres are the caller's */
-clab_world *wave_frame(const wave_opts *o, double L, double ztop, clab_error *err);
+ * ztop (frictionless_walls: the side walls without friction); the spheres are the caller's */
+clab_world *wave_frame(const wave_opts *o, double L, double ztop, int frictionless_walls, clab_error *err);
 
 /* The random dense column (wave_random.c): nxr x nxr sphere diameters wide, nz high, its
- * spheres grown frictionless (xp_pack_grow, dense) between the column's walls and plates, then
- * pressed by the loaded top plate at each pressure in turn, lowest first, with a Hertz-Mindlin
- * penalty law (restitution rcor) until at rest. */
+ * spheres grown frictionless (xp_pack_grow, dense) between the column's walls (frictionless)
+ * and plates, then pressed by the loaded top plate at the highest pressure and unloaded to each
+ * lower one in turn, with a frictionless Hertz-Mindlin penalty law (restitution rcor) until at
+ * rest; each state then held without a pulse under the wave's material (the hold check). */
 typedef struct wave_random {
     long n;                 /* spheres */
     double L;               /* side [m] */
@@ -61,6 +63,11 @@ typedef struct wave_random {
     double phi[MAXP];       /* solid fraction there: n v / (L^2 ztop) */
     double Z[MAXP];         /* force-carrying contacts per sphere there (walls and plates count) */
     double rest[MAXP];      /* largest |mean vertical velocity of a depth bin| at the end [m/s] */
+    clab_vec3 plate_r[MAXP]; /* the top plate's pose there: centre [m] */
+    clab_quat plate_e[MAXP]; /* and orientation (it tilts on the random column's uneven top) */
+    double szz0[MAXP];      /* the hold check (wave_random.c): sigma_zz measured at its start [Pa] */
+    double hold_v[MAXP];    /* largest |mean vertical velocity of a depth bin| over it [m/s] */
+    double hold_dz[MAXP];   /* the top plate's displacement over it [m] */
     double wall;            /* wall time of the growth and pressing [s] */
 } wave_random;
 

@@ -3,25 +3,32 @@
  * The spheres (radius R, n of them, n v = phi_g L^2 H, v = 4/3 pi R^3, L = nxr a, H = nz a,
  * a = 2R) are grown frictionless to the solid fraction phi_g in a box of side L and height H by
  * `contactlab prepare`'s radius growth (prepare_grow.c, xp_pack_grow: dense, no gravity). They
- * are then put in the column's frame (wave_frame: the same side walls, bottom plate and top
- * plate as the simple-cubic column, the top plate's underside at the growth box's top) with
- * the wave's material, friction off (a state at rest that a new world can start from: a
- * frictional one rests on the tangential springs' history, which a new world does not have;
- * a frictionless equilibrium is one under any friction), and pressed by the top plate loaded with p L^2, one pressure after the
- * other, lowest first, each starting from the last one's state: a Hertz-Mindlin penalty run
- * at restitution rcor (a strong dashpot, to come to rest sooner), step T0/30 (T0 = sqrt(m/k_t)
- * of the Hertz chain at p), until the largest mean vertical velocity of a depth bin (one
- * diameter thick) is below 1e-3 v_p and the RMS speed of the spheres below 1e-2 v_p (v_p the
- * pulse's peak at p), or for at most rtransits transits H/c of the Hertz chain's speed c. Every
- * half transit, the velocities are checked so and, when not yet at rest, set to zero (a quench:
- * the column's slowest modes, of period about 4 H/c, lose most of their energy at each).
+ * are then put in the column's frame (wave_frame: the same bottom plate and top plate as the
+ * simple-cubic column, the side walls frictionless, the top plate's underside at the growth
+ * box's top) with the wave's material, friction off (a state at rest that a new world can
+ * start from: a frictional one rests on the tangential springs' history, which a new world
+ * does not have; a frictionless equilibrium is one under any friction), and pressed by the top
+ * plate loaded with p L^2: first at the highest pressure, then unloaded to each lower one in
+ * turn, each starting from the last one's state (a frictionless column loaded from the grown
+ * state at a low pressure creeps for hundreds of transits without coming to rest: it is not
+ * yet jammed; unloaded from a jammed state it is at rest in about a hundred). Each is a
+ * Hertz-Mindlin penalty run at restitution rcor (a strong dashpot, to come to rest sooner),
+ * step T0/30 (T0 = sqrt(m/k_t) of the Hertz chain at p), until the largest mean vertical
+ * velocity of a depth bin (one diameter thick) is below 1e-3 v_p and the RMS speed of the
+ * spheres below 1e-2 v_p (v_p the pulse's peak at p), or for at most rtransits transits H/c
+ * of the Hertz chain's speed c. Every eighth of a transit, the velocities are checked so and,
+ * past a maximum of the kinetic energy, set to zero (a quench: the column's slowest modes, of
+ * period about 4 H/c, lose most of their energy at each).
  * The growth's target phi_g stays below the jamming of the narrow walled box (about 0.55 at
  * 4 diameters wide: the walls keep the spheres' centres a radius away), so the grown spheres
  * barely touch and the pressing plate makes the load-carrying contacts.
- * The state at rest, the spheres' centers and the top plate's height, is what the wave runs
- * at p start from (at rest). Measured there (clab_measure over the box of the walls and the
- * plate's underside): the solid fraction, the coordination number Z (force-carrying contacts
- * per sphere, walls and plates counted) and the pressure. */
+ * The state at rest, the spheres' centers and the top plate's pose (centre and orientation:
+ * the plate rests tilted on the column's uneven top), is what the wave runs at p start from
+ * (at rest). Measured there (clab_measure over the box of the walls and the plate's
+ * underside): the solid fraction, the coordination number Z (force-carrying contacts
+ * per sphere, walls and plates counted) and the pressure; then the hold check (hold_check):
+ * the state under the wave's friction and restitution, held without a pulse for a wave run's
+ * time, must keep the depth bins' velocities well below the arrival threshold. */
 #include "config.h"
 
 #include <math.h>
@@ -38,11 +45,17 @@ void wave_random_free(wave_random *r)
     for (int k = 0; k < MAXP; k++) free(r->pos[k]), r->pos[k] = NULL;
 }
 
-static clab_world *random_world_at(const wave_opts *o, const wave_random *r, const double *pos, double ztop,
-                                   clab_error *err)
+/* the column with the spheres at pos and the top plate at the pose (pr, pe): the plate's
+ * whole pose, not only its height, since the pressed plate rests tilted on the column's uneven
+ * top (by about 1e-3 rad over 4 diameters, ten Hertz overlaps at its edge: a level plate there
+ * would strike the column) */
+static clab_world *random_world_at(const wave_opts *o, const wave_random *r, const double *pos, clab_vec3 pr,
+                                   clab_quat pe, clab_error *err)
 {
-    clab_world *w = wave_frame(o, r->L, ztop, err);
+    clab_world *w = wave_frame(o, r->L, pr.z - o->R, 1, err);
     if (!w) return NULL;
+    w->bodies[5].r = pr;
+    w->bodies[5].e = pe;
     for (long i = 0; i < r->n; i++) {
         clab_body_def d = clab_default_body_def();
         snprintf(d.name, sizeof d.name, "g%ld", i);
@@ -59,7 +72,7 @@ static clab_world *random_world_at(const wave_opts *o, const wave_random *r, con
 
 clab_world *wave_random_world(const wave_opts *o, const wave_random *r, int k, clab_error *err)
 {
-    return random_world_at(o, r, r->pos[k], r->ztop[k], err);
+    return random_world_at(o, r, r->pos[k], r->plate_r[k], r->plate_e[k], err);
 }
 
 /* the largest |mean vertical velocity| of a depth bin (a thick) and the RMS speed of the spheres */
@@ -79,9 +92,9 @@ static void rest_speeds(const clab_world *w, double a, double *vbin, double *vrm
     *vrms = sqrt(s2 / (double)(w->nbodies - WAVE_FIRST));
 }
 
-/* press the column at pressure index k from the centers pos and the plate's height *ztop;
- * both updated to the state at rest */
-static int press(const wave_opts *o, wave_random *r, int k, double *pos, double *ztop, xp_progress *pb)
+/* press the column at pressure index k from the centers pos and the plate's pose (*pr, *pe);
+ * all updated to the state at rest */
+static int press(const wave_opts *o, wave_random *r, int k, double *pos, clab_vec3 *pr, clab_quat *pe, xp_progress *pb)
 {
     clab_error err;
     wave_opts od = *o;
@@ -89,7 +102,7 @@ static int press(const wave_opts *o, wave_random *r, int k, double *pos, double 
     od.mu = 0.0;
     const double p = o->p[k], a = 2.0 * o->R, H = o->nz * a;
     const wave_theory t = wave_theory_at(o, p);
-    clab_world *w = random_world_at(&od, r, pos, *ztop, &err);
+    clab_world *w = random_world_at(&od, r, pos, *pr, *pe, &err);
     clab_sim *s = NULL;
     clab_options opt;
     clab_options_init(&opt);
@@ -106,7 +119,7 @@ static int press(const wave_opts *o, wave_random *r, int k, double *pos, double 
         if (clab_sim_step(s, &err)) goto done;
         if (j % every) continue;
         rest_speeds(w, a, &vbin, &vrms);
-        xp_progress_update(pb, ((double)k + (double)j / (double)nmax) / o->np);
+        xp_progress_update(pb, ((double)(o->np - 1 - k) + (double)j / (double)nmax) / o->np);
         if (vbin < 1e-3 * t.vp && vrms < 1e-2 * t.vp) break;
         /* the quench: past a maximum of the kinetic energy, every velocity to zero */
         double ke = 0.0;
@@ -122,8 +135,10 @@ static int press(const wave_opts *o, wave_random *r, int k, double *pos, double 
         const clab_vec3 c = w->bodies[WAVE_FIRST + (size_t)i].r;
         pos[3 * i] = c.x, pos[3 * i + 1] = c.y, pos[3 * i + 2] = c.z;
     }
-    *ztop = w->bodies[5].r.z - o->R;
-    clab_measure_box box = {{0.0, 0.0, 0.0}, {r->L, r->L, *ztop}};
+    *pr = r->plate_r[k] = w->bodies[5].r;
+    *pe = r->plate_e[k] = w->bodies[5].e;
+    const double ztop = pr->z - o->R;
+    clab_measure_box box = {{0.0, 0.0, 0.0}, {r->L, r->L, ztop}};
     clab_measure_opts mo = clab_measure_default_opts();
     mo.box = &box;
     clab_measure ms;
@@ -131,7 +146,7 @@ static int press(const wave_opts *o, wave_random *r, int k, double *pos, double 
     r->phi[k] = ms.solid_fraction;
     r->Z[k] = ms.Z;
     r->rest[k] = vbin;
-    r->ztop[k] = *ztop;
+    r->ztop[k] = ztop;
     if (!(r->pos[k] = malloc(3 * (size_t)r->n * sizeof *pos))) {
         clab_error_set(&err, CLAB_ENOMEM, "out of memory");
         goto done;
@@ -145,6 +160,57 @@ static int press(const wave_opts *o, wave_random *r, int k, double *pos, double 
     rc = 0;
 done:
     if (rc) fprintf(stderr, "contactlab wave: pressing the random column at p = %g Pa: %s\n", p, err.msg);
+    clab_options_free(&opt);
+    clab_sim_destroy(s);
+    clab_world_destroy(w);
+    return rc;
+}
+
+/* The hold check: the wave run's world at pressure index k (the wave's friction and
+ * restitution, the load p L^2, the force-law step) run without a pulse for as long as a wave
+ * run (the pulse's 3 a / c and 1.5 transits H / c): the sigma_zz measured after the first step,
+ * the largest |mean vertical velocity of a depth bin| and the plate's displacement over it. */
+static int hold_check(const wave_opts *o, wave_random *r, int k)
+{
+    clab_error err;
+    const double p = o->p[k], a = 2.0 * o->R, H = o->nz * a;
+    const wave_theory t = wave_theory_at(o, p);
+    clab_world *w = wave_random_world(o, r, k, &err);
+    clab_sim *s = NULL;
+    clab_options opt;
+    clab_options_init(&opt);
+    int rc = -1;
+    char v[64];
+    snprintf(v, sizeof v, "%.17g", 0.1 * o->R);
+    clab_options_set(&opt, "envelope", v, NULL);
+    if (!w || clab_world_set_load(w, 5, clab_v3(0.0, 0.0, -p * r->L * r->L), clab_v3(0, 0, 0), &err)) goto done;
+    if (!(s = clab_sim_create(w, "penalty", o->hpen, &opt, &err))) goto done;
+    const long nsteps = (long)ceil((3.0 * a + 1.5 * H) / t.c / o->hpen);
+    const double z0 = w->bodies[5].r.z;
+    double vmax = 0.0, vrms;
+    for (long j = 1; j <= nsteps; j++) {
+        if (clab_sim_step(s, &err)) goto done;
+        if (j == 1) {
+            clab_measure_box box = {{0.0, 0.0, 0.0}, {r->L, r->L, r->ztop[k]}};
+            clab_measure_opts mo = clab_measure_default_opts();
+            mo.box = &box;
+            clab_measure ms;
+            if (clab_measure_sim(s, &mo, &ms, &err)) goto done;
+            r->szz0[k] = ms.sigma[2][2];
+        }
+        double vb;
+        rest_speeds(w, a, &vb, &vrms);
+        vmax = fmax(vmax, vb);
+    }
+    r->hold_v[k] = vmax;
+    r->hold_dz[k] = w->bodies[5].r.z - z0;
+    printf("random column at p = %g Pa held %ld steps (mu %g, restitution %g): sigma_zz %.4g Pa at the start, "
+           "depth bins' velocity up to %.2g v_p, plate moved %.2g delta0\n", p, nsteps, o->mu, o->cor, r->szz0[k],
+           vmax / t.vp, r->hold_dz[k] / t.delta0);
+    fflush(stdout);
+    rc = 0;
+done:
+    if (rc) fprintf(stderr, "contactlab wave: holding the random column at p = %g Pa: %s\n", p, err.msg);
     clab_options_free(&opt);
     clab_sim_destroy(s);
     clab_world_destroy(w);
@@ -189,11 +255,12 @@ int wave_random_make(const wave_opts *o, wave_random *r)
     printf("random column: %ld spheres grown frictionless to solid fraction %.4f in %.3g x %.3g x %.3g m (largest "
            "overlap %.2g R, p %.3g Pa, RMS speed %.2g m/s; %.1f s)\n", r->n, pr.phi, pr.L, pr.L, pp.aspect * pr.L,
            pr.max_overlap / o->R, pr.p, pr.rms_speed, pr.wall);
-    double ztop = pp.aspect * pr.L;
+    clab_vec3 plr = clab_v3(0.5 * pr.L, 0.5 * pr.L, pp.aspect * pr.L + o->R);
+    clab_quat ple = clab_q_identity();
     xp_progress pb;
     xp_progress_begin(&pb, &o->c, "wave: pressing the random column");
     int rc = 0;
-    for (int k = 0; k < o->np && rc == 0; k++) rc = press(o, r, k, pos, &ztop, &pb);
+    for (int k = o->np - 1; k >= 0 && rc == 0; k--) rc = press(o, r, k, pos, &plr, &ple, &pb) || hold_check(o, r, k);
     xp_progress_end(&pb);
     free(pos);
     r->wall = xp_pile_now() - t0;
