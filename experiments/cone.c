@@ -4,8 +4,9 @@
  * The bed: the pile of pile_scene.h (a square box of frictionless walls on a rough floor),
  * deposited dense and settled under gravity once, by the first rigid-contact method chosen
  * (else the first method) for --settle seconds; every case starts from a copy of it with the
- * spheres at rest. Its surface z_s is the mean top z_i + R_i of the spheres within 2 R of the
- * highest top (the top layer).
+ * spheres at rest. Its surface z_s is the height where the solid fraction of horizontal slices
+ * (d/10 thick) falls to half its bulk value (xp_bed_surface): the top layer's tops stick out
+ * above it, its gaps reach below.
  *
  * The penetrometer (cone_mesh.h): a 60-degree cone (apex half-angle alpha = 30 degrees) of
  * radius Rc on a shaft of the same radius, a triangle mesh whose triangles are driven bodies
@@ -34,6 +35,7 @@
 #include "xp.h"
 
 #define MAXV 8
+#define MAXBEDS 32
 #define CONE_ALPHA (M_PI / 6.0) /* apex half-angle: a 60-degree cone */
 
 typedef struct cone_opts {
@@ -46,6 +48,7 @@ typedef struct cone_opts {
     double sample_depth;   /* output interval of depth [m]; 0 = d / 5 */
     double settle;         /* settling time of the bed [s] */
     double hpen, hdvi;     /* steps [s] (0: penalty from its stable step) */
+    int nbeds;             /* beds, seeds seed .. seed + nbeds - 1 (--beds) */
     int quick;
 } cone_opts;
 
@@ -53,27 +56,33 @@ typedef struct cone_bed {
     clab_world *w;         /* settled, spheres at rest */
     xp_pile_info info;
     double zs;             /* surface [m] */
+    double phi_bulk;       /* solid fraction below it (bed_surface) */
     double d;              /* mean diameter [m] */
     double Rc, Hc, depth_max;
     const char *settled_by;
 } cone_bed;
 
 typedef struct cone_result {
-    double slope, icept, slope_total, f_end, p_tip, inertial, steps, wall;
+    double slope, slope_se, icept, slope_total, f_end, p_tip, inertial, steps, wall;
     int nfit;
 } cone_result;
 
-/* surface: the mean top of the spheres within 2 R of the highest */
-static double bed_surface(const clab_world *w, double R)
+/* surface: where the solid fraction of horizontal slices (d/10 thick) falls to half its bulk
+ * value, the mean over 2 d above the floor to half the bed's height (xp_bed_surface) */
+static double bed_surface(const clab_world *w, double width, double d, double *phib)
 {
-    double top = -INFINITY, s = 0.0;
-    int n = 0;
-    for (size_t i = XP_PILE_FIRST; i < w->nbodies; i++) top = fmax(top, w->bodies[i].r.z + w->bodies[i].shape.radius);
-    for (size_t i = XP_PILE_FIRST; i < w->nbodies; i++) {
-        double z = w->bodies[i].r.z + w->bodies[i].shape.radius;
-        if (z >= top - 2.0 * R) s += z, n++;
+    if (w->nbodies <= XP_PILE_FIRST) return NAN;
+    const size_t n = w->nbodies - XP_PILE_FIRST;
+    double *z = malloc(n * sizeof *z), *r = malloc(n * sizeof *r), top = 0.0, zs = NAN;
+    if (z && r) {
+        for (size_t i = 0; i < n; i++) {
+            z[i] = w->bodies[XP_PILE_FIRST + i].r.z, r[i] = w->bodies[XP_PILE_FIRST + i].shape.radius;
+            top = fmax(top, z[i] + r[i]);
+        }
+        zs = xp_bed_surface(z, r, n, width * width, 0.1 * d, 2.0 * d, 0.5 * top, phib);
     }
-    return n ? s / n : 0.0;
+    free(z), free(r);
+    return zs;
 }
 
 static int cone_make_bed(cone_opts *o, cone_bed *b)
@@ -105,7 +114,11 @@ static int cone_make_bed(cone_opts *o, cone_bed *b)
     b->w->t = 0.0;
     b->w->step = 0;
     b->d = 2.0 * o->def.radius;
-    b->zs = bed_surface(b->w, o->def.radius);
+    b->zs = bed_surface(b->w, b->info.width, b->d, &b->phi_bulk);
+    if (!isfinite(b->zs)) {
+        fprintf(stderr, "contactlab cone: the bed's surface was not found (no solid fraction profile)\n");
+        return -1;
+    }
     b->Rc = o->Rc > 0.0 ? o->Rc : (o->quick ? 1.0 : 1.5) * b->d;
     b->Hc = b->Rc / tan(CONE_ALPHA);
     b->depth_max = o->depth > 0.0 ? o->depth : b->zs - 4.0 * b->d;
@@ -173,7 +186,8 @@ static int cone_case(const cone_opts *o, const cone_bed *b, const xp_method *m, 
     const long nsteps = xp_steps(&o->c, t_end, h);
     const long every = (long)fmax(1.0, floor(dz / (v * h) + 0.5));
     if (nsteps < 0) goto done;
-    snprintf(file, flen, "cone-%s-v_%g.csv", m->name, v);
+    if (o->nbeds > 1) snprintf(file, flen, "cone-%s-v_%g-seed_%lu.csv", m->name, v, o->def.seed);
+    else snprintf(file, flen, "cone-%s-v_%g.csv", m->name, v);
     char path[2048], val[64];
     xp_path(&o->c, file, path, sizeof path);
     clab_options_set(&meta, "experiment", "cone", NULL);
@@ -249,6 +263,7 @@ static int cone_case(const cone_opts *o, const cone_bed *b, const xp_method *m, 
         if (dep[i] < b->Hc || dep[i] > b->depth_max * (1.0 + 1e-9)) dep[i] = NAN;
     double a2;
     res->nfit = xp_line_fit(dep, ft, nr, &res->icept, &res->slope);
+    res->slope_se = xp_line_fit_se(dep, ft, nr, res->icept, res->slope);
     xp_line_fit(dep, ftot, nr, &a2, &res->slope_total);
     res->f_end = nr ? ft[nr - 1] : NAN;
     res->steps = (double)nsteps;
@@ -266,6 +281,66 @@ done:
     free(dep), free(ft), free(ftot), free(xyz);
     clab_sim_destroy(s);
     clab_world_destroy(w);
+    return rc;
+}
+
+/* the slopes of every bed, for their mean and standard error */
+typedef struct cone_stats {
+    double slope[XP_MAX_METHODS][MAXV][MAXBEDS], inertial[XP_MAX_METHODS][MAXV][MAXBEDS];
+    double wall[XP_MAX_METHODS][MAXV], h[XP_MAX_METHODS];
+} cone_stats;
+
+/* cone-slopes.csv and its table: per method and speed, the mean slope over the beds and its
+ * standard error s / sqrt(n) (s the beds' sample standard deviation), and the change of the
+ * mean slope from the slowest speed to the fastest with its standard error, the speed trend */
+static int cone_slopes(const cone_opts *o, const cone_stats *st)
+{
+    clab_error err;
+    char path[2048];
+    xp_path(&o->c, "cone-slopes.csv", path, sizeof path);
+    clab_options meta;
+    clab_options_init(&meta);
+    clab_options_set(&meta, "experiment", "cone", NULL);
+    clab_options_set(&meta, "slope_mean_N_m", "mean over the beds of the slope of F_tip against depth (cone-summary.csv)", NULL);
+    clab_options_set(&meta, "slope_se_N_m", "standard error of that mean: the beds' sample standard deviation / sqrt(beds)", NULL);
+    clab_options_set(&meta, "inertial_number", "mean over the beds of (v / Rc) d / sqrt(p_tip / rho)", NULL);
+    static const char *const cols[] = {"method", "v_m_s", "h_s", "beds", "slope_mean_N_m", "slope_se_N_m", "slope_sd_N_m",
+                                       "inertial_number", "wall_s"};
+    clab_csv *f = clab_csv_open(path, o->c.force ? CLAB_CSV_OVERWRITE : 0, &err);
+    int rc = 0;
+    if (!f || clab_csv_meta(f, &meta, o->c.argc, o->c.argv, &err) || clab_csv_header(f, cols, 9, &err)) rc = 1;
+    printf("\nslope of the tip force against depth over %d beds (mean +- standard error) [N/m]:\n", o->nbeds);
+    printf("%-16s %8s %22s %10s\n", "method", "v_m_s", "slope_N/m", "I");
+    const double n = (double)o->nbeds;
+    for (int mi = 0; mi < o->c.nmethod && rc == 0; mi++) {
+        double mean[MAXV], se[MAXV];
+        for (int vi = 0; vi < o->nv && rc == 0; vi++) {
+            double s1 = 0.0, s2 = 0.0, in = 0.0;
+            for (int ib = 0; ib < o->nbeds; ib++) s1 += st->slope[mi][vi][ib], in += st->inertial[mi][vi][ib];
+            mean[vi] = s1 / n;
+            for (int ib = 0; ib < o->nbeds; ib++) s2 += pow(st->slope[mi][vi][ib] - mean[vi], 2.0);
+            const double sd = sqrt(s2 / (n - 1.0));
+            se[vi] = sd / sqrt(n);
+            char c[8][40];
+            const double v[8] = {o->v[vi], st->h[mi], n, mean[vi], se[vi], sd, in / n, st->wall[mi][vi]};
+            for (int k = 0; k < 8; k++) snprintf(c[k], sizeof c[k], "%.17g", v[k]);
+            const char *cells[9] = {o->c.method[mi]->name, c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]};
+            if (f && clab_csv_text_row(f, cells, 9, &err)) rc = 1;
+            printf("%-16s %8g %12.4g +- %-7.3g %10.3g\n", o->c.method[mi]->name, o->v[vi], mean[vi], se[vi], in / n);
+        }
+        /* the speed trend: slowest against fastest */
+        int lo = 0, hi = 0;
+        for (int vi = 1; vi < o->nv; vi++) lo = o->v[vi] < o->v[lo] ? vi : lo, hi = o->v[vi] > o->v[hi] ? vi : hi;
+        if (rc == 0 && lo != hi)
+            printf("%-16s slope(v = %g) - slope(v = %g) = %.4g +- %.3g N/m (%.1f standard errors)\n", o->c.method[mi]->name,
+                   o->v[hi], o->v[lo], mean[hi] - mean[lo], hypot(se[hi], se[lo]), (mean[hi] - mean[lo]) / hypot(se[hi], se[lo]));
+    }
+    if (rc) fprintf(stderr, "contactlab cone: %s: %s\n", path, err.msg);
+    if (f && clab_csv_close(f, &err) && rc == 0) {
+        fprintf(stderr, "contactlab cone: %s\n", err.msg);
+        rc = 1;
+    }
+    clab_options_free(&meta);
     return rc;
 }
 
@@ -291,6 +366,10 @@ static void cone_help(const xp_common *c)
            "  --h-dvi S          step [s] of the rigid-contact (CCP) methods (default 2e-3)\n"
            "  --h-penalty S      step [s] of the force-law methods (default: half the stable step,\n"
            "                     1-2-5 rounded)\n"
+           "  --beds N           beds, settled from the seeds --seed .. --seed + N - 1, each under every\n"
+           "                     method and speed (default 1); N > 1 adds cone-slopes.csv, each slope's mean\n"
+           "                     over the beds and its standard error, and the speed trend. The study of\n"
+           "                     doc/cone-wave.md: --beds 4 --speeds 0.025,0.1,0.4 (about 40 min of CPU)\n"
            "  --quick            a smoke run: 300 spheres, one speed\n\n"
            "The bed's defaults differ from the pile's: --E 1e7, --width 0.2 (--quick 0.12), --packing\n"
            "deposit. Rigid-contact methods run with tol=" XP_PILE_DVI_TOL " m/s unless --opt dvi:tol=X says\n"
@@ -309,6 +388,7 @@ int xp_cone(int argc, char **argv)
         {"depth", required_argument, 0, 1004},     {"sample-depth", required_argument, 0, 1005},
         {"settle", required_argument, 0, 1006},    {"h-dvi", required_argument, 0, 1007},
         {"h-penalty", required_argument, 0, 1008}, {"quick", no_argument, 0, 1009},
+        {"beds", required_argument, 0, 1010},
         {0, 0, 0, 0}};
     cone_opts o;
     memset(&o, 0, sizeof o);
@@ -340,6 +420,7 @@ int xp_cone(int argc, char **argv)
         case 1007: xp_parse_double("h-dvi", optarg, 1e-9, 0.1, &o.hdvi); break;
         case 1008: xp_parse_double("h-penalty", optarg, 1e-12, 0.1, &o.hpen); break;
         case 1009: o.quick = 1; break;
+        case 1010: if (!xp_parse_double("beds", optarg, 1, MAXBEDS, &x)) o.nbeds = (int)x; break;
         default: xp_option_unknown(); break;
         }
     }
@@ -347,6 +428,7 @@ int xp_cone(int argc, char **argv)
     if (xp_option_errors("contactlab cone")) goto out;
     if (o.c.h > 0.0) o.hpen = o.hdvi = o.c.h;
     if (o.def.n == 0) o.def.n = o.quick ? 300 : 1000;
+    if (o.nbeds == 0) o.nbeds = 1;
     if (o.def.width < 0.0) o.def.width = o.quick ? 0.12 : 0.2;
     if (o.nv == 0) {
         if (o.quick) o.v[o.nv++] = 0.4;
@@ -357,69 +439,79 @@ int xp_cone(int argc, char **argv)
         goto out;
     }
     rc = 1;
-    cone_bed bed;
-    if (cone_make_bed(&o, &bed)) {
-        clab_world_destroy(bed.w);
-        goto out;
-    }
-    printf("bed: %d spheres settled by %s for %g s, surface at %.4g m; cone radius %.4g m, height %.4g m, "
-           "deepest depth %.4g m\n", o.def.n, bed.settled_by, o.settle, bed.zs, bed.Rc, bed.Hc, bed.depth_max);
-
     char spath[2048];
     xp_path(&o.c, "cone-summary.csv", spath, sizeof spath);
-    static const char *const scols[] = {"method", "v_m_s", "h_s", "slope_tip_N_m", "intercept_tip_N", "slope_total_N_m",
-                                        "fit_rows", "fit_from_m", "fit_to_m", "F_tip_end_N", "p_tip_end_Pa",
-                                        "inertial_number", "steps", "wall_s", "series_file"};
+    static const char *const scols[] = {"method", "v_m_s", "seed", "h_s", "slope_tip_N_m", "slope_tip_se_N_m", "intercept_tip_N",
+                                        "slope_total_N_m", "fit_rows", "fit_from_m", "fit_to_m", "surface_m", "F_tip_end_N",
+                                        "p_tip_end_Pa", "inertial_number", "steps", "wall_s", "series_file"};
     enum { NS = sizeof scols / sizeof scols[0] };
     clab_options meta;
     clab_options_init(&meta);
-    char sv[64];
     clab_options_set(&meta, "experiment", "cone", NULL);
+    clab_options_set(&meta, "seed", "the bed's packing seed (--seed, and the next ones with --beds)", NULL);
     clab_options_set(&meta, "slope_tip_N_m", "least-squares slope of F_tip against depth, cone_height <= depth <= depth_max", NULL);
+    clab_options_set(&meta, "slope_tip_se_N_m", "standard error of that slope (residuals of the line; correlated over a "
+                                                "few rows, so a lower bound)", NULL);
+    clab_options_set(&meta, "surface_m", "height where the solid fraction of horizontal slices (d/10) falls to half "
+                                         "its bulk value (the mean from 2 d to half the bed's height)", NULL);
     clab_options_set(&meta, "slope_total_N_m", "the same for the force on the whole penetrometer (cone + shaft)", NULL);
     clab_options_set(&meta, "p_tip_end_Pa", "F_tip at the deepest row / (pi Rc^2)", NULL);
     clab_options_set(&meta, "inertial_number", "(v / Rc) d / sqrt(p_tip / rho): quasi-static well below 1e-2", NULL);
-    snprintf(sv, sizeof sv, "%.17g", bed.Hc);
-    clab_options_set(&meta, "fit_from_m", sv, NULL);
-    snprintf(sv, sizeof sv, "%.17g", bed.zs);
-    clab_options_set(&meta, "surface_m", sv, NULL);
-    clab_options_set(&meta, "bed_settled_by", bed.settled_by, NULL);
+    clab_options_set(&meta, "fit_from_m", "the cone's height", NULL);
     clab_csv *sum = xp_summary_begin(&o.c, spath, &meta, scols, NS);
-    if (!sum) {
-        clab_world_destroy(bed.w);
-        goto out;
-    }
-    printf("%-16s %8s %9s %14s %14s %10s %10s %8s\n", "method", "v_m_s", "h_s", "slope_tip_N/m", "slope_tot_N/m",
-           "F_tip_end", "I", "wall_s");
+    if (!sum) goto out;
     rc = 0;
     xp_progress pb;
     char label[128];
-    const int ncases = o.c.nmethod * o.nv;
+    const int ncases = o.c.nmethod * o.nv * o.nbeds;
     snprintf(label, sizeof label, "cone, %d runs", ncases);
-    xp_progress_begin(&pb, &o.c, label);
-    for (int mi = 0, ic = 0; mi < o.c.nmethod && rc == 0; mi++)
-        for (int vi = 0; vi < o.nv && rc == 0; vi++, ic++) {
-            const xp_method *m = o.c.method[mi];
-            cone_result r;
-            memset(&r, 0, sizeof r);
-            char file[256];
-            double hused = 0.0;
-            if (cone_case(&o, &bed, m, o.v[vi], file, sizeof file, &hused, &r, &pb, (double)ic / ncases,
-                          1.0 / ncases)) {
-                rc = 1;
-                break;
-            }
-            double vals[] = {o.v[vi], hused, r.slope, r.icept, r.slope_total, r.nfit, bed.Hc, bed.depth_max,
-                             r.f_end, r.p_tip, r.inertial, r.steps, r.wall};
-            const char *head[] = {m->name}, *tail[] = {file};
-            if (xp_summary_row(&o.c, sum, head, 1, vals, sizeof vals / sizeof vals[0], tail, 1)) rc = 1;
-            if (pb.on) fprintf(stderr, "\r%*s\r", 80, "");
-            printf("%-16s %8g %9.2e %14.5g %14.5g %10.4g %10.3g %8.1f\n", m->name, o.v[vi], hused, r.slope,
-                   r.slope_total, r.f_end, r.inertial, r.wall);
-            fflush(stdout);
+    cone_stats st;
+    memset(&st, 0, sizeof st);
+    const unsigned long seed0 = o.def.seed;
+    for (int ib = 0, ic = 0; ib < o.nbeds && rc == 0; ib++) {
+        o.def.seed = seed0 + (unsigned long)ib;
+        cone_bed bed;
+        if (cone_make_bed(&o, &bed)) {
+            clab_world_destroy(bed.w);
+            rc = 1;
+            break;
         }
+        printf("bed %lu: %d spheres settled by %s for %g s, surface at %.4g m (solid fraction %.3f below); cone radius %.4g m, "
+               "height %.4g m, deepest depth %.4g m\n", o.def.seed, o.def.n, bed.settled_by, o.settle, bed.zs, bed.phi_bulk,
+               bed.Rc, bed.Hc, bed.depth_max);
+        if (ib == 0) {
+            printf("%-16s %8s %5s %9s %18s %14s %10s %10s %8s\n", "method", "v_m_s", "seed", "h_s", "slope_tip_N/m",
+                   "slope_tot_N/m", "F_tip_end", "I", "wall_s");
+            xp_progress_begin(&pb, &o.c, label);
+        }
+        fflush(stdout);
+        for (int mi = 0; mi < o.c.nmethod && rc == 0; mi++)
+            for (int vi = 0; vi < o.nv && rc == 0; vi++, ic++) {
+                const xp_method *m = o.c.method[mi];
+                cone_result r;
+                memset(&r, 0, sizeof r);
+                char file[256];
+                double hused = 0.0;
+                if (cone_case(&o, &bed, m, o.v[vi], file, sizeof file, &hused, &r, &pb, (double)ic / ncases, 1.0 / ncases)) {
+                    rc = 1;
+                    break;
+                }
+                double vals[] = {o.v[vi], (double)o.def.seed, hused, r.slope, r.slope_se, r.icept, r.slope_total, r.nfit,
+                                 bed.Hc, bed.depth_max, bed.zs, r.f_end, r.p_tip, r.inertial, r.steps, r.wall};
+                const char *head[] = {m->name}, *tail[] = {file};
+                if (xp_summary_row(&o.c, sum, head, 1, vals, sizeof vals / sizeof vals[0], tail, 1)) rc = 1;
+                st.slope[mi][vi][ib] = r.slope, st.inertial[mi][vi][ib] = r.inertial, st.wall[mi][vi] += r.wall;
+                st.h[mi] = hused;
+                if (pb.on) fprintf(stderr, "\r%*s\r", 80, "");
+                printf("%-16s %8g %5lu %9.2e %9.4g +- %-5.2g %14.5g %10.4g %10.3g %8.1f\n", m->name, o.v[vi], o.def.seed, hused,
+                       r.slope, r.slope_se, r.slope_total, r.f_end, r.inertial, r.wall);
+                fflush(stdout);
+            }
+        clab_world_destroy(bed.w);
+    }
     if (rc == 0) xp_progress_end(&pb);
-    clab_world_destroy(bed.w);
+    o.def.seed = seed0;
+    if (rc == 0 && o.nbeds > 1) rc = cone_slopes(&o, &st);
     rc = xp_finish(&o.c, rc, sum, spath, "cone-*.csv", "cone.gp", "cone-force.png, cone-slope.png");
 out:
     xp_common_free(&o.c);

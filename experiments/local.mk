@@ -70,6 +70,8 @@ contactlab_SOURCES += \
 	experiments/cone_mesh.c \
 	experiments/cone_mesh.h \
 	experiments/wave.c \
+	experiments/wave.h \
+	experiments/wave_random.c \
 	experiments/wave_fit.c \
 	experiments/wave_fit.h
 dist_pkgdata_DATA += \

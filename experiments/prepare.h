@@ -22,10 +22,11 @@ typedef struct xp_pack_params {
     long relax_steps;     /* steps of each stage */
     long final_steps;     /* at most so many steps of the final relaxation */
     double vtol;          /* the final relaxation ends when the RMS speed < vtol [m/s] */
+    double aspect;        /* the box's height (z) over its side (x, y): 1 a cube, > 1 a column */
 } xp_pack_params;
 
 typedef struct xp_pack_result {
-    double L;             /* the cube's side [m] */
+    double L;             /* the cube's side [m] (a column's side in x and y; its height aspect L) */
     double phi;           /* solid fraction reached (clab_measure, walls' box) */
     double max_overlap;   /* largest -Phi of the final contacts [m] */
     double mean_radius;   /* [m] */

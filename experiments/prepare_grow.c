@@ -3,7 +3,8 @@
  * form; Thornton 2000, Agnolin and Roux 2007 for the frictionless compression of DEM samples):
  *
  * 1. final radii r_i uniform in [rmin, rmax] (GSL's mt19937 with the given seed); the cube's
- *    side L from the target: sum (4/3) pi r_i^3 = phi L^3;
+ *    side L from the target: sum (4/3) pi r_i^3 = phi L^3 (a column of height A L, A the
+ *    aspect: sum (4/3) pi r_i^3 = phi A L^3);
  * 2. random sequential placement of the spheres at radii s0 r_i, s0 = (phi0/phi)^(1/3) with
  *    phi0 = min(0.2, phi/2): no two overlap, none crosses a wall;
  * 3. `stages` stages: the radii scaled to s_k r_i, s_k^3 = (phi0 + (phi - phi0) k/stages)/phi
@@ -44,6 +45,7 @@ void xp_pack_defaults(xp_pack_params *p)
     p->relax_steps = 400;
     p->final_steps = 40000;
     p->vtol = 1e-4;
+    p->aspect = 1.0;
 }
 
 static double pack_wall_now(void)
@@ -62,8 +64,9 @@ static void set_radius(clab_body *b, double r, double density)
     b->J = clab_v3(J, J, J);
 }
 
-/* the walls: two planes across each axis that is not periodic, normals into the cube */
-static int add_walls(clab_world *w, const xp_pack_params *p, double L, clab_error *err)
+/* the walls: two planes across each axis that is not periodic, normals into the box, whose
+ * sides are L[0], L[1], L[2] */
+static int add_walls(clab_world *w, const xp_pack_params *p, const double *L, clab_error *err)
 {
     static const clab_vec3 axis_of[3][2] = {{{0, 1, 0}, {0, 1, 0}}, {{1, 0, 0}, {1, 0, 0}}, {{1, 0, 0}, {1, 0, 0}}};
     /* rotations taking the body z axis to +e_k (lo wall) and -e_k (hi wall) */
@@ -72,7 +75,7 @@ static int add_walls(clab_world *w, const xp_pack_params *p, double L, clab_erro
                                             {"wall_z_lo", "wall_z_hi"}};
     for (int k = 0; k < 3; k++) {
         if (p->periodic[k]) {
-            if (clab_world_set_periodic(w, k, 0.0, L, err)) return -1;
+            if (clab_world_set_periodic(w, k, 0.0, L[k], err)) return -1;
             continue;
         }
         for (int side = 0; side < 2; side++) {
@@ -80,8 +83,8 @@ static int add_walls(clab_world *w, const xp_pack_params *p, double L, clab_erro
             d.shape = clab_plane();
             d.fixed = 1;
             snprintf(d.name, sizeof d.name, "%s", names[k][side]);
-            double pos[3] = {0.5 * L, 0.5 * L, 0.5 * L};
-            pos[k] = side ? L : 0.0;
+            double pos[3] = {0.5 * L[0], 0.5 * L[1], 0.5 * L[2]};
+            pos[k] = side ? L[k] : 0.0;
             d.r = clab_v3(pos[0], pos[1], pos[2]);
             d.e = angle_of[k][side] == 0.0 ? clab_q_identity()
                                            : clab_q_axis_angle(axis_of[k][side], angle_of[k][side] * M_PI / 180.0);
@@ -92,7 +95,7 @@ static int add_walls(clab_world *w, const xp_pack_params *p, double L, clab_erro
 }
 
 /* random sequential placement at radii s0 r_i: no overlap, inside the walls */
-static int place(clab_world *w, const xp_pack_params *p, const double *r, double s0, double L, gsl_rng *rng,
+static int place(clab_world *w, const xp_pack_params *p, const double *r, double s0, const double *L, gsl_rng *rng,
                  size_t first)
 {
     clab_error err;
@@ -108,7 +111,7 @@ static int place(clab_world *w, const xp_pack_params *p, const double *r, double
             }
             double c[3];
             for (int k = 0; k < 3; k++)
-                c[k] = p->periodic[k] ? L * gsl_rng_uniform(rng) : ri + (L - 2.0 * ri) * gsl_rng_uniform(rng);
+                c[k] = p->periodic[k] ? L[k] * gsl_rng_uniform(rng) : ri + (L[k] - 2.0 * ri) * gsl_rng_uniform(rng);
             x = clab_v3(c[0], c[1], c[2]);
             int free_spot = 1;
             for (size_t j = first; j < w->nbodies && free_spot; j++) {
@@ -181,7 +184,8 @@ clab_world *xp_pack_grow(const xp_common *c, const xp_pack_params *p, xp_pack_re
         Vs += 4.0 / 3.0 * M_PI * r[i] * r[i] * r[i];
         rsum += r[i];
     }
-    const double L = cbrt(Vs / p->phi), phi0 = fmin(0.2, 0.5 * p->phi), s0 = cbrt(phi0 / p->phi);
+    const double L = cbrt(Vs / (p->phi * p->aspect)), phi0 = fmin(0.2, 0.5 * p->phi), s0 = cbrt(phi0 / p->phi);
+    const double Lk[3] = {L, L, p->aspect * L};
     res->L = L;
     res->mean_radius = rsum / (double)p->n;
     clab_material *m = &w->materials[0];
@@ -189,12 +193,12 @@ clab_world *xp_pack_grow(const xp_common *c, const xp_pack_params *p, xp_pack_re
     m->E = p->E;
     m->nu = 0.3;
     m->cor = 0.3;
-    if (add_walls(w, p, L, &err)) {
+    if (add_walls(w, p, Lk, &err)) {
         fprintf(stderr, "contactlab prepare: %s\n", err.msg);
         goto fail;
     }
     const size_t first = w->nbodies;
-    if (place(w, p, r, s0, L, rng, first)) goto fail;
+    if (place(w, p, r, s0, Lk, rng, first)) goto fail;
     xp_progress pb;
     char label[160];
     snprintf(label, sizeof label, "prepare %ld spheres to phi %.3g (mu %.3g)", p->n, p->phi, p->mu);

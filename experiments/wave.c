@@ -18,8 +18,12 @@
  *
  * The pulse: the bottom plate's velocity is a half sine of peak v_p and duration tau (a motion
  * table), v_p = X (delta0 / a') c (X = --pulse-strain: the pulse's strain amplitude v_p / c a
- * fraction X of the static strain, a small-amplitude, linear wave), tau = max(3 a / c, 5 h).
- * A rigid column gets the same v_p at the same pressure.
+ * fraction X of the static strain, a small-amplitude, linear wave), tau = max(W a / c, 5 h)
+ * (W = --pulse-width, 3). A rigid column gets the same v_p at the same pressure. A run lasts
+ * tau and 1.5 transits nz a' / c (the random column: 4, its wave being slower than the chain's).
+ *
+ * The random dense column (wave_random.c): spheres grown frictionless, pressed and unloaded to
+ * each pressure, frictionless side walls; its depth bins are slices one diameter thick.
  *
  * Arrival (wave_fit.h, xp_arrival_step): the first time layer k's mean vertical velocity reaches
  * threshold x v_p, interpolated linearly between steps. The wave speed is the slope of a
@@ -44,30 +48,9 @@
 #include "wave_fit.h"
 #include "xp.h"
 
-#define MAXP 8
-#define MAXL 400
-#define NPULSE 18 /* rows of the pulse's table: rest, then the half sine */
+#include "wave.h"
 
-typedef struct wave_opts {
-    xp_common c;
-    int nx, nz;
-    double R, rho, E, nu, mu, cor;
-    double p[MAXP]; int np;         /* pressures [Pa] */
-    double iters[MAXP]; int niters; /* rigid: iterations per step */
-    double hdvi[MAXP]; int nhdvi;   /* rigid: steps [s] */
-    double hpen;                    /* force laws: step [s]; 0 = T0/50 at the highest pressure */
-    double pulse_strain, threshold;
-    int fit_from;
-    int preload;                    /* rigid: steps under the load before the pulse */
-    int quick;
-} wave_opts;
-
-/* the Hertz column at pressure p (the theory and the pulse) */
-typedef struct wave_theory {
-    double m, a, K, Kw, Kt, F0, delta0, deltaw, deltat, kt, spacing, c, vp, T0;
-} wave_theory;
-
-static wave_theory wave_theory_at(const wave_opts *o, double p)
+wave_theory wave_theory_at(const wave_opts *o, double p)
 {
     wave_theory t;
     clab_material mat = clab_default_material();
@@ -92,15 +75,19 @@ static wave_theory wave_theory_at(const wave_opts *o, double p)
     return t;
 }
 
-/* The column: body 0 the bottom plate, 1..4 the side walls, 5 the top plate, then the spheres
- * layer by layer (layer k: bodies 6 + k nx^2 ..). compliant: start at the Hertz equilibrium. */
-#define WAVE_FIRST 6
-static int add_plane(clab_world *w, const char *name, clab_vec3 r0, clab_vec3 n_in, clab_error *err)
+/* The column's frame: the material, the bottom plate (body 0), the side walls (1..4), the top
+ * plate (5, a box of half height R whose underside is at ztop); the spheres come after. With
+ * frictionless_walls the side walls get a frictionless copy of the material (the random
+ * column: its spheres press on the walls, and walls that hold them by friction pin the
+ * column's edge, so that a pulse dies out over a few diameters); else they share the spheres'
+ * friction (the simple-cubic column, whose spheres touch the walls without force). */
+int wave_add_plane(clab_world *w, const char *name, clab_vec3 r0, clab_vec3 n_in, int material, clab_error *err)
 {
     clab_body_def d = clab_default_body_def();
     snprintf(d.name, sizeof d.name, "%s", name);
     d.shape = clab_plane();
     d.fixed = 1;
+    d.material = material;
     d.r = r0;
     clab_vec3 z = clab_v3(0.0, 0.0, 1.0), axis = clab_v3_cross(z, n_in);
     double s = clab_v3_norm(axis), c = clab_v3_dot(z, n_in);
@@ -108,8 +95,7 @@ static int add_plane(clab_world *w, const char *name, clab_vec3 r0, clab_vec3 n_
     return clab_world_add_body(w, &d, err) < 0 ? -1 : 0;
 }
 
-static clab_world *wave_world(const wave_opts *o, const wave_theory *t, int compliant, int load, const double *pulse,
-                              clab_error *err)
+clab_world *wave_frame(const wave_opts *o, double L, double ztop, int frictionless_walls, clab_error *err)
 {
     clab_world_def wd = clab_default_world_def();
     wd.gravity = clab_v3(0.0, 0.0, 0.0);
@@ -117,39 +103,51 @@ static clab_world *wave_world(const wave_opts *o, const wave_theory *t, int comp
     if (!w) return NULL;
     clab_material m = clab_default_material();
     m.E = o->E, m.nu = o->nu, m.mu = o->mu, m.cor = o->cor;
-    const double a = t->a, L = o->nx * a, dw = compliant ? t->deltaw : 0.0, sp = compliant ? t->spacing : a;
-    const double ztop = o->R - dw + (o->nz - 1) * sp + o->R - (compliant ? t->deltat : 0.0);
-    if (clab_world_add_material(w, &m, err) < 0 || add_plane(w, "bottom", clab_v3(0, 0, 0), clab_v3(0, 0, 1), err) ||
-        add_plane(w, "wall_xm", clab_v3(0, 0, 0), clab_v3(1, 0, 0), err) ||
-        add_plane(w, "wall_xp", clab_v3(L, 0, 0), clab_v3(-1, 0, 0), err) ||
-        add_plane(w, "wall_ym", clab_v3(0, 0, 0), clab_v3(0, 1, 0), err) ||
-        add_plane(w, "wall_yp", clab_v3(0, L, 0), clab_v3(0, -1, 0), err))
+    clab_material mw = m;
+    snprintf(mw.name, sizeof mw.name, "wall");
+    mw.mu = 0.0;
+    int iw = 0;
+    if (clab_world_add_material(w, &m, err) < 0 || (frictionless_walls && (iw = clab_world_add_material(w, &mw, err)) < 0) ||
+        wave_add_plane(w, "bottom", clab_v3(0, 0, 0), clab_v3(0, 0, 1), 0, err) ||
+        wave_add_plane(w, "wall_xm", clab_v3(0, 0, 0), clab_v3(1, 0, 0), iw, err) ||
+        wave_add_plane(w, "wall_xp", clab_v3(L, 0, 0), clab_v3(-1, 0, 0), iw, err) ||
+        wave_add_plane(w, "wall_ym", clab_v3(0, 0, 0), clab_v3(0, 1, 0), iw, err) ||
+        wave_add_plane(w, "wall_yp", clab_v3(0, L, 0), clab_v3(0, -1, 0), iw, err))
         goto fail;
     clab_body_def d = clab_default_body_def();
     snprintf(d.name, sizeof d.name, "top");
-    const double hz = 0.5 * a, hx = 0.5 * L * (1.0 - 1e-3);
+    const double hz = o->R, hx = 0.5 * L * (1.0 - 1e-3);
     d.shape = clab_box(hx, hx, hz);
     d.density = o->rho;
     d.r = clab_v3(0.5 * L, 0.5 * L, ztop + hz);
     if (clab_world_add_body(w, &d, err) < 0) goto fail;
-    for (int k = 0; k < o->nz; k++)
-        for (int j = 0; j < o->nx; j++)
-            for (int i = 0; i < o->nx; i++) {
-                d = clab_default_body_def();
-                snprintf(d.name, sizeof d.name, "s%d_%d_%d", k, j, i);
-                d.shape = clab_sphere(o->R);
-                d.density = o->rho;
-                d.r = clab_v3(o->R + i * a, o->R + j * a, o->R - dw + k * sp);
-                if (clab_world_add_body(w, &d, err) < 0) goto fail;
-            }
-    clab_motion mo = {CLAB_MOTION_TABLE, clab_v3(0, 0, 0), clab_v3(0, 0, 0), pulse, NPULSE, {{0, 0, 0}, 0, 0, 0, 0}};
-    if (clab_world_set_motion(w, 0, &mo, err) ||
-        (load && clab_world_set_load(w, 5, clab_v3(0.0, 0.0, -t->F0 * o->nx * o->nx), clab_v3(0, 0, 0), err)))
-        goto fail;
     return w;
 fail:
     clab_world_destroy(w);
     return NULL;
+}
+
+/* The simple-cubic column (compliant: at the Hertz equilibrium). */
+static clab_world *wave_world(const wave_opts *o, const wave_theory *t, int compliant, clab_error *err)
+{
+    const double a = t->a, L = o->nx * a, dw = compliant ? t->deltaw : 0.0, sp = compliant ? t->spacing : a;
+    const double ztop = o->R - dw + (o->nz - 1) * sp + o->R - (compliant ? t->deltat : 0.0);
+    clab_world *w = wave_frame(o, L, ztop, 0, err);
+    if (!w) return NULL;
+    for (int k = 0; k < o->nz; k++)
+        for (int j = 0; j < o->nx; j++)
+            for (int i = 0; i < o->nx; i++) {
+                clab_body_def d = clab_default_body_def();
+                snprintf(d.name, sizeof d.name, "s%d_%d_%d", k, j, i);
+                d.shape = clab_sphere(o->R);
+                d.density = o->rho;
+                d.r = clab_v3(o->R + i * a, o->R + j * a, o->R - dw + k * sp);
+                if (clab_world_add_body(w, &d, err) < 0) {
+                    clab_world_destroy(w);
+                    return NULL;
+                }
+            }
+    return w;
 }
 
 /* one case */
@@ -157,6 +155,8 @@ typedef struct wave_case {
     const xp_method *m;
     double p, h;     /* pressure [Pa], step [s] */
     int iters;       /* rigid: max_iter with tol = 0; 0: the method's own settings */
+    int pack;        /* WAVE_CUBIC, WAVE_RANDOM */
+    int ip;          /* index of p in the options' pressures (the random column's state) */
 } wave_case;
 
 typedef struct wave_result {
@@ -177,15 +177,43 @@ static void wave_pulse(double vp, double tau, double t0, double *tab)
     }
 }
 
-static int wave_run(const wave_opts *o, const wave_case *wc, char *sfile, char *afile, size_t flen,
-                    wave_result *res, xp_progress *pb, double pb0, double pbspan)
+/* The depth bins of a column whose spheres start at bodies WAVE_FIRST..: the simple-cubic
+ * column's layers (nl spheres each), or slices one diameter a thick of the random one, by the
+ * spheres' initial height. bin[i] of sphere i, count[k], the bins' heights above the plate
+ * depth[k] (a layer's; a slice's mean); returns the number of bins, -1 when out of memory. */
+static int wave_bins(const wave_opts *o, const clab_world *w, int pack, int **bin, int **count, double **depth)
+{
+    const size_t ns = w->nbodies - WAVE_FIRST, nl = (size_t)o->nx * o->nx;
+    const double a = 2.0 * o->R;
+    double zmax = 0.0;
+    for (size_t i = 0; i < ns; i++) zmax = fmax(zmax, w->bodies[WAVE_FIRST + i].r.z);
+    const int nb = pack == WAVE_CUBIC ? o->nz : (int)floor(zmax / a) + 1;
+    *bin = malloc(ns * sizeof **bin), *count = calloc((size_t)nb, sizeof **count);
+    *depth = calloc((size_t)nb, sizeof **depth);
+    if (!*bin || !*count || !*depth) return -1;
+    for (size_t i = 0; i < ns; i++) {
+        const double z = w->bodies[WAVE_FIRST + i].r.z;
+        int k = pack == WAVE_CUBIC ? (int)(i / nl) : (int)fmin(fmax(floor(z / a), 0.0), nb - 1.0);
+        (*bin)[i] = k;
+        if (pack == WAVE_CUBIC) (*depth)[k] = w->bodies[WAVE_FIRST + (size_t)k * nl].r.z;
+        else (*depth)[k] += z;
+        (*count)[k]++;
+    }
+    if (pack != WAVE_CUBIC)
+        for (int k = 0; k < nb; k++) (*depth)[k] = (*count)[k] ? (*depth)[k] / (*count)[k] : NAN;
+    return nb;
+}
+
+static int wave_run(const wave_opts *o, const wave_random *rnd, const wave_case *wc, char *sfile, char *afile,
+                    size_t flen, wave_result *res, xp_progress *pb, double pb0, double pbspan)
 {
     clab_error err;
-    int rc = 1;
-    const int compliant = wc->m->kind != XP_KIND_CCP, nz = o->nz, nl = o->nx * o->nx;
+    int rc = 1, nz = 0;
+    const int compliant = wc->m->kind != XP_KIND_CCP, random = wc->pack == WAVE_RANDOM;
+    int *bin = NULL, *count = NULL;
     const wave_theory t = wave_theory_at(o, wc->p);
     double tab[NPULSE * CLAB_MOTION_COLS];
-    res->tau = fmax(3.0 * t.a / t.c, 5.0 * wc->h);
+    res->tau = fmax(o->pulse_width * t.a / t.c, 5.0 * wc->h);
     /* A rigid contact does not compress, so the pressure changes no normal response; a rigid
      * column runs unloaded (at rest when struck) unless --dvi-preload N > 0: then it carries the
      * load for N steps first, the warm start building the static impulses up over the steps
@@ -194,7 +222,9 @@ static int wave_run(const wave_opts *o, const wave_case *wc, char *sfile, char *
     const int load = compliant || npre > 0;
     const double tpre = (double)npre * wc->h;
     wave_pulse(t.vp, res->tau, tpre, tab);
-    clab_world *w = wave_world(o, &t, compliant, load, tab, &err);
+    /* the random column: pressed at p (a rigid one: at the middle pressure, the rigid runs' p) */
+    clab_world *w = random ? wave_random_world(o, rnd, wc->ip, &err) : wave_world(o, &t, compliant, &err);
+    const double Lside = random ? rnd->L : o->nx * t.a;
     clab_sim *s = NULL;
     clab_csv *csv = NULL, *acsv = NULL;
     double *row = NULL, *arr = NULL, *pt = NULL, *pv = NULL, *depth = NULL, *vmax = NULL;
@@ -204,8 +234,15 @@ static int wave_run(const wave_opts *o, const wave_case *wc, char *sfile, char *
     clab_options_init(&meta);
     clab_options_init(&extra);
     char v[64];
-    if (!w) {
+    clab_motion mo = {CLAB_MOTION_TABLE, clab_v3(0, 0, 0), clab_v3(0, 0, 0), tab, NPULSE, {{0, 0, 0}, 0, 0, 0, 0}};
+    const double Fload = random ? wc->p * Lside * Lside : t.F0 * o->nx * o->nx;
+    if (!w || clab_world_set_motion(w, 0, &mo, &err) ||
+        (load && clab_world_set_load(w, 5, clab_v3(0.0, 0.0, -Fload), clab_v3(0, 0, 0), &err))) {
         fprintf(stderr, "contactlab wave: %s\n", err.msg);
+        goto done;
+    }
+    if ((nz = wave_bins(o, w, wc->pack, &bin, &count, &depth)) < 0) {
+        fprintf(stderr, "contactlab wave: out of memory\n");
         goto done;
     }
     snprintf(v, sizeof v, "%.17g", 0.1 * o->R);
@@ -215,23 +252,38 @@ static int wave_run(const wave_opts *o, const wave_case *wc, char *sfile, char *
         clab_options_set(&extra, "max_iter", v, NULL);
         clab_options_set(&extra, "tol", "0", NULL);
     }
+    /* the pressed random column's Hertz overlaps (~1e-4 R) are no error of a rigid one: not
+     * pushed apart (the stabilization Phi/h capped at 0) */
+    if (random && !compliant && strcmp(wc->m->backend, "dvi") == 0) clab_options_set(&extra, "recovery_speed", "0", NULL);
     s = xp_sim(&o->c, w, wc->m, wc->h, &extra);
     if (!s) goto done;
     /* 1.5 transits at the Hertz speed after the pulse; a rigid column at least nz + 5 steps */
-    res->t_end = res->tau + 1.5 * nz * t.spacing / t.c;
+    res->t_end = res->tau + (random ? 4.0 : 1.5) * nz * t.spacing / t.c;
     if (!compliant) res->t_end = fmax(res->t_end, res->tau + (nz + 5) * wc->h);
     const long nsteps = xp_steps(&o->c, res->t_end, wc->h) + npre;
     if (nsteps < 0) goto done;
     const long every = (long)fmax(1.0, ceil((double)nsteps / 2000.0));
-    if (compliant) snprintf(sfile, flen, "wave-%s-p_%g.csv", wc->m->name, wc->p);
-    else snprintf(sfile, flen, "wave-%s-p_%g-iter_%d-h_%g.csv", wc->m->name, wc->p, wc->iters, wc->h);
+    const char *pk = random ? "random-" : "";
+    if (compliant) snprintf(sfile, flen, "wave-%s%s-p_%g.csv", pk, wc->m->name, wc->p);
+    else snprintf(sfile, flen, "wave-%s%s-p_%g-iter_%d-h_%g.csv", pk, wc->m->name, wc->p, wc->iters, wc->h);
     snprintf(afile, flen, "wave-arrival-%.200s", sfile + 5);
     clab_options_set(&meta, "experiment", "wave", NULL);
     xp_method_meta(wc->m, &meta);
 #define META(k, x) (snprintf(v, sizeof v, "%.17g", (double)(x)), clab_options_set(&meta, k, v, NULL))
-    clab_options_set(&meta, "packing", "simple cubic", NULL);
-    META("nx", o->nx);
+    clab_options_set(&meta, "packing", random ? "random dense (radius growth, frictionless), pressed" : "simple cubic", NULL);
+    META("nx", random ? o->rnx : o->nx);
     META("nz", nz);
+    if (random) {
+        META("spheres", rnd->n);
+        META("side_m", rnd->L);
+        META("solid_fraction", rnd->phi[wc->ip]);
+        META("coordination_number", rnd->Z[wc->ip]);
+        META("pressed_rest_speed_m_s", rnd->rest[wc->ip]);
+        META("hold_sigma_zz_Pa", rnd->szz0[wc->ip]);
+        META("hold_bin_speed_max_m_s", rnd->hold_v[wc->ip]);
+        META("hold_plate_dz_m", rnd->hold_dz[wc->ip]);
+        clab_options_set(&meta, "v_layer", "mean vertical velocity of the spheres of a depth bin (one diameter thick, by the initial height) [m/s]", NULL);
+    }
     META("R_m", o->R);
     META("p_Pa", wc->p);
     META("F0_N", t.F0);
@@ -248,7 +300,7 @@ static int wave_run(const wave_opts *o, const wave_case *wc, char *sfile, char *
     clab_options_set(&meta, "theory", compliant ? "precompressed Hertz chain: c = a' sqrt(k_t/m), k_t = 3/2 K^(2/3) F0^(1/3), ~ p^(1/6)"
                                                 : "rigid contacts: no finite speed; the solver's iterations set an apparent one (Unger et al. 2002)",
                      NULL);
-    clab_options_set(&meta, "v_layer", "mean vertical velocity of the spheres of a layer [m/s]", NULL);
+    if (!random) clab_options_set(&meta, "v_layer", "mean vertical velocity of the spheres of a layer [m/s]", NULL);
     clab_sim_meta(s, &meta);
 #undef META
     const size_t ncol = (size_t)nz + 2;
@@ -256,7 +308,7 @@ static int wave_run(const wave_opts *o, const wave_case *wc, char *sfile, char *
     names = calloc(ncol, sizeof *names);
     row = calloc(ncol, sizeof *row);
     arr = malloc((size_t)nz * sizeof *arr), pt = malloc((size_t)nz * sizeof *pt), pv = malloc((size_t)nz * sizeof *pv);
-    depth = malloc((size_t)nz * sizeof *depth), vmax = calloc((size_t)nz, sizeof *vmax);
+    vmax = calloc((size_t)nz, sizeof *vmax);
     if (!cols || !names || !row || !arr || !pt || !pv || !depth || !vmax) {
         fprintf(stderr, "contactlab wave: out of memory\n");
         goto done;
@@ -265,10 +317,7 @@ static int wave_run(const wave_opts *o, const wave_case *wc, char *sfile, char *
     snprintf(names[1], 24, "v_plate_m_s");
     for (int k = 0; k < nz; k++) snprintf(names[k + 2], 24, "v_layer_%d_m_s", k);
     for (size_t i = 0; i < ncol; i++) cols[i] = names[i];
-    for (int k = 0; k < nz; k++) {
-        arr[k] = pt[k] = pv[k] = NAN;
-        depth[k] = w->bodies[WAVE_FIRST + (size_t)k * nl].r.z;
-    }
+    for (int k = 0; k < nz; k++) arr[k] = pt[k] = pv[k] = NAN;
     char path[2048];
     xp_path(&o->c, sfile, path, sizeof path);
     const int flags = o->c.force ? CLAB_CSV_OVERWRITE : 0;
@@ -283,10 +332,10 @@ static int wave_run(const wave_opts *o, const wave_case *wc, char *sfile, char *
             fprintf(stderr, "contactlab wave: %s, p = %g Pa: %s\n", wc->m->name, wc->p, err.msg);
             goto done;
         }
+        for (int l = 0; l < nz; l++) row[l + 2] = 0.0;
+        for (size_t i = WAVE_FIRST; i < w->nbodies; i++) row[bin[i - WAVE_FIRST] + 2] += w->bodies[i].rdot.z;
         for (int l = 0; l < nz; l++) {
-            double sv = 0.0;
-            for (int i = 0; i < nl; i++) sv += w->bodies[WAVE_FIRST + (size_t)l * nl + i].rdot.z;
-            row[l + 2] = sv / nl;
+            row[l + 2] /= count[l];
             if (k < npre) continue;
             if (k == npre) res->rest_speed = fmax(res->rest_speed, fabs(row[l + 2]));
             vmax[l] = fmax(vmax[l], row[l + 2]);
@@ -334,7 +383,7 @@ done:
     if (acsv && clab_csv_close(acsv, &err) && rc == 0) fprintf(stderr, "contactlab wave: %s\n", err.msg), rc = 1;
     clab_options_free(&meta);
     clab_options_free(&extra);
-    free(cols), free(names), free(row), free(arr), free(pt), free(pv), free(depth), free(vmax);
+    free(cols), free(names), free(row), free(arr), free(pt), free(pv), free(depth), free(vmax), free(bin), free(count);
     clab_sim_destroy(s);
     clab_world_destroy(w);
     return rc;
@@ -367,6 +416,7 @@ static void wave_help(const xp_common *c)
            "  --h-penalty S     step [s] of the force-law methods (default: 1/50 of sqrt(m/k_t) at the\n"
            "                    highest pressure, 1-2-5 rounded)\n"
            "  --pulse-strain X  the pulse's strain v_p/c as a fraction of the static strain (default 0.1)\n"
+           "  --pulse-width X   the pulse's duration in a/c, a diameter over the Hertz chain's speed (default 3)\n"
            "  --threshold X     arrival when a layer's velocity reaches X v_p (default 0.1)\n"
            "  --fit-from K      first layer of the speed fit, from 0 (default 2; the fit ends at nz - 2)\n"
            "  --R M             sphere radius [m] (default 1e-3)\n"
@@ -375,8 +425,34 @@ static void wave_help(const xp_common *c)
            "  --nu X            Poisson ratio (default 0.25)\n"
            "  --mu X            friction (default 0.3)\n"
            "  --cor X           restitution of the penalty law (default 0.8)\n"
+           "  --packing LIST    cubic, random or both (default cubic). random: a column of --random-nx\n"
+           "                    diameters square and --nz high, spheres grown frictionless (contactlab prepare's\n"
+           "                    radius growth) to --random-phi, then pressed frictionless by the loaded plate at\n"
+           "                    the highest pressure until at rest (quenched), then unloaded to each lower one\n"
+           "                    in turn; the side walls frictionless. The state at each pressure is held for a\n"
+           "                    wave run's time without a pulse first (printed: sigma_zz, the depth bins'\n"
+           "                    largest velocity, the plate's motion)\n"
+           "  --random-nx N     side of the random column in diameters (default 6; --quick 4)\n"
+           "  --random-phi X    solid fraction of the growth, below the walled box's jamming (default 0.55;\n"
+           "                    --quick 0.53)\n"
+           "  --random-cor X    restitution while pressing (default 0.1)\n"
+           "  --random-transits X  pressing time at most, in transits H/c (default 400)\n"
+           "  --seed N          seed of the random column's growth (default 1)\n"
            "  --quick           a smoke run: a 2 x 2 x 12 column, fewer rigid cases\n\n");
     xp_common_help(c);
+}
+
+/* --packing cubic,random */
+static void wave_packing_option(wave_opts *o, const char *arg)
+{
+    if (xp_list_check("packing", arg)) return;
+    char buf[128];
+    snprintf(buf, sizeof buf, "%s", arg);
+    for (char *q = strtok(buf, ","); q; q = strtok(NULL, ",")) {
+        if (strcmp(q, "cubic") == 0) o->packing[WAVE_CUBIC] = 1;
+        else if (strcmp(q, "random") == 0) o->packing[WAVE_RANDOM] = 1;
+        else xp_option_error("contactlab wave: --packing '%s': give cubic, random or both (cubic,random)\n", q);
+    }
 }
 
 static int wave_list(const char *name, const char *arg, double lo, double hi, double *out, int *n)
@@ -397,12 +473,19 @@ int xp_wave(int argc, char **argv)
         {"nu", required_argument, 0, 1012},        {"mu", required_argument, 0, 1013},
         {"cor", required_argument, 0, 1014},       {"quick", no_argument, 0, 1015},
         {"dvi-preload", required_argument, 0, 1016},
+        {"packing", required_argument, 0, 1017},   {"random-nx", required_argument, 0, 1018},
+        {"random-phi", required_argument, 0, 1019}, {"random-cor", required_argument, 0, 1020},
+        {"random-transits", required_argument, 0, 1021}, {"seed", required_argument, 0, 1022},
+        {"pulse-width", required_argument, 0, 1023},
         {0, 0, 0, 0}};
     wave_opts o;
     memset(&o, 0, sizeof o);
+    wave_random rnd;
+    memset(&rnd, 0, sizeof rnd);
     xp_common_init(&o.c, "wave", argc, argv);
     o.R = 1e-3, o.rho = 2500.0, o.E = 7e10, o.nu = 0.25, o.mu = 0.3, o.cor = 0.8;
-    o.pulse_strain = 0.1, o.threshold = 0.1, o.fit_from = 2;
+    o.pulse_strain = 0.1, o.pulse_width = 3.0, o.threshold = 0.1, o.fit_from = 2;
+    o.rphi = 0, o.rcor = 0.1, o.rtransits = 400.0, o.seed = 1;
     int rc = 2, opt;
     double x;
     optind = 1;
@@ -428,12 +511,22 @@ int xp_wave(int argc, char **argv)
         case 1014: xp_parse_double("cor", optarg, 1e-6, 1.0, &o.cor); break;
         case 1015: o.quick = 1; break;
         case 1016: if (!xp_parse_double("dvi-preload", optarg, 0, 1e7, &x)) o.preload = (int)x; break;
+        case 1017: wave_packing_option(&o, optarg); break;
+        case 1018: if (!xp_parse_double("random-nx", optarg, 2, 100, &x)) o.rnx = (int)x; break;
+        case 1019: xp_parse_double("random-phi", optarg, 0.3, 0.66, &o.rphi); break;
+        case 1020: xp_parse_double("random-cor", optarg, 1e-3, 1.0, &o.rcor); break;
+        case 1021: xp_parse_double("random-transits", optarg, 1.0, 1e6, &o.rtransits); break;
+        case 1023: xp_parse_double("pulse-width", optarg, 0.1, 1000, &o.pulse_width); break;
+        case 1022: if (!xp_parse_double("seed", optarg, 0, 4294967295.0, &x)) o.seed = (unsigned long)x; break;
         default: xp_option_unknown(); break;
         }
     }
     for (int i = optind; i < argc; i++) xp_option_error("contactlab wave: unexpected argument '%s'\n", argv[i]);
     if (xp_option_errors("contactlab wave")) goto out;
     if (o.nx == 0) o.nx = o.quick ? 2 : 4;
+    if (o.rnx == 0) o.rnx = o.quick ? 4 : 6;
+    if (o.rphi == 0.0) o.rphi = o.quick ? 0.53 : 0.55;
+    if (!o.packing[WAVE_CUBIC] && !o.packing[WAVE_RANDOM]) o.packing[WAVE_CUBIC] = 1;
     if (o.nz == 0) o.nz = o.quick ? 12 : 24;
     if (o.np == 0) o.p[0] = 1e4, o.p[1] = 1e5, o.p[2] = 1e6, o.np = 3;
     if (o.niters == 0) {
@@ -459,7 +552,9 @@ int xp_wave(int argc, char **argv)
     /* the pressures in increasing order, the middle one for the rigid methods */
     for (int i = 1; i < o.np; i++)
         for (int j = i; j > 0 && o.p[j] < o.p[j - 1]; j--) x = o.p[j], o.p[j] = o.p[j - 1], o.p[j - 1] = x;
-    const double pmid = o.p[o.np / 2];
+    const int ipmid = o.np / 2;
+    const double pmid = o.p[ipmid];
+    static const char *const packname[WAVE_NPACK] = {"cubic", "random"};
     if (xp_out_prepare(&o.c)) {
         rc = 1;
         goto out;
@@ -468,7 +563,7 @@ int xp_wave(int argc, char **argv)
     char spath[2048], fpath[2048];
     xp_path(&o.c, "wave-summary.csv", spath, sizeof spath);
     xp_path(&o.c, "wave-fit.csv", fpath, sizeof fpath);
-    static const char *const scols[] = {"method", "p_Pa", "iterations", "h_s", "pulse_speed_m_s", "pulse_duration_s",
+    static const char *const scols[] = {"method", "packing", "p_Pa", "iterations", "h_s", "pulse_speed_m_s", "pulse_duration_s",
                                         "wave_speed_m_s", "wave_speed_theory_m_s", "wave_speed_rel_err", "fit_layers",
                                         "first_arrival_s", "last_arrival_s", "rest_speed_m_s", "t_end_s", "steps", "wall_s",
                                         "series_file", "arrival_file"};
@@ -476,7 +571,9 @@ int xp_wave(int argc, char **argv)
     clab_options meta;
     clab_options_init(&meta);
     clab_options_set(&meta, "experiment", "wave", NULL);
-    clab_options_set(&meta, "packing", "simple cubic column, frictionless side walls, no gravity", NULL);
+    clab_options_set(&meta, "packing", "cubic: a simple-cubic column; random: a random dense one (spheres grown frictionless, "
+                                       "then pressed); frictionless side walls, no gravity", NULL);
+    clab_options_set(&meta, "wave_speed_rel_err", "penalty against the Hertz chain's speed (the random column: the chain's as a scale only)", NULL);
     clab_options_set(&meta, "wave_speed_m_s", "slope of depth against arrival time, layers fit_from .. nz-2 (inf: all at once)", NULL);
     clab_options_set(&meta, "wave_speed_theory_m_s", "precompressed Hertz chain a' sqrt(k_t/m), k_t = 3/2 K^(2/3) F0^(1/3), F0 = p a^2; rigid: inf", NULL);
     clab_options_set(&meta, "iterations", "rigid methods: max_iter with tol = 0 (every step runs exactly so many); 0: the method's own", NULL);
@@ -487,34 +584,39 @@ int xp_wave(int argc, char **argv)
     clab_options_set(&meta, "threshold", sv, NULL);
     clab_csv *sum = xp_summary_begin(&o.c, spath, &meta, scols, NS);
     if (!sum) goto out;
-    xp_path(&o.c, "wave-fit.csv", fpath, sizeof fpath);
+    if (o.packing[WAVE_RANDOM] && wave_random_make(&o, &rnd)) {
+        clab_csv_close(sum, NULL);
+        goto out;
+    }
 
     /* the cases: force laws at every pressure, rigid methods at pmid for every (h, N) */
-    wave_case cases[XP_MAX_METHODS * MAXP * MAXP];
+    wave_case cases[WAVE_NPACK * XP_MAX_METHODS * MAXP * MAXP];
     int nc = 0;
-    for (int mi = 0; mi < o.c.nmethod; mi++) {
-        const xp_method *m = o.c.method[mi];
-        if (m->kind != XP_KIND_CCP)
-            for (int i = 0; i < o.np; i++) cases[nc++] = (wave_case){m, o.p[i], o.hpen, 0};
-        else
-            for (int j = 0; j < o.nhdvi; j++)
-                for (int i = 0; i < o.niters; i++) cases[nc++] = (wave_case){m, pmid, o.hdvi[j], (int)o.iters[i]};
-    }
-    printf("%-16s %9s %6s %9s %11s %11s %9s %7s\n", "method", "p_Pa", "iters", "h_s", "speed_m_s", "theory_m_s",
-           "rel_err", "wall_s");
+    for (int pk = 0; pk < WAVE_NPACK; pk++)
+        for (int mi = 0; mi < o.c.nmethod && o.packing[pk]; mi++) {
+            const xp_method *m = o.c.method[mi];
+            if (m->kind != XP_KIND_CCP)
+                for (int i = 0; i < o.np; i++) cases[nc++] = (wave_case){m, o.p[i], o.hpen, 0, pk, i};
+            else
+                for (int j = 0; j < o.nhdvi; j++)
+                    for (int i = 0; i < o.niters; i++)
+                        cases[nc++] = (wave_case){m, pmid, o.hdvi[j], (int)o.iters[i], pk, ipmid};
+        }
+    printf("%-16s %-7s %9s %6s %9s %11s %11s %9s %7s\n", "method", "packing", "p_Pa", "iters", "h_s", "speed_m_s",
+           "theory_m_s", "rel_err", "wall_s");
     xp_progress pb;
     char label[64];
     snprintf(label, sizeof label, "wave, %d runs", nc);
     xp_progress_begin(&pb, &o.c, label);
     rc = 0;
-    double fp[XP_MAX_METHODS][MAXP], fv[XP_MAX_METHODS][MAXP];
-    int nfp[XP_MAX_METHODS] = {0};
+    double fp[WAVE_NPACK][XP_MAX_METHODS][MAXP], fv[WAVE_NPACK][XP_MAX_METHODS][MAXP];
+    int nfp[WAVE_NPACK][XP_MAX_METHODS] = {{0}};
     for (int ic = 0; ic < nc && rc == 0; ic++) {
         const wave_case *wc = &cases[ic];
         wave_result r;
         memset(&r, 0, sizeof r);
         char sfile[256], afile[300];
-        if (wave_run(&o, wc, sfile, afile, sizeof sfile, &r, &pb, (double)ic / nc, 1.0 / nc)) {
+        if (wave_run(&o, &rnd, wc, sfile, afile, sizeof sfile, &r, &pb, (double)ic / nc, 1.0 / nc)) {
             rc = 1;
             break;
         }
@@ -523,14 +625,15 @@ int xp_wave(int argc, char **argv)
         const double rel = wc->m->kind == XP_KIND_PENALTY ? (r.speed - th) / th : NAN;
         double vals[] = {wc->p, wc->iters, wc->h, wave_theory_at(&o, wc->p).vp, r.tau, r.speed, th, rel, r.nfit,
                          r.first, r.last, r.rest_speed, r.t_end, r.steps, r.wall};
-        const char *head[] = {wc->m->name}, *tail[] = {sfile, afile};
-        if (xp_summary_row(&o.c, sum, head, 1, vals, sizeof vals / sizeof vals[0], tail, 2)) rc = 1;
+        const char *head[] = {wc->m->name, packname[wc->pack]}, *tail[] = {sfile, afile};
+        if (xp_summary_row(&o.c, sum, head, 2, vals, sizeof vals / sizeof vals[0], tail, 2)) rc = 1;
         if (compliant) {
             int mi = (int)(wc->m - o.c.table);
-            if (mi >= 0 && mi < XP_MAX_METHODS && nfp[mi] < MAXP) fp[mi][nfp[mi]] = wc->p, fv[mi][nfp[mi]++] = r.speed;
+            int *n = &nfp[wc->pack][mi];
+            if (mi >= 0 && mi < XP_MAX_METHODS && *n < MAXP) fp[wc->pack][mi][*n] = wc->p, fv[wc->pack][mi][(*n)++] = r.speed;
         }
         if (pb.on) fprintf(stderr, "\r%*s\r", 80, "");
-        printf("%-16s %9g %6d %9.2e %11.5g %11.5g %9.2e %7.2f\n", wc->m->name, wc->p, wc->iters, wc->h, r.speed, th, rel,
+        printf("%-16s %-7s %9g %6d %9.2e %11.5g %11.5g %9.2e %7.2f\n", wc->m->name, packname[wc->pack], wc->p, wc->iters, wc->h, r.speed, th, rel,
                r.wall);
         fflush(stdout);
     }
@@ -544,27 +647,28 @@ int xp_wave(int argc, char **argv)
         clab_options_set(&fm, "alpha", "wave speed ~ A p^alpha, least squares of log speed against log p", NULL);
         clab_options_set(&fm, "alpha_theory", "1/6: Hertz contacts, k_t ~ F0^(1/3), c ~ sqrt(k_t)", NULL);
         clab_csv *f = clab_csv_open(fpath, o.c.force ? CLAB_CSV_OVERWRITE : 0, &err);
-        static const char *const fcols[] = {"method", "pressures", "alpha", "A", "alpha_theory"};
-        if (!f || clab_csv_meta(f, &fm, o.c.argc, o.c.argv, &err) || clab_csv_header(f, fcols, 5, &err)) {
+        static const char *const fcols[] = {"method", "packing", "pressures", "alpha", "A", "alpha_theory"};
+        if (!f || clab_csv_meta(f, &fm, o.c.argc, o.c.argv, &err) || clab_csv_header(f, fcols, 6, &err)) {
             fprintf(stderr, "contactlab wave: %s\n", err.msg);
             rc = 1;
         }
-        for (int mi = 0; mi < o.c.ntable && rc == 0; mi++) {
-            if (nfp[mi] == 0) continue;
+        for (int k = 0; k < WAVE_NPACK * o.c.ntable && rc == 0; k++) {
+            const int pk = k / o.c.ntable, mi = k % o.c.ntable;
+            if (nfp[pk][mi] == 0) continue;
             double A, alpha;
-            int n = xp_power_fit(fp[mi], fv[mi], (size_t)nfp[mi], &A, &alpha);
+            int n = xp_power_fit(fp[pk][mi], fv[pk][mi], (size_t)nfp[pk][mi], &A, &alpha);
             char c1[32], c2[32], c3[32], c4[32];
             snprintf(c1, sizeof c1, "%d", n);
             snprintf(c2, sizeof c2, "%.17g", alpha);
             snprintf(c3, sizeof c3, "%.17g", A);
             snprintf(c4, sizeof c4, "%.17g", 1.0 / 6.0);
-            const char *cells[] = {o.c.table[mi].name, c1, c2, c3, c4};
-            if (clab_csv_text_row(f, cells, 5, &err)) {
+            const char *cells[] = {o.c.table[mi].name, packname[pk], c1, c2, c3, c4};
+            if (clab_csv_text_row(f, cells, 6, &err)) {
                 fprintf(stderr, "contactlab wave: %s\n", err.msg);
                 rc = 1;
             }
-            printf("%s: wave speed ~ p^%.4f over %d pressures (Hertz: p^(1/6) = p^0.1667)\n", o.c.table[mi].name,
-                   alpha, n);
+            printf("%s, %s column: wave speed ~ p^%.4f over %d pressures (Hertz: p^(1/6) = p^0.1667)\n",
+                   o.c.table[mi].name, packname[pk], alpha, n);
         }
         if (f && clab_csv_close(f, &err) && rc == 0) {
             fprintf(stderr, "contactlab wave: %s\n", err.msg);
@@ -574,6 +678,7 @@ int xp_wave(int argc, char **argv)
     }
     rc = xp_finish(&o.c, rc, sum, spath, "wave-*.csv", "wave.gp", "wave-velocity.png, wave-arrival.png, wave-speed.png");
 out:
+    wave_random_free(&rnd);
     xp_common_free(&o.c);
     return rc;
 }

@@ -14,7 +14,7 @@ pof(f) = f[strstrt(f, "-p_") + 3 : (strstrt(f, "-iter_") > 0 ? strstrt(f, "-iter
 itof(f) = f[strstrt(f, "-iter_") + 6 : strstrt(f, "-h_") - 1]
 hof(f) = f[strstrt(f, "-h_") + 3 : strlen(f) - 4]
 # summary columns by name
-scol(m, name) = system("awk -F, '/^#/ {next} !h {for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next} $1 == \"".m."\" {print $c[\"".name."\"]}' wave-summary.csv | tr '\\n' ' '")
+scol(m, name) = system("awk -F, '/^#/ {next} !h {for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next} $1 == \"".m."\" && $2 == \"cubic\" {print $c[\"".name."\"]}' wave-summary.csv | tr '\\n' ' '")
 # the series shown: penalty at the middle pressure, the rigid method at its largest step with its fewest and most iterations
 pen = files("wave-penalty-p_*.csv")
 npen = words(pen)
@@ -84,7 +84,7 @@ do for [fmt in "png pdf"] {
 }
 
 # speeds
-fa = system("awk -F, '/^#/ {next} $1 == \"penalty\" {print $3}' wave-fit.csv 2>/dev/null")
+fa = system("awk -F, '/^#/ {next} $1 == \"penalty\" && $2 == \"cubic\" {print $4}' wave-fit.csv 2>/dev/null")
 pp = scol("penalty", "p_Pa")
 pv = scol("penalty", "wave_speed_m_s")
 pt = scol("penalty", "wave_speed_theory_m_s")
@@ -110,9 +110,9 @@ do for [fmt in "png pdf"] {
   ptitle = npen > 0 ? sprintf("Hertz-Mindlin penalty at p = %s Pa", pmid) : "no penalty run"
   set key autotitle columnhead
   if (words(pp) > 0) {
-    plot S using (strcol(1) eq "penalty" ? column("p_Pa") : NaN):"wave_speed_m_s" with points pt 7 ps 1.6 lc 1 \
+    plot S using (strcol(1) eq "penalty" && strcol(2) eq "cubic" ? column("p_Pa") : NaN):"wave_speed_m_s" with points pt 7 ps 1.6 lc 1 \
            title sprintf("measured: fitted exponent %.4f", real(fa)), \
-         S using (strcol(1) eq "penalty" ? column("p_Pa") : NaN):"wave_speed_theory_m_s" with lines lw 2 dt 2 lc rgb "black" \
+         S using (strcol(1) eq "penalty" && strcol(2) eq "cubic" ? column("p_Pa") : NaN):"wave_speed_theory_m_s" with lines lw 2 dt 2 lc rgb "black" \
            title "precompressed Hertz chain a' (k_t/m)^{1/2}, exponent 1/6"
   } else { set title "no penalty runs"; plot NaN notitle }
   set title "Tasora-Anitescu CCP: rigid contacts have no finite speed;\nthe apparent speed is set by the solver's iterations and h (Unger et al., PRE 65, 061305, 2002)"
@@ -121,7 +121,7 @@ do for [fmt in "png pdf"] {
   if (words(dv) > 0) {
     array H[nh]
     do for [j = 1:nh] { H[j] = real(word(hsd, j)) }
-    plot for [j = 1:nh] S using (strcol(1) eq "dvi" && column("h_s") == H[j] ? column("iterations") : NaN):"wave_speed_m_s" \
+    plot for [j = 1:nh] S using (strcol(1) eq "dvi" && strcol(2) eq "cubic" && column("h_s") == H[j] ? column("iterations") : NaN):"wave_speed_m_s" \
            with linespoints lw 2 pt 7 ps 1.4 lc (j + 1) title sprintf("h = %s s", word(hs, j)), \
          vpmid with lines lw 1.5 dt 2 lc rgb "black" title ptitle
   } else { set title "no rigid-contact runs"; plot NaN notitle }

@@ -2,6 +2,11 @@
 #include "wave_fit.h"
 
 #include <math.h>
+#include <stdlib.h>
+
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
 
 /* first crossing of vth between two samples: linear interpolation of v in t */
 static double crossing(double t0, double v0, double t1, double v1, double vth)
@@ -57,4 +62,60 @@ int xp_power_fit(const double *x, const double *y, size_t n, double *A, double *
     *alpha = b;
     *A = isnan(a) ? NAN : exp(a);
     return used;
+}
+
+double xp_line_fit_se(const double *x, const double *y, size_t n, double a, double b)
+{
+    double sx = 0.0, srr = 0.0, sxx = 0.0;
+    int m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (isfinite(x[i]) && isfinite(y[i])) sx += x[i], m++;
+    if (m < 3 || !isfinite(b)) return NAN;
+    const double xm = sx / m;
+    for (size_t i = 0; i < n; i++)
+        if (isfinite(x[i]) && isfinite(y[i])) {
+            const double r = y[i] - a - b * x[i];
+            srr += r * r;
+            sxx += (x[i] - xm) * (x[i] - xm);
+        }
+    return sxx > 0.0 ? sqrt(srr / (m - 2) / sxx) : NAN;
+}
+
+/* the volume of a sphere (radius R) between heights u1 < u2 from its center */
+static double slab_volume(double R, double u1, double u2)
+{
+    u1 = fmin(fmax(u1, -R), R), u2 = fmin(fmax(u2, -R), R);
+    return M_PI * (R * R * (u2 - u1) - (u2 * u2 * u2 - u1 * u1 * u1) / 3.0);
+}
+
+double xp_bed_surface(const double *z, const double *r, size_t n, double A, double dz, double z_lo, double z_hi,
+                      double *phib)
+{
+    double top = 0.0;
+    for (size_t i = 0; i < n; i++) top = fmax(top, z[i] + r[i]);
+    const size_t ns = (size_t)ceil(top / dz) + 1;
+    double *phi = calloc(ns, sizeof *phi);
+    if (!phi || !(dz > 0.0) || !(A > 0.0)) {
+        free(phi);
+        return NAN;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const size_t k0 = (size_t)fmax(0.0, floor((z[i] - r[i]) / dz)), k1 = (size_t)floor((z[i] + r[i]) / dz);
+        for (size_t k = k0; k <= k1 && k < ns; k++)
+            phi[k] += slab_volume(r[i], k * dz - z[i], (k + 1) * dz - z[i]) / (A * dz);
+    }
+    double sb = 0.0;
+    int nb = 0;
+    for (size_t k = 0; k < ns; k++)
+        if ((k + 0.5) * dz >= z_lo && (k + 0.5) * dz <= z_hi) sb += phi[k], nb++;
+    const double half = nb ? 0.5 * sb / nb : NAN;
+    if (phib) *phib = nb ? sb / nb : NAN;
+    double zs = NAN;
+    for (size_t k = ns - 1; k > 0 && nb; k--)
+        if (phi[k - 1] >= half && phi[k] < half) {
+            zs = (k - 0.5) * dz + (half - phi[k - 1]) / (phi[k] - phi[k - 1]) * dz;
+            break;
+        }
+    free(phi);
+    return zs;
 }

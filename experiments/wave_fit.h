@@ -21,6 +21,24 @@ void xp_arrival_step(double *arr, double *prev_t, double *prev_v, double t, doub
  * number of points used; a, b NAN when fewer than 2 or all x equal. */
 int xp_line_fit(const double *x, const double *y, size_t n, double *a, double *b);
 
+/* The standard error of the slope b of xp_line_fit's line over the same points:
+ *     se(b) = sqrt( sum r_i^2 / (m - 2) / sum (x_i - xm)^2 ),  r_i = y_i - a - b x_i;
+ * NAN when fewer than 3 points. (Correlated residuals, a force that wanders over several
+ * rows, make it an underestimate: spread over independent samples is the safer error.) */
+double xp_line_fit_se(const double *x, const double *y, size_t n, double a, double b);
+
+/* The surface of a bed of n spheres (centers z[i], radii r[i]) on a floor at z = 0 in a
+ * container of horizontal area A: the solid fraction of horizontal slices of thickness dz,
+ *     phi(z) = sum_i V_i(z, z + dz) / (A dz),  V_i the sphere's volume between the heights,
+ *     V = pi [R^2 (u2 - u1) - (u2^3 - u1^3) / 3], u the heights from its center clamped to [-R, R];
+ * the bulk value phi_b its mean over the slices between z_lo and z_hi; the surface the
+ * highest height where phi falls to phi_b / 2 (linear between the slices' mid-heights).
+ * For a simple-cubic top layer of centers z_c (phi_b = pi/6) it is z_c + sqrt(2/3) R: a
+ * layer's slice fraction pi (R^2 - u^2) / (4 R^2) is half the bulk at u^2 = 2/3 R^2. NAN when
+ * no slice reaches phi_b / 2. *phib may be NULL. */
+double xp_bed_surface(const double *z, const double *r, size_t n, double A, double dz, double z_lo, double z_hi,
+                      double *phib);
+
 /* Power law y = A x^alpha fitted as a line of log y against log x over the points with x, y
  * finite and > 0. Returns the points used; alpha and A NAN when fewer than 2. */
 int xp_power_fit(const double *x, const double *y, size_t n, double *A, double *alpha);
