@@ -17,7 +17,10 @@
  * velocities and the errors must agree there; the reactions' difference is printed for
  * information. Siconos's PROX and NSN-AC (sparse factorizations through MUMPS) run on problems
  * of at most NEWTON_MAX_CONTACTS contacts: on the 1,000-sphere pile they exhaust the memory.
- * Rows go to OUT/fclib-bench.csv too. */
+ * Rows go to OUT/fclib-bench.csv too. Then contactlab's exact solution and Siconos's NSGS's
+ * (else the best converged Siconos solution) are cross-checked (fclib_cross.c: Coulomb's
+ * conditions contact by contact, their difference, the fixed-point test), also into
+ * OUT/fclib-crosscheck.csv. */
 #include "config.h"
 
 #include <errno.h>

@@ -7,7 +7,9 @@
  *    own with the tolerance divided by POLISH: a solution of the problem stays put;
  *  - the difference: contact velocities, the slip pattern (open / sticking / sliding), the
  *    reactions split into internal stresses (null space of H) and the part that moves the
- *    bodies, and the bodies' velocities v = M^-1 (H r + f). */
+ *    bodies, and the bodies' velocities v = M^-1 (H r + f);
+ *  - the midpoint (r_a + r_b)/2, a solution when the solution set is convex (the relaxed CCP's
+ *    is: W is positive semi-definite). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,7 +19,7 @@
 #include "clab_siconos.h"
 #include "fclib_xp.h"
 
-#define SLIP 1e-5  /* [m/s] a closed contact slides when |u_T| exceeds this (10 x contactlab's tol) */
+#define SLIP 1e-5  /* [m/s] a closed contact slides when |u_T| exceeds this (10 x the --quick tol 1e-6 m/s) */
 #define POLISH 100 /* the polishing solves' tolerance: the run's divided by this */
 
 static double max_abs_diff(const double *a, const double *b, size_t n)
@@ -71,8 +73,9 @@ static size_t status_changes(const clab_fc_problem *fp, const double *ra, const 
 /* one restart: solver `who` (contactlab "exact" or a Siconos name) from r0 to tol; prints its
  * work and how far the contact velocities moved from u0 */
 static double restart(const clab_fc_problem *fp, clab_ccp *P, const char *who, int clab, const double *r0,
-                      const double *u0, double tol, long max_iter, double *r, double *u, const char *what)
+                      const double *u0, double tol, long max_iter, double *r, double *u, const char *what, int *converged)
 {
+    *converged = 0;
     size_t n = 3 * fp->nc;
     memcpy(r, r0, n * sizeof *r);
     clab_error err;
@@ -90,6 +93,7 @@ static double restart(const clab_fc_problem *fp, clab_ccp *P, const char *who, i
         return NAN;
     }
     double du = max_abs_diff(u, u0, n);
+    *converged = conv;
     char ccp[48] = "";
     if (clab) snprintf(ccp, sizeof ccp, " in %ld CCP solves", outer);
     printf("    %-44s tol %.0e: %6ld iterations%s, %s, moves u by %.3e m/s, err Siconos %.3e\n", what, tol, it, ccp,
@@ -179,30 +183,41 @@ static void midpoint(const clab_fc_problem *fp, clab_ccp *P, const xp_fc_pair *x
     kv(csv, base, "midpoint", "r_exact_m_s", e.residual_exact);
 }
 
-/* each solver from the other's solution, and from its own at the tolerance / POLISH */
+/* each solver from the other's solution, and from its own at the tolerance / POLISH. A restart
+ * that converges within d of where it started certifies a solution of its tolerance within d
+ * of that start: the two solutions are distinct when the nearest certified ones, near a and
+ * near b, are farther apart than ten times those distances. */
 static void fixed_points(const clab_fc_problem *fp, clab_ccp *P, const xp_fc_pair *x, double *r, double *u, double *r2,
                          double *u2, FILE *csv, const char *base)
 {
     size_t n = 3 * fp->nc;
+    int ca, cb, cpa, cpb;
     printf("    fixed points (a solution of the problem stays put):\n");
     char what[96];
     snprintf(what, sizeof what, "%s from %s's solution", x->name_a, x->name_b);
-    double fa = restart(fp, P, "exact", 1, x->rb, x->ub, x->tol_a, x->iter_a, r, u, what);
+    double fa = restart(fp, P, "exact", 1, x->rb, x->ub, x->tol_a, x->iter_a, r, u, what, &ca);
     snprintf(what, sizeof what, "%s from %s's solution", x->name_b, x->name_a);
-    double fb = restart(fp, P, x->solver_b, 0, x->ra, x->ua, x->tol_b, x->iter_b, r2, u2, what);
+    double fb = restart(fp, P, x->solver_b, 0, x->ra, x->ua, x->tol_b, x->iter_b, r2, u2, what, &cb);
     snprintf(what, sizeof what, "%s from its own solution", x->name_a);
-    double pa = restart(fp, P, "exact", 1, x->ra, x->ua, x->tol_a / POLISH, x->iter_a, r, u, what);
+    double pa = restart(fp, P, "exact", 1, x->ra, x->ua, x->tol_a / POLISH, x->iter_a, r, u, what, &cpa);
     snprintf(what, sizeof what, "%s from its own solution", x->name_b);
-    double pb = restart(fp, P, x->solver_b, 0, x->rb, x->ub, x->tol_b / POLISH, x->iter_b, r2, u2, what);
-    double dp = max_abs_diff(u, u2, n);
-    printf("    the two polished solutions' contact velocities differ by %.3e m/s: %s\n", dp,
-           dp > 10.0 * fmax(pa, pb) ? "two distinct solutions (each stays within a tenth of that)"
-                                    : "within what a solver moved: one solution to the tolerance");
+    double pb = restart(fp, P, x->solver_b, 0, x->rb, x->ub, x->tol_b / POLISH, x->iter_b, r2, u2, what, &cpb);
+    /* the nearest certified solutions: near a (b from a, a polished), near b (a from b, b polished) */
+    double near_a = fmin(cb ? fb : INFINITY, cpa ? pa : INFINITY), near_b = fmin(ca ? fa : INFINITY, cpb ? pb : INFINITY);
+    double du = max_abs_diff(x->ua, x->ub, n), dp = max_abs_diff(u, u2, n);
+    printf("    the polished solutions' contact velocities differ by %.3e m/s; converged restarts put a solution within "
+           "%.3e m/s of a and within %.3e m/s of b, %.3e m/s apart: %s\n",
+           dp, near_a, near_b, du,
+           !isfinite(near_a) || !isfinite(near_b) ? "not shown (a restart did not converge)"
+           : du > 10.0 * fmax(near_a, near_b)     ? "two distinct solutions"
+                                                  : "one solution to the tolerance reached");
     kv(csv, base, "fixed_points", "a_from_b_moves_u_m_s", fa);
     kv(csv, base, "fixed_points", "b_from_a_moves_u_m_s", fb);
     kv(csv, base, "fixed_points", "a_polished_moves_u_m_s", pa);
     kv(csv, base, "fixed_points", "b_polished_moves_u_m_s", pb);
     kv(csv, base, "fixed_points", "polished_du_m_s", dp);
+    kv(csv, base, "fixed_points", "solution_near_a_m_s", near_a);
+    kv(csv, base, "fixed_points", "solution_near_b_m_s", near_b);
 }
 
 int xp_fc_cross(const clab_fc_problem *fp, clab_ccp *P, const xp_fc_pair *x, FILE *csv, const char *base)
