@@ -96,8 +96,10 @@ static double restart(const clab_fc_problem *fp, clab_ccp *P, const char *who, i
     *converged = conv;
     char ccp[48] = "";
     if (clab) snprintf(ccp, sizeof ccp, " in %ld CCP solves", outer);
-    printf("    %-44s tol %.0e: %6ld iterations%s, %s, moves u by %.3e m/s, err Siconos %.3e\n", what, tol, it, ccp,
-           conv ? "converged" : "NOT converged", du, clab_fc_error_siconos(fp, r, u));
+    xp_fc_run e;
+    xp_fc_errors(fp, P, r, u, &e);
+    printf("    %-44s tol %.0e: %6ld iterations%s, %s, moves u by %.3e m/s; err Siconos %.3e, r_E %.3e m/s\n", what,
+           tol, it, ccp, conv ? "converged" : "NOT converged", du, e.err_siconos, e.residual_exact);
     return du;
 }
 
