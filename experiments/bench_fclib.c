@@ -249,7 +249,7 @@ static int bench_file(const bench_ctx *c, const char *path, FILE *csv, FILE *xcs
         if (strcmp(runs[k].name, "siconos nsgs") == 0 && runs[k].converged) b = k;
     if (a >= 0 && b >= 0) {
         xp_fc_pair x = {runs[a].name, runs[b].name, runs[b].name + 8, runs[a].r, runs[a].u, runs[b].r, runs[b].u,
-                        ctol, stol, citer, siter};
+                        ctol, stol, citer, siter, 0};
         xp_fc_cross(&fp, &P, &x, xcsv, base);
     }
     for (int k = 0; k < nr; k++) free(runs[k].r), free(runs[k].u);

@@ -200,16 +200,23 @@ static void fixed_points(const clab_fc_problem *fp, clab_ccp *P, const xp_fc_pai
     double fa = restart(fp, P, "exact", 1, x->rb, x->ub, x->tol_a, x->iter_a, r, u, what, &ca);
     snprintf(what, sizeof what, "%s from %s's solution", x->name_b, x->name_a);
     double fb = restart(fp, P, x->solver_b, 0, x->ra, x->ua, x->tol_b, x->iter_b, r2, u2, what, &cb);
-    snprintf(what, sizeof what, "%s from its own solution", x->name_a);
-    double pa = restart(fp, P, "exact", 1, x->ra, x->ua, x->tol_a / POLISH, x->iter_a, r, u, what, &cpa);
-    snprintf(what, sizeof what, "%s from its own solution", x->name_b);
-    double pb = restart(fp, P, x->solver_b, 0, x->rb, x->ub, x->tol_b / POLISH, x->iter_b, r2, u2, what, &cpb);
+    double pa = NAN, pb = NAN;
+    cpa = cpb = 0;
+    if (!x->no_polish) {
+        snprintf(what, sizeof what, "%s from its own solution", x->name_a);
+        pa = restart(fp, P, "exact", 1, x->ra, x->ua, x->tol_a / POLISH, x->iter_a, r, u, what, &cpa);
+        snprintf(what, sizeof what, "%s from its own solution", x->name_b);
+        pb = restart(fp, P, x->solver_b, 0, x->rb, x->ub, x->tol_b / POLISH, x->iter_b, r2, u2, what, &cpb);
+    } else { /* the comparison below: the restarts from the other's solution */
+        memcpy(u, x->ua, n * sizeof *u);
+        memcpy(u2, x->ub, n * sizeof *u2);
+    }
     /* the nearest certified solutions: near a (b from a, a polished), near b (a from b, b polished) */
     double near_a = fmin(cb ? fb : INFINITY, cpa ? pa : INFINITY), near_b = fmin(ca ? fa : INFINITY, cpb ? pb : INFINITY);
     double du = max_abs_diff(x->ua, x->ub, n), dp = max_abs_diff(u, u2, n);
-    printf("    the polished solutions' contact velocities differ by %.3e m/s; converged restarts put a solution within "
+    printf("    the %s solutions' contact velocities differ by %.3e m/s; converged restarts put a solution within "
            "%.3e m/s of a and within %.3e m/s of b, %.3e m/s apart: %s\n",
-           dp, near_a, near_b, du,
+           x->no_polish ? "(unpolished)" : "polished", dp, near_a, near_b, du,
            !isfinite(near_a) || !isfinite(near_b) ? "not shown (a restart did not converge)"
            : du > 10.0 * fmax(near_a, near_b)     ? "two distinct solutions"
                                                   : "one solution to the tolerance reached");

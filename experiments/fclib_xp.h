@@ -59,8 +59,12 @@ typedef struct xp_fc_pair {
     const double *ra, *ua, *rb, *ub;
     double tol_a, tol_b; /* contactlab's [m/s], Siconos's (relative) */
     long iter_a, iter_b;
+    int no_polish;       /* 1: skip the restarts from their own solutions (large problems) */
 } xp_fc_pair;
 int xp_fc_cross(const clab_fc_problem *fp, clab_ccp *P, const xp_fc_pair *x, FILE *csv, const char *base);
+
+/* contactlab fclib check FILE: contactlab's exact solution and Siconos's NSGS's, cross-checked (fclib_cross.c) */
+int xp_fclib_check(int argc, char **argv);
 
 /* contactlab fclib ... */
 int xp_fclib(int argc, char **argv);

@@ -23,6 +23,7 @@ contactlab_SOURCES += $(FCLIB_SOURCES) \
 	experiments/fclib_xp.h \
 	experiments/run_fclib.c \
 	experiments/bench_fclib.c \
-	experiments/fclib_cross.c
+	experiments/fclib_cross.c \
+	experiments/fclib_check_cmd.c
 contactlab_CPPFLAGS += $(FCLIB_CPPFLAGS)
 contactlab_LDADD += $(FCLIB_LDADD)
