@@ -17,7 +17,10 @@
  * velocities and the errors must agree there; the reactions' difference is printed for
  * information. Siconos's PROX and NSN-AC (sparse factorizations through MUMPS) run on problems
  * of at most NEWTON_MAX_CONTACTS contacts: on the 1,000-sphere pile they exhaust the memory.
- * Rows go to OUT/fclib-bench.csv too. */
+ * Rows go to OUT/fclib-bench.csv too. Then contactlab's exact solution and Siconos's NSGS's
+ * (else the best converged Siconos solution) are cross-checked (fclib_cross.c: Coulomb's
+ * conditions contact by contact, their difference, the fixed-point test), also into
+ * OUT/fclib-crosscheck.csv. */
 #include "config.h"
 
 #include <errno.h>
@@ -138,7 +141,7 @@ typedef struct sol {
 } sol;
 
 /* one problem: every solver, then the agreement with the reference */
-static int bench_file(const bench_ctx *c, const char *path, FILE *csv)
+static int bench_file(const bench_ctx *c, const char *path, FILE *csv, FILE *xcsv)
 {
     clab_error err;
     clab_fc_problem fp;
@@ -235,6 +238,20 @@ static int bench_file(const bench_ctx *c, const char *path, FILE *csv)
             fprintf(csv, "%s,%zu,%s,%.3g,%ld,%.6g,%.4g,%.6e,%.6e,%.6e,%.6e,%.6e,%zu,%d\n", base, fp.nc, S->name, S->tol,
                     S->iterations, S->seconds, ns, S->err_sic, S->err_own, S->r_exact, du, dr, ndu, S->converged);
     }
+    /* the cross-check of contactlab's exact solution and the best converged Siconos solution */
+    int a = -1, b = -1;
+    for (int k = 0; k < nr; k++) {
+        if (strcmp(runs[k].name, "clab exact") == 0) a = k;
+        if (strncmp(runs[k].name, "siconos ", 8) == 0 && runs[k].converged && (b < 0 || runs[k].err_sic < runs[b].err_sic))
+            b = k;
+    }
+    for (int k = 0; k < nr; k++) /* NSGS when it converged: the one whose difference is in question */
+        if (strcmp(runs[k].name, "siconos nsgs") == 0 && runs[k].converged) b = k;
+    if (a >= 0 && b >= 0) {
+        xp_fc_pair x = {runs[a].name, runs[b].name, runs[b].name + 8, runs[a].r, runs[a].u, runs[b].r, runs[b].u,
+                        ctol, stol, citer, siter, 0};
+        xp_fc_cross(&fp, &P, &x, xcsv, base);
+    }
     for (int k = 0; k < nr; k++) free(runs[k].r), free(runs[k].u);
     if (have_ccp) clab_ccp_free(&P);
     clab_fc_free(&fp);
@@ -289,10 +306,18 @@ int bench_fclib(const bench_ctx *c)
                      "exact-Coulomb residual [m/s]; du [m/s], dr relative to the reference's max |r|\n"
                      "problem,contacts,solver,tol,iterations,seconds,ns_per_contact_iteration,err_siconos,own_error,"
                      "r_exact_m_s,du_m_s,dr_rel,contacts_du_above_1e-4_m_s,converged\n");
+    char xpath[1200];
+    snprintf(xpath, sizeof xpath, "%s/fclib-crosscheck.csv", c->out);
+    FILE *xcsv = fopen(xpath, "w");
+    if (xcsv)
+        fprintf(xcsv, "# contactlab bench fclib: the cross-check of contactlab's exact solution (a) and the best "
+                      "converged Siconos solution (b) of Coulomb's problem: conditions per solution, their difference, "
+                      "the fixed-point test (doc/fclib.md)\nproblem,of,quantity,value\n");
     int status = 0;
     for (int k = 0; k < nfiles; k++)
-        if (bench_file(c, files[k], csv)) status = 1;
+        if (bench_file(c, files[k], csv, xcsv)) status = 1;
     if (csv) fclose(csv);
-    printf("  table: %s\n", cpath);
+    if (xcsv) fclose(xcsv);
+    printf("  table: %s\n  cross-check: %s\n", cpath, xpath);
     return status;
 }

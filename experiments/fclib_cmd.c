@@ -182,6 +182,8 @@ static int solve_cmd(int argc, char **argv)
 static void fclib_help(FILE *f)
 {
     fprintf(f, "usage: contactlab fclib solve FILE.hdf5 [--solver S] [--tol X] [--max-iter N]\n"
+               "       contactlab fclib check FILE.hdf5 [--tol X] [--sic-tol X] [--no-polish]   contactlab's exact\n"
+               "         solution and Siconos's NSGS's cross-checked against Coulomb's conditions\n"
                "  (contactlab fclib solve --help; the export: contactlab run SCENE --backend dvi --fclib-dir DIR,\n"
                "  contactlab pile --fclib-dir DIR; Siconos side by side: contactlab bench fclib; doc/fclib.md)\n");
 }
@@ -193,6 +195,7 @@ int xp_fclib(int argc, char **argv)
         return argc < 2 ? 2 : 0;
     }
     if (strcmp(argv[1], "solve") == 0) return solve_cmd(argc - 1, argv + 1);
+    if (strcmp(argv[1], "check") == 0) return xp_fclib_check(argc - 1, argv + 1);
     fprintf(stderr, "contactlab fclib: unknown subcommand '%s'\n", argv[1]);
     fclib_help(stderr);
     return 2;

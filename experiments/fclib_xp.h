@@ -5,6 +5,8 @@
 #ifndef CLAB_FCLIB_XP_H
 #define CLAB_FCLIB_XP_H
 
+#include <stdio.h>
+
 #include "clab_fclib.h"
 #include "clab_sim.h"
 
@@ -45,6 +47,24 @@ int xp_fc_solve(const clab_fc_problem *fp, clab_ccp *P, const char *solver, doub
                 double *u, xp_fc_run *out, clab_error *err);
 /* the errors of (r, u) in both conventions, into out (residual, residual_exact, err_siconos, merit) */
 void xp_fc_errors(const clab_fc_problem *fp, clab_ccp *P, const double *r, const double *u, xp_fc_run *out);
+
+/* The cross-check of two solutions a (contactlab's exact, De Saxce around apgd) and b (the
+ * Siconos solver solver_b) of fp's Coulomb problem (fclib_cross.c, doc/fclib.md): Coulomb's
+ * conditions contact by contact for each, their difference (contact and body velocities, slip
+ * pattern, reactions split into internal stresses and the part moving the bodies), and the
+ * fixed-point test (each solver from the other's solution, and from its own at a tolerance
+ * 100 times smaller). Printed; key,value rows into csv when not NULL. -1 out of memory. */
+typedef struct xp_fc_pair {
+    const char *name_a, *name_b, *solver_b;
+    const double *ra, *ua, *rb, *ub;
+    double tol_a, tol_b; /* contactlab's [m/s], Siconos's (relative) */
+    long iter_a, iter_b;
+    int no_polish;       /* 1: skip the restarts from their own solutions (large problems) */
+} xp_fc_pair;
+int xp_fc_cross(const clab_fc_problem *fp, clab_ccp *P, const xp_fc_pair *x, FILE *csv, const char *base);
+
+/* contactlab fclib check FILE: contactlab's exact solution and Siconos's NSGS's, cross-checked (fclib_cross.c) */
+int xp_fclib_check(int argc, char **argv);
 
 /* contactlab fclib ... */
 int xp_fclib(int argc, char **argv);

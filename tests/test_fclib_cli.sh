@@ -13,7 +13,10 @@
 # - contactlab bench fclib FILE --quick: a row for contactlab's exact solver and, when built with
 #   Siconos, one for each fc3d solver, one of them the reference (the smallest error), and
 #   contactlab's exact solution's contact velocities within 1e-5 m/s of it (its tolerance
-#   1e-6 m/s; measured 4e-8 at tol 1e-8).
+#   1e-6 m/s; measured 4e-8 at tol 1e-8); the cross-check block (doc/fclib.md) printed, both
+#   solutions' De Saxce velocity y in the dual cone and r.y/|r| within 1e-5 m/s (10 x tol);
+#   contactlab fclib check FILE --no-polish prints the cross-check and finds one solution there;
+#   fclib check without a file: exit 2 with the reason.
 # Built without FCLIB: fclib solve and run --fclib-dir say so and name the package.
 set -u
 top_srcdir=${top_srcdir:-.}
@@ -81,5 +84,19 @@ else
     du=$(awk '$1 == "clab" && $2 == "exact" { print $11 }' "$tmp/b.txt")
     awk -v d="$du" 'BEGIN { exit !(d != "" && d + 0 <= 1e-5) }'
     ok $? "bench fclib: contactlab's exact and the reference agree on the contact velocities: du $du <= 1e-5 m/s (tol 1e-6)"
+    grep -q "^  cross-check of clab exact (a) and siconos " "$tmp/b.txt" && grep -q '^    fixed points' "$tmp/b.txt"
+    ok $? "bench fclib: the cross-check of contactlab's exact and Siconos's solution is printed"
+    # the rows of the two solutions: solver name (2 words), err, r_E, d(r,K), d(y,K*), r.y/|r|, ...
+    dual=$(awk '/^  cross-check of/ { c = 1; next } c && ($1 == "clab" || $1 == "siconos") && NF == 12 { print $6, $7 }' "$tmp/b.txt")
+    echo "$dual" | awk 'NF == 2 { n++; if (!($1 + 0 <= 1e-5 && $2 + 0 <= 1e-5)) bad = 1 } END { exit !(n == 2 && !bad) }'
+    ok $? "bench fclib: both solutions satisfy Coulomb's conditions: d(y,K*) and r.y/|r| <= 1e-5 m/s (tol 1e-6): $(echo $dual)"
+    $CL fclib check "$tmp/d/run-step100.hdf5" --no-polish >"$tmp/c.txt" 2>&1
+    st=$?
+    grep -q "^  cross-check of clab exact (a) and siconos nsgs (b)" "$tmp/c.txt" && grep -q "one solution to the tolerance reached" "$tmp/c.txt"
+    ok $(( $? || st != 0 )) "fclib check FILE --no-polish: the cross-check, one solution to the tolerance (exit $st)"
 fi
+$CL fclib check >"$tmp/c2.txt" 2>&1
+st=$?
+grep -q 'give exactly one FCLIB file' "$tmp/c2.txt"
+ok $(( $? || st != 2 )) "fclib check without a file: exit 2, 'give exactly one FCLIB file'"
 tap_end
