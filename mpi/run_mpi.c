@@ -126,6 +126,114 @@ static int one_process_meta(clab_scene *sc, const char *backend, clab_options *m
     return rc;
 }
 
+static const char *const bcols[] = {"t_s", "body", "x_m", "y_m", "z_m", "vx_m_s", "vy_m_s", "vz_m_s",
+                                    "wx_world_rad_s", "wy_world_rad_s", "wz_world_rad_s", "e0", "e1", "e2", "e3"};
+static const char *const scols[] = {"t_s", "step", "kinetic_energy_J", "contacts", "max_penetration_m"};
+enum { NB = sizeof bcols / sizeof bcols[0], NS = sizeof scols / sizeof scols[0] };
+
+/* rank 0's outputs */
+typedef struct run_files {
+    clab_csv *fb, *fs; /* bodies, steps */
+    char **keep;       /* the command line as it determines the results */
+    int nkeep;
+} run_files;
+
+/* the domain and the sim of the scene's world on every rank */
+static int start(const clab_scene *sc, const run_opts *o, clab_mpi_domain **d, clab_mpi_sim **ms, clab_error *err)
+{
+    double Rmax = 0.0;
+    for (size_t i = 0; i < sc->world->nbodies; i++)
+        if (!sc->world->bodies[i].fixed) Rmax = fmax(Rmax, clab_shape_bound_radius(&sc->world->bodies[i].shape));
+    const clab_backend_type *type = clab_backend_lookup(sc->backend);
+    double envelope = type ? type->default_envelope : 0.0;
+    const char *env = clab_options_get((clab_options *)&sc->options, "envelope");
+    if (env) envelope = fmax(envelope, atof(env));
+    clab_world *g = clab_world_clone(sc->world);
+    int rc = g ? clab_mpi_domain_create(d, MPI_COMM_WORLD, g, o->grid, o->balance, 0.1 * fmax(Rmax, 1e-300), envelope,
+                                        err)
+               : clab_error_set(err, CLAB_ENOMEM, "out of memory");
+    if (!rc) rc = clab_mpi_sim_create(ms, *d, sc->backend, sc->h, (clab_options *)&sc->options, err);
+    return rc;
+}
+
+/* the command line as contactlab run writes it in the metadata: not --out, --force,
+ * --no-plot, --no-progress, --grid, --balance */
+static char **kept_args(int argc, char **argv, int *nkeep)
+{
+    char **keep = calloc((size_t)argc + 2, sizeof *keep);
+    *nkeep = 0;
+    if (!keep) return NULL;
+    keep[(*nkeep)++] = "contactlab";
+    keep[(*nkeep)++] = "run";
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--out") || !strcmp(a, "--grid")) {
+            i++;
+            continue;
+        }
+        if (!strncmp(a, "--out=", 6) || !strncmp(a, "--grid=", 7) || !strcmp(a, "--force") || !strcmp(a, "--no-plot") ||
+            !strcmp(a, "--no-progress") || !strcmp(a, "--balance"))
+            continue;
+        keep[(*nkeep)++] = argv[i];
+    }
+    return keep;
+}
+
+/* rank 0: the three CSVs opened with their metadata and headers, the names written */
+static int open_files(const clab_scene *sc, const run_opts *o, const clab_mpi_domain *d, const char *name,
+                      clab_options *meta, run_files *f, clab_error *err)
+{
+    char v[64], path[2400];
+    snprintf(v, sizeof v, "%d", d->size);
+    clab_options_set(meta, "mpi_ranks", v, NULL);
+    snprintf(v, sizeof v, "%dx%dx%d", d->grid[0], d->grid[1], d->grid[2]);
+    clab_options_set(meta, "mpi_grid", v, NULL);
+    clab_options_set(meta, "body", "the body's index in the scene's order; names: <scene>-<backend>-body-names.csv",
+                     NULL);
+    clab_options_set(meta, "wx_world_rad_s", "wx, wy, wz: angular velocity about the world axes", NULL);
+    clab_options_set(meta, "e0", "e0..e3: orientation quaternion, body frame to world frame", NULL);
+    const int flags = o->force ? CLAB_CSV_OVERWRITE : 0;
+    if (!f->keep) return clab_error_set(err, CLAB_ENOMEM, "out of memory");
+    if (xp_mkdir_p(o->out)) return clab_error_set(err, CLAB_EIO, "cannot create %s", o->out);
+    snprintf(path, sizeof path, "%s/%s-%s-bodies.csv", o->out, name, sc->backend);
+    if (!(f->fb = clab_csv_open(path, flags, err))) return CLAB_EIO;
+    snprintf(path, sizeof path, "%s/%s-%s-steps.csv", o->out, name, sc->backend);
+    if (!(f->fs = clab_csv_open(path, flags, err))) return CLAB_EIO;
+    if (clab_csv_meta(f->fb, meta, f->nkeep, f->keep, err) || clab_csv_header(f->fb, bcols, NB, err) ||
+        clab_csv_meta(f->fs, meta, f->nkeep, f->keep, err) || clab_csv_header(f->fs, scols, NS, err))
+        return CLAB_EIO;
+    size_t *order = malloc((d->global->nbodies ? d->global->nbodies : 1) * sizeof *order);
+    if (!order) return clab_error_set(err, CLAB_ENOMEM, "out of memory");
+    for (size_t i = 0; i < d->global->nbodies; i++) order[i] = i; /* the global order is the scene's */
+    snprintf(path, sizeof path, "%s/%s-%s-body-names.csv", o->out, name, sc->backend);
+    int rc = xp_run_write_names(d->global, order, path, err) ? CLAB_EIO : CLAB_OK;
+    free(order);
+    return rc;
+}
+
+/* an output step: the states gathered, rank 0's rows of the bodies and of the step */
+static int write_rows(clab_mpi_sim *ms, run_files *f, clab_error *err)
+{
+    clab_mpi_domain *d = ms->d;
+    double nc = 0.0, pen = 0.0;
+    step_contacts(ms, &nc, &pen);
+    int rc = clab_mpi_gather(d, 0, err), orc = CLAB_OK;
+    if (rc) return rc;
+    const clab_world *w = d->global;
+    for (size_t i = 0; d->rank == 0 && i < w->nbodies && !orc; i++) {
+        const clab_body *b = &w->bodies[i];
+        const clab_vec3 om = clab_body_omega_world(b);
+        const double row[NB] = {w->t,   (double)i, b->r.x,   b->r.y,   b->r.z,   b->rdot.x, b->rdot.y, b->rdot.z,
+                                om.x,   om.y,      om.z,     b->e.e0,  b->e.e1,  b->e.e2,   b->e.e3};
+        orc = clab_csv_row(f->fb, row, NB, err);
+    }
+    if (d->rank == 0 && !orc) {
+        const double srow[NS] = {w->t, (double)w->step, clab_world_kinetic_energy(w), nc, pen};
+        orc = clab_csv_row(f->fs, srow, NS, err);
+    }
+    return clab_mpi_agree(d, orc, NULL, err);
+}
+
 int clab_xp_mpi_run(int argc, char **argv)
 {
     int rank, size;
@@ -158,113 +266,33 @@ int clab_xp_mpi_run(int argc, char **argv)
     MPI_Bcast(&nsteps, 1, MPI_LONG, 0, MPI_COMM_WORLD);
     clab_mpi_domain *d = NULL;
     clab_mpi_sim *ms = NULL;
-    clab_csv *fb = NULL, *fs = NULL;
-    size_t *order = NULL;
+    run_files f = {NULL, NULL, NULL, 0};
     int all = 0;
     MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    if (!all) {
-        double Rmax = 0.0;
-        for (size_t i = 0; i < sc.world->nbodies; i++)
-            if (!sc.world->bodies[i].fixed) Rmax = fmax(Rmax, clab_shape_bound_radius(&sc.world->bodies[i].shape));
-        const clab_backend_type *type = clab_backend_lookup(sc.backend);
-        double envelope = type ? type->default_envelope : 0.0;
-        const char *env = clab_options_get(&sc.options, "envelope");
-        if (env) envelope = fmax(envelope, atof(env));
-        clab_world *g = clab_world_clone(sc.world);
-        rc = g ? clab_mpi_domain_create(&d, MPI_COMM_WORLD, g, o.grid, o.balance, 0.1 * fmax(Rmax, 1e-300), envelope, &err)
-               : clab_error_set(&err, CLAB_ENOMEM, "out of memory");
-        if (!rc) rc = clab_mpi_sim_create(&ms, d, sc.backend, sc.h, &sc.options, &err);
-    }
-    /* rank 0's files */
-    char name[256], path[2400];
+    if (!all) rc = start(&sc, &o, &d, &ms, &err);
+    else if (!rc) rc = all; /* rank 0 (or another) refused the scene: its message is on its stderr */
+    char name[256];
     const char *base = strrchr(o.scene, '/');
     snprintf(name, sizeof name, "%s", base ? base + 1 : o.scene);
     char *dot = strrchr(name, '.');
     if (dot) *dot = '\0';
-    static const char *const bcols[] = {"t_s", "body", "x_m", "y_m", "z_m", "vx_m_s", "vy_m_s", "vz_m_s",
-                                        "wx_world_rad_s", "wy_world_rad_s", "wz_world_rad_s", "e0", "e1", "e2", "e3"};
-    static const char *const scols[] = {"t_s", "step", "kinetic_energy_J", "contacts", "max_penetration_m"};
-    enum { NB = sizeof bcols / sizeof bcols[0], NS = sizeof scols / sizeof scols[0] };
-    int orc = CLAB_OK;
-    /* the command line as it determines the results (as contactlab run writes it): not --out,
-     * --force, --no-plot, --no-progress, --grid, --balance */
-    char **keep = calloc((size_t)argc + 2, sizeof *keep);
-    int nkeep = 0;
-    if (keep) {
-        keep[nkeep++] = "contactlab";
-        keep[nkeep++] = "run";
-        for (int i = 1; i < argc; i++) {
-            const char *a = argv[i];
-            if (!strcmp(a, "--out") || !strcmp(a, "--grid")) {
-                i++;
-                continue;
-            }
-            if (!strncmp(a, "--out=", 6) || !strncmp(a, "--grid=", 7) || !strcmp(a, "--force") ||
-                !strcmp(a, "--no-plot") || !strcmp(a, "--no-progress") || !strcmp(a, "--balance"))
-                continue;
-            keep[nkeep++] = argv[i];
-        }
-    }
-    if (!rc && rank == 0) {
-        char v[64];
-        snprintf(v, sizeof v, "%d", size);
-        clab_options_set(&meta, "mpi_ranks", v, NULL);
-        snprintf(v, sizeof v, "%dx%dx%d", d->grid[0], d->grid[1], d->grid[2]);
-        clab_options_set(&meta, "mpi_grid", v, NULL);
-        clab_options_set(&meta, "body", "the body's index in the scene's order; names: <scene>-<backend>-body-names.csv",
-                         NULL);
-        clab_options_set(&meta, "wx_world_rad_s", "wx, wy, wz: angular velocity about the world axes", NULL);
-        clab_options_set(&meta, "e0", "e0..e3: orientation quaternion, body frame to world frame", NULL);
-        const int flags = o.force ? CLAB_CSV_OVERWRITE : 0;
-        if (xp_mkdir_p(o.out)) orc = clab_error_set(&err, CLAB_EIO, "cannot create %s", o.out);
-        snprintf(path, sizeof path, "%s/%s-%s-bodies.csv", o.out, name, sc.backend);
-        if (!orc && !(fb = clab_csv_open(path, flags, &err))) orc = CLAB_EIO;
-        snprintf(path, sizeof path, "%s/%s-%s-steps.csv", o.out, name, sc.backend);
-        if (!orc && !(fs = clab_csv_open(path, flags, &err))) orc = CLAB_EIO;
-        if (!orc && !keep) orc = clab_error_set(&err, CLAB_ENOMEM, "out of memory");
-        if (!orc && (clab_csv_meta(fb, &meta, nkeep, keep, &err) || clab_csv_header(fb, bcols, NB, &err) ||
-                     clab_csv_meta(fs, &meta, nkeep, keep, &err) || clab_csv_header(fs, scols, NS, &err)))
-            orc = CLAB_EIO;
-        order = malloc((d->global->nbodies ? d->global->nbodies : 1) * sizeof *order);
-        for (size_t i = 0; order && i < d->global->nbodies; i++) order[i] = i;
-        snprintf(path, sizeof path, "%s/%s-%s-body-names.csv", o.out, name, sc.backend);
-        if (!orc && (!order || xp_run_write_names(d->global, order, path, &err))) orc = CLAB_EIO;
-    }
-    if (!rc) rc = clab_mpi_agree(d, orc, NULL, &err);
+    f.keep = kept_args(argc, argv, &f.nkeep);
+    if (!rc) rc = clab_mpi_agree(d, rank == 0 ? open_files(&sc, &o, d, name, &meta, &f, &err) : CLAB_OK, NULL, &err);
+    /* the rows of step 0, every output step and the last, as contactlab run writes them */
     const long every = sc.output_every > 0 ? sc.output_every : 1;
     for (long k = 0; !rc; k++) {
-        if (k % every == 0 || k == nsteps) {
-            double nc = 0.0, pen = 0.0;
-            step_contacts(ms, &nc, &pen);
-            rc = clab_mpi_gather(d, 0, &err);
-            const clab_world *w = d->global;
-            for (size_t i = 0; !rc && rank == 0 && i < w->nbodies && !orc; i++) {
-                const clab_body *b = &w->bodies[i];
-                const clab_vec3 om = clab_body_omega_world(b);
-                const double row[NB] = {w->t, (double)i, b->r.x, b->r.y, b->r.z, b->rdot.x, b->rdot.y, b->rdot.z,
-                                        om.x, om.y, om.z, b->e.e0, b->e.e1, b->e.e2, b->e.e3};
-                orc = clab_csv_row(fb, row, NB, &err);
-            }
-            if (!rc && rank == 0 && !orc) {
-                const double srow[NS] = {w->t, (double)w->step, clab_world_kinetic_energy(w), nc, pen};
-                orc = clab_csv_row(fs, srow, NS, &err);
-            }
-            if (!rc) rc = clab_mpi_agree(d, orc, NULL, &err);
-        }
+        if (k % every == 0 || k == nsteps) rc = write_rows(ms, &f, &err);
         if (rc || k >= nsteps) break;
         rc = clab_mpi_sim_step(ms, &err);
     }
-    if (rank == 0) {
-        if (fb && clab_csv_close(fb, rc ? NULL : &err) && !rc) rc = CLAB_EIO;
-        if (fs && clab_csv_close(fs, rc ? NULL : &err) && !rc) rc = CLAB_EIO;
-        if (!rc)
-            printf("%s: %ld steps on %d rank(s) (grid %dx%dx%d), %ld rebuilds; %s/%s-%s-{bodies,steps,body-names}.csv\n",
-                   o.scene, nsteps, size, d->grid[0], d->grid[1], d->grid[2], d->traffic.rebuilds, o.out, name,
-                   sc.backend);
-    }
+    if (f.fb && clab_csv_close(f.fb, rc ? NULL : &err) && !rc) rc = CLAB_EIO;
+    if (f.fs && clab_csv_close(f.fs, rc ? NULL : &err) && !rc) rc = CLAB_EIO;
+    if (!rc && rank == 0)
+        printf("%s: %ld steps on %d rank(s) (grid %dx%dx%d), %ld rebuilds; %s/%s-%s-{bodies,steps,body-names}.csv\n",
+               o.scene, nsteps, size, d->grid[0], d->grid[1], d->grid[2], d->traffic.rebuilds, o.out, name,
+               sc.backend);
     if (rc && err.msg[0]) fprintf(stderr, "contactlab run (mpi, rank %d): %s: %s\n", rank, o.scene, err.msg);
-    free(order);
-    free(keep);
+    free(f.keep);
     clab_mpi_sim_destroy(ms);
     clab_mpi_domain_destroy(d);
     clab_options_free(&meta);

@@ -80,6 +80,10 @@ $run -np 2 ./contactlab run "$scene" --vtk 1 --out "$tmp/runv" >"$tmp/runv.out" 
 st=$?
 [ $st -ne 0 ] && grep -q "option '--vtk' is not supported across MPI ranks" "$tmp/runv.out"
 ok $? "mpirun -np 2 contactlab run --vtk: refused, naming the option (exit $st)"
+$run -np 2 ./contactlab run "$scene" --backend penalty --out "$tmp/runh" >"$tmp/runh.out" 2>&1
+st=$?
+[ $st -ne 0 ] && grep -q "h = 0.001 s is above the penalty backend's stable step" "$tmp/runh.out" && [ ! -e "$tmp/runh" ]
+ok $? "mpirun -np 2 contactlab run with h above the stable step: refused as in one process, nothing written (exit $st)"
 # refusals: a command the decomposition does not run, named
 $run -np 2 ./contactlab bowling --quick --out "$tmp/bowl" >"$tmp/bowl.out" 2>&1
 st=$?
