@@ -17,7 +17,9 @@
  *
  * The box's own corner (the bottom edge of half-thickness w) sits a little off the rod's axis,
  * so the driver's A, B and mu* are the box's (clab_analytic_painleve_AB with
- * clab_analytic_painleve_box_corner and J = m (l^2 + w^2)/3); the region figure draws both. */
+ * clab_analytic_painleve_box_corner and J = m (l^2 + w^2)/3); the region figure draws both.
+ * The end's bottom edge holds two box corners (--end edge, the default); --end corner rolls the
+ * rod 45 deg about its axis so that one corner, w sqrt 2 below the axis, touches (pl_corner). */
 #include "config.h"
 
 #include <math.h>
