@@ -17,40 +17,12 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "clab_sim.h"
-#include "hopper.h"
-#include "pile_scene.h"
-#include "xp.h"
+#include "hopper_xp.h"
 
-#define HP_MAXD 12
 #define HP_C_LIT 0.58 /* Beverloo et al. (1961), spheres; Nedderman (1992) Sect. 10.2 */
 #define HP_K_LIT 1.4
-#define HP_RECOVERY "0" /* the dvi backend's recovery_speed [m/s] */
-
-typedef struct hp_opts {
-    xp_common c;
-    hp_def def;
-    int geom[2], ngeom;          /* the containers (HP_FLAT, HP_CONE) */
-    double Dod[HP_MAXD];         /* orifice diameters / d */
-    int nD;
-    double width_d, bottom_d;    /* box width and cone outlet in mean diameters */
-    double angle_deg;            /* cone half-angle [deg] */
-    double hpen, hdvi;           /* steps [s] (hpen 0: half the stable step, 1-2-5 rounded) */
-    double t_settle;             /* settling time [s] */
-    double t_stall;              /* stop when nothing left the hopper for so long [s] */
-    double sample_dt;            /* output interval [s] */
-    double stop_fraction;        /* stop when this fraction of the spheres has left */
-    int quick;
-} hp_opts;
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static const char *geom_name(int g) { return g == HP_CONE ? "cone" : "flat"; }
 
@@ -68,12 +40,22 @@ static void hp_help(const xp_common *c)
            "settled fill; spheres in the literature: C 0.55-0.65, k 1.3-1.6 (Nedderman 1992).\n"
            "Writes hopper-<geometry>-D_<D_o/d>-<method>.csv (discharged mass against time),\n"
            "hopper-summary.csv (W per orifice and method, run times), hopper-beverloo.csv (C, k) and figures.\n"
-           "No checkpoints: a run is a few minutes (the freezing of discharged spheres is not in a checkpoint).\n\n"
+           "The default (1500 spheres in a box of 16 d, orifices 7 to 10 d, penalty and dvi) takes about\n"
+           "5 minutes of one core's time, 4 of them the dvi discharges (its bed, about 5 d deep, flows slower than\n"
+           "a deep one); --full is the study (2500 spheres, 8.5 d deep, orifices 5 to 10 d): about 50 minutes of\n"
+           "one core, 30 of them the dvi case at 6 d, where the CCP's flow crawls until --t-end.\n"
+           "Checkpoints: SIGINT/SIGTERM, --stop-after N or --checkpoint-every N write <out>/hopper.ckpt (the\n"
+           "fill's settling or the discharge running, its CSVs flushed); the same command with --restart FILE\n"
+           "continues it, the cases done before kept. The settled fill is saved as hopper-<geometry>-fill.ckpt\n"
+           "and --fill-from DIR loads it from an earlier run's folder instead of settling again (the same bits).\n\n"
            "Experiment options:\n"
            "  --geometry LIST   flat, cone or flat,cone (default flat)\n"
-           "  --orifice LIST    orifice diameters D_o in mean sphere diameters (default 5,6,7,8; at least\n"
+           "  --orifice LIST    orifice diameters D_o in mean sphere diameters (default 7,8,9,10; at least\n"
            "                    four for the Beverloo fit)\n"
-           "  --n N             spheres (default 2500)\n"
+           "  --n N             spheres (default 1500)\n"
+           "  --full            the study: 2500 spheres, orifices 5,6,7,8,9,10 (unless --n, --orifice given)\n"
+           "  --fill-from DIR   the settled fill of an earlier run with the same fill options (DIR/hopper-\n"
+           "                    <geometry>-fill.ckpt: the same spheres, container, penalty law and --t-settle)\n"
            "  --width W         flat: inner width of the box in mean diameters (default 16)\n"
            "  --cone-angle DEG  cone: half-angle from the vertical (default 30)\n"
            "  --cone-bottom B   cone: lower diameter of the frustum in mean diameters (default 10; every\n"
@@ -94,7 +76,9 @@ static void hp_help(const xp_common *c)
            "                    from a bed still deeper than the orifice; 1: drain)\n"
            "  --sample-dt S     output interval [s] (default 0.01)\n"
            "  --quick           400 spheres, orifices 6,8 d, t-end 0.6 s, t-settle 0.4 s (a smoke run)\n\n"
-           "Default methods: both (penalty,dvi).\n\n");
+           "Default methods: both (penalty,dvi). The rigid-contact method runs the Tasora-Anitescu CCP with\n"
+           "APGD to a residual of 1e-4 m/s (at most 1000 iterations), warm-started, with recovery_speed 0\n"
+           "(the penalty fill's overlaps kept, none pushed apart); --opt dvi:KEY=VALUE changes them.\n\n");
     xp_common_help(c);
 }
 
@@ -115,176 +99,11 @@ static int parse_geometry(const char *arg, hp_opts *o)
     return 0;
 }
 
-static const char *const series_cols[] = {"t_s", "discharged", "discharged_mass_kg", "remaining", "kinetic_energy_J",
-                                          "contacts", "iterations"};
-enum { NCOLS = sizeof series_cols / sizeof series_cols[0] };
 static const char *const scols[] = {"method",       "geometry", "D_o_m",    "D_o_over_d", "n",        "d_mean_m",
                                     "rho_b_kg_m3",  "phi_b",    "W_kg_s",   "W_r2",       "W_beverloo_lit_kg_s",
                                     "t_first_s",    "t_last_s", "discharged", "remaining", "h_s",     "steps",
                                     "sim_time_s",   "wall_s",   "outcome",  "series_file"};
 enum { NS = sizeof scols / sizeof scols[0], NV = NS - 4 };
-
-/* the settled fill of one geometry, shared by every orifice and method */
-typedef struct hp_fill {
-    clab_world *w;
-    hp_info info;
-    double rho_b, phi, ke, wall;
-} hp_fill;
-
-static int settle(hp_opts *o, hp_fill *f)
-{
-    clab_error err;
-    f->w = hp_build(&o->def, 0.0, HP_GATE, NULL, 0, &f->info, &err);
-    if (!f->w) {
-        fprintf(stderr, "contactlab hopper: %s\n", err.msg);
-        return 1;
-    }
-    const xp_method *pm = xp_method_find(&o->c, "penalty");
-    clab_sim *s = pm ? xp_sim(&o->c, f->w, pm, o->hpen > 0.0 ? o->hpen : 1e-5, NULL) : NULL;
-    if (!s) return 1;
-    if (o->hpen <= 0.0) s->h = xp_pile_penalty_step(s);
-    long n = xp_steps(&o->c, o->t_settle, s->h);
-    xp_progress pb;
-    char label[128];
-    snprintf(label, sizeof label, "hopper %s: settling %d spheres (penalty)", geom_name(o->def.geometry), o->def.n);
-    xp_progress_begin(&pb, &o->c, label);
-    const double t0 = now_s();
-    int rc = n < 0;
-    for (long k = 0; k < n && !rc; k++) {
-        if (clab_sim_step(s, &err)) {
-            fprintf(stderr, "contactlab hopper: settling: %s\n", err.msg);
-            rc = 1;
-        }
-        if (k % 200 == 0) xp_progress_update(&pb, (double)k / n);
-    }
-    if (!rc) xp_progress_end(&pb);
-    f->wall = now_s() - t0;
-    f->ke = clab_world_kinetic_energy(f->w);
-    clab_sim_destroy(s);
-    /* at rest: the velocities the fill keeps are the settling's residue */
-    for (size_t i = f->info.first; i < f->w->nbodies; i++) {
-        f->w->bodies[i].rdot = clab_v3(0.0, 0.0, 0.0);
-        f->w->bodies[i].wbar = clab_v3(0.0, 0.0, 0.0);
-    }
-    f->w->t = 0.0;
-    f->w->step = 0;
-    f->rho_b = hp_bulk_density(&o->def, f->w, f->info.first, &f->phi);
-    return rc;
-}
-
-/* one discharge: its series, and what the summary needs */
-typedef struct hp_result {
-    double W, r2, t_first, t_last, h, steps, t, wall;
-    size_t discharged;
-    const char *outcome;
-} hp_result;
-
-/* the series at path gets meta and the simulation's */
-static int discharge(hp_opts *o, const hp_fill *f, const xp_method *m, double Dod, const char *path, clab_options *meta,
-                     hp_result *res, xp_progress *pb, double pb0, double pbspan)
-{
-    clab_error err;
-    hp_info info;
-    const double d = f->info.d_mean;
-    clab_world *w = hp_build(&o->def, Dod * d, HP_OPEN, f->w, f->info.first, &info, &err);
-    if (!w) {
-        fprintf(stderr, "contactlab hopper: %s\n", err.msg);
-        return 1;
-    }
-    clab_options extra;
-    clab_options_init(&extra);
-    if (m->kind == XP_KIND_CCP) xp_pile_dvi_defaults(&extra);
-    /* the fill is the penalty method's, with its overlaps (about 2 % of d at the floor): the
-     * CCP's stabilization asks every overlapping contact to separate (Phi/h capped at
-     * recovery_speed), which a bed wedged between the walls cannot do at once: the CCP has no
-     * solution, its iterate pumps energy in and the bed blows up within ten steps (measured
-     * with recovery_speed = 0.02 and 1 m/s, APGD and Gauss-Seidel alike). HP_RECOVERY = 0 keeps
-     * the fill's overlaps as they are (v_n >= 0 on them) and corrects no new one by more than
-     * the step's own gap term (override with --opt dvi:recovery_speed=X) */
-    if (strcmp(m->backend, "dvi") == 0) clab_options_set(&extra, "recovery_speed", HP_RECOVERY, "hopper default");
-    const double h = xp_method_h(m, o->hpen, o->hdvi);
-    clab_sim *s = xp_sim(&o->c, w, m, h > 0.0 ? h : 1e-5, &extra);
-    clab_options_free(&extra);
-    if (!s) {
-        clab_world_destroy(w);
-        return 1;
-    }
-    if (h <= 0.0) s->h = xp_pile_penalty_step(s);
-    hp_counter k;
-    const size_t n = w->nbodies - info.first;
-    if (hp_counter_init(&k, info.first, n, -2.0 * d, 2.5 * d)) {
-        fprintf(stderr, "contactlab hopper: out of memory\n");
-        clab_sim_destroy(s);
-        clab_world_destroy(w);
-        return 1;
-    }
-    clab_sim_meta(s, meta);
-    clab_csv *csv = clab_csv_open(path, o->c.force ? CLAB_CSV_OVERWRITE : 0, &err);
-    if (!csv || clab_csv_meta(csv, meta, o->c.argc, o->c.argv, &err) || clab_csv_header(csv, series_cols, NCOLS, &err)) {
-        fprintf(stderr, "contactlab hopper: %s\n", err.msg);
-        if (csv) clab_csv_close(csv, NULL);
-        hp_counter_free(&k);
-        clab_sim_destroy(s);
-        clab_world_destroy(w);
-        return 1;
-    }
-    const long nsteps = xp_steps(&o->c, o->c.t_end, s->h), every = (long)fmax(1.0, floor(o->sample_dt / s->h + 0.5));
-    int rc = nsteps < 0;
-    res->outcome = "t_end";
-    double t_change = 0.0, t0 = now_s();
-    long kstep = 0;
-    for (; kstep <= nsteps && !rc; kstep++) {
-        if (kstep > 0) {
-            if (xp_stop_signal()) { /* Ctrl-C, SIGTERM: the rows so far are whole; no checkpoint */
-                fprintf(stderr, "contactlab hopper: stopped by signal %d at t = %g s\n", xp_stop_signal(), w->t);
-                rc = 1;
-                break;
-            }
-            if (clab_sim_step(s, &err)) {
-                fprintf(stderr, "contactlab hopper: %s D_o = %g d: %s\n", m->name, Dod, err.msg);
-                rc = 1;
-                break;
-            }
-            if (hp_counter_step(&k, w, w->t)) t_change = w->t;
-        }
-        const int drained = k.count == n || (double)k.count >= o->stop_fraction * (double)n, stalled = w->t - t_change >= o->t_stall && (k.count > 0 || w->t >= 2.0 * o->t_stall);
-        if (kstep % every == 0 || kstep == nsteps || drained || stalled) {
-            clab_solver_stats st = {0};
-            if (s->type->stats) s->type->stats(s->self, &st);
-            double row[NCOLS] = {w->t, (double)k.count, k.mass, (double)(n - k.count), clab_world_kinetic_energy(w),
-                                 (double)s->contacts.n, (double)st.iterations};
-            if (clab_csv_row(csv, row, NCOLS, &err)) {
-                fprintf(stderr, "contactlab hopper: %s\n", err.msg);
-                rc = 1;
-            }
-            xp_progress_update(pb, pb0 + pbspan * w->t / o->c.t_end);
-        }
-        if (drained || stalled) {
-            /* a stall before a tenth of the stop fraction left: an arch over the orifice */
-            res->outcome = k.count == n                                         ? "drained"
-                           : drained                                            ? "stop fraction"
-                           : (double)k.count >= 0.1 * o->stop_fraction * (double)n ? "stopped flowing"
-                                                                                : "clogged";
-            break;
-        }
-    }
-    res->wall = now_s() - t0;
-    res->steps = (double)(kstep > nsteps ? nsteps : kstep);
-    res->t = w->t;
-    res->h = s->h;
-    res->discharged = k.count;
-    res->t_first = k.count ? k.t_cum[0] : NAN;
-    res->t_last = k.count ? k.t_cum[k.count - 1] : NAN;
-    if (hp_flow_rate(k.t_cum, k.m_cum, k.count, 0.2, 0.8, &res->W, &res->r2)) res->W = NAN;
-    if (clab_csv_close(csv, rc ? NULL : &err) && !rc) {
-        fprintf(stderr, "contactlab hopper: %s\n", err.msg);
-        rc = 1;
-    }
-    hp_counter_free(&k);
-    clab_sim_destroy(s);
-    clab_world_destroy(w);
-    return rc;
-}
 
 /* the metadata of a series or the summary */
 static void hp_meta(const hp_opts *o, const hp_fill *f, clab_options *meta)
@@ -328,41 +147,88 @@ static void hp_meta(const hp_opts *o, const hp_fill *f, clab_options *meta)
     clab_options_set(meta, "outcome", "stop fraction (the run's end), drained, stopped flowing (a stall), clogged (a "
                                       "stall before a tenth of the stop fraction left: not in the Beverloo fit), t_end", NULL);
     clab_options_set(meta, "W_beverloo_lit_kg_s", "Beverloo et al. (1961) with C = 0.58, k = 1.4 (Nedderman 1992)", NULL);
+    int rigid = 0;
+    for (int mi = 0; mi < o->c.nmethod; mi++) rigid |= strcmp(o->c.method[mi]->backend, "dvi") == 0;
+    if (rigid)
+        clab_options_set(meta, "rigid_contact_options",
+                         "dvi backend (Tasora-Anitescu CCP): solver apgd, tol 1e-4 m/s (the residual, a velocity: 2 % of "
+                         "the g h gravity adds in a step of 5e-4 s), max_iter 1000 (a cap, not reached when the "
+                         "iterations column stays below it), warm_start on, recovery_speed 0 (the penalty fill's "
+                         "overlaps kept, none pushed apart); each series lists its dvi_* values", NULL);
 }
 
-/* Beverloo's C and k per method of one geometry: the line W^(2/5) = a D_o + b */
-static int beverloo_rows(const hp_opts *o, const hp_fill *f, const double *W, clab_csv *bev)
+/* Beverloo's C and k per geometry and method: the line W^(2/5) = a D_o + b over the flow
+ * rates of x (a clogged orifice is NAN: not in the fit) */
+static int beverloo_rows(const hp_opts *o, const hp_state *x, clab_csv *bev)
 {
-    for (int mi = 0; mi < o->c.nmethod; mi++) {
-        double D[HP_MAXD];
-        for (int i = 0; i < o->nD; i++) D[i] = o->Dod[i] * f->info.d_mean;
-        hp_beverloo b;
-        int bad = hp_beverloo_fit(D, W + mi * HP_MAXD, o->nD, f->rho_b, 9.81, f->info.d_mean, &b);
-        const char *m = o->c.method[mi]->name, *g = geom_name(o->def.geometry);
-        printf("%-16s %-5s %8.4f %8.4f %10.6f %10.6f %8.5f %3d%s\n", m, g, b.C, b.k, b.a, b.b, b.r2, b.npoints,
-               bad ? "  (no fit: fewer than 2 flow rates)" : b.npoints < 4 ? "  (fewer than 4 orifices)" : "");
-        double vals[] = {b.C, b.k, b.a, b.b, b.r2, b.npoints, f->rho_b, f->info.d_mean, HP_C_LIT, HP_K_LIT};
-        const char *head[] = {m, g};
-        if (xp_summary_row(&o->c, bev, head, 2, vals, sizeof vals / sizeof vals[0], NULL, 0)) return 1;
-    }
+    printf("Beverloo fit, W^(2/5) = a D_o + b (literature for spheres: C %.2f (0.55-0.65), k %.1f (1.3-1.6)):\n",
+           HP_C_LIT, HP_K_LIT);
+    printf("%-16s %-5s %8s %8s %10s %10s %8s %3s\n", "method", "geom", "C", "k", "a", "b", "r2", "n");
+    for (int gi = 0; gi < o->ngeom; gi++)
+        for (int mi = 0; mi < o->c.nmethod; mi++) {
+            const double dm = x->d_mean[gi], rho_b = x->rho_b[gi];
+            double D[HP_MAXD];
+            for (int i = 0; i < o->nD; i++) D[i] = o->Dod[i] * dm;
+            hp_beverloo b;
+            int bad = hp_beverloo_fit(D, x->W[gi][mi], o->nD, rho_b, 9.81, dm, &b);
+            const char *m = o->c.method[mi]->name, *g = geom_name(o->geom[gi]);
+            printf("%-16s %-5s %8.4f %8.4f %10.6f %10.6f %8.5f %3d%s\n", m, g, b.C, b.k, b.a, b.b, b.r2, b.npoints,
+                   bad ? "  (no fit: fewer than 2 flow rates)" : b.npoints < 4 ? "  (fewer than 4 orifices)" : "");
+            double vals[] = {b.C, b.k, b.a, b.b, b.r2, b.npoints, rho_b, dm, HP_C_LIT, HP_K_LIT};
+            const char *head[] = {m, g};
+            if (xp_summary_row(&o->c, bev, head, 2, vals, sizeof vals / sizeof vals[0], NULL, 0)) return 1;
+        }
     return 0;
 }
 
-static int run_geometry(hp_opts *o, clab_csv *sum, clab_csv *bev, double *runtime)
+/* hopper-beverloo.csv, written once every case is done (a restart writes it anew) */
+static int beverloo_csv(hp_opts *o, const hp_state *x)
 {
-    hp_fill f = {0};
-    int rc = settle(o, &f);
+    static const char *const bcols[] = {"method", "geometry", "C", "k", "a_line", "b_line", "r2", "orifices",
+                                        "rho_b_kg_m3", "d_mean_m", "C_literature", "k_literature"};
+    char bpath[2048];
+    xp_path(&o->c, "hopper-beverloo.csv", bpath, sizeof bpath);
+    clab_options bmeta;
+    clab_options_init(&bmeta);
+    clab_options_set(&bmeta, "experiment", "hopper", NULL);
+    clab_options_set(&bmeta, "law", "Beverloo, Leniger and van de Velde (1961): W = C rho_b sqrt(g) (D_o - k d)^(5/2)", NULL);
+    clab_options_set(&bmeta, "fit", "least-squares line W^(2/5) = a_line D_o + b_line; C = a^(5/2)/(rho_b sqrt g), k = -b/(a d)", NULL);
+    clab_options_set(&bmeta, "literature", "spheres: C 0.55-0.65, k 1.3-1.6 (Beverloo et al. 1961; Nedderman, Statics and "
+                                           "Kinematics of Granular Materials, 1992, Sect. 10.2)", NULL);
+    clab_options_set(&bmeta, "g_m_s2", "9.81", NULL);
+    clab_error err;
+    clab_csv *bev = clab_csv_open(bpath, o->c.force || o->c.restart[0] ? CLAB_CSV_OVERWRITE : 0, &err);
+    int rc = !bev || clab_csv_meta(bev, &bmeta, o->c.argc, o->c.argv, &err) ||
+             clab_csv_header(bev, bcols, sizeof bcols / sizeof bcols[0], &err);
+    clab_options_free(&bmeta);
+    if (rc) fprintf(stderr, "contactlab hopper: %s\n", err.msg);
+    if (!rc) rc = beverloo_rows(o, x, bev);
+    if (bev && clab_csv_close(bev, rc ? NULL : &err) && !rc) {
+        fprintf(stderr, "contactlab hopper: %s\n", err.msg);
+        rc = 1;
+    }
+    return rc;
+}
+
+/* the fill and the discharges of geometry o->gi; 0 done, 1 failed, 2 stopped (*status) */
+static int run_geometry(hp_opts *o, hp_state *x, clab_csv *sum, int *status)
+{
+    hp_fill f;
+    memset(&f, 0, sizeof f);
+    int rc = hp_fill_case(o, x, sum, &f, status);
     if (rc) {
         clab_world_destroy(f.w);
         return rc;
     }
+    const int gi = o->gi;
+    x->rho_b[gi] = f.rho_b, x->phi[gi] = f.phi, x->d_mean[gi] = f.info.d_mean;
     const char *g = geom_name(o->def.geometry);
-    printf("%s: %d spheres settled in %.1f s wall (kinetic energy left %.3g J), d = %.4g m, rho_b = %.1f kg/m^3 "
-           "(solid fraction %.3f)\n",
-           g, o->def.n, f.wall, f.ke, f.info.d_mean, f.rho_b, f.phi);
+    if (f.wall > 0.0) printf("%s: %d spheres settled in %.1f s wall", g, o->def.n, f.wall);
+    else printf("%s: %d spheres, the settled fill loaded from %s", g, o->def.n, f.source);
+    printf(" (kinetic energy left %.3g J), d = %.4g m, rho_b = %.1f kg/m^3 (solid fraction %.3f)\n", f.ke,
+           f.info.d_mean, f.rho_b, f.phi);
     printf("%-16s %-5s %6s %10s %10s %10s %7s %6s %9s %8s %9s  %s\n", "method", "geom", "D_o/d", "W_kg_s", "W_bev_lit",
            "t_first_s", "out", "left", "h_s", "steps", "wall_s", "outcome");
-    double W[XP_MAX_METHODS * HP_MAXD];
     for (int mi = 0; mi < o->c.nmethod && !rc; mi++) {
         const xp_method *m = o->c.method[mi];
         xp_progress pb;
@@ -370,7 +236,9 @@ static int run_geometry(hp_opts *o, clab_csv *sum, clab_csv *bev, double *runtim
         snprintf(label, sizeof label, "hopper %s %s", g, m->name);
         xp_progress_begin(&pb, &o->c, label);
         for (int i = 0; i < o->nD && !rc; i++) {
-            char file[256], path[2048];
+            char file[256], path[2048], clabel[64];
+            snprintf(clabel, sizeof clabel, "%s %s D_o=%g", g, m->name, o->Dod[i]);
+            if (xp_case_skip(&o->c, clabel)) continue; /* finished before the checkpoint */
             snprintf(file, sizeof file, "hopper-%s-D_%g-%s.csv", g, o->Dod[i], m->name);
             xp_path(&o->c, file, path, sizeof path);
             clab_options meta;
@@ -383,13 +251,15 @@ static int run_geometry(hp_opts *o, clab_csv *sum, clab_csv *bev, double *runtim
             snprintf(v, sizeof v, "%.17g", o->Dod[i] * f.info.d_mean);
             clab_options_set(&meta, "D_o_m", v, NULL);
             hp_result r;
-            rc = discharge(o, &f, m, o->Dod[i], path, &meta, &r, &pb, (double)i / o->nD, 1.0 / o->nD);
+            memset(&r, 0, sizeof r);
+            rc = hp_discharge_case(o, x, &f, m, o->Dod[i], path, &meta, sum, &r, &pb, (double)i / o->nD, 1.0 / o->nD,
+                                   status);
             clab_options_free(&meta);
             if (rc) break;
             const double D = o->Dod[i] * f.info.d_mean, dm = f.info.d_mean;
             const double Wlit = D > HP_K_LIT * dm ? HP_C_LIT * f.rho_b * sqrt(9.81) * pow(D - HP_K_LIT * dm, 2.5) : 0.0;
-            W[mi * HP_MAXD + i] = strcmp(r.outcome, "clogged") == 0 ? NAN : r.W; /* not in the fit */
-            runtime[mi] += r.wall;
+            x->W[gi][mi][i] = strcmp(r.outcome, "clogged") == 0 ? NAN : r.W; /* not in the fit */
+            x->runtime[mi] += r.wall;
             double vals[NV] = {D, o->Dod[i], o->def.n, dm, f.rho_b, f.phi, r.W, r.r2, Wlit, r.t_first, r.t_last,
                                (double)r.discharged, (double)(o->def.n - (int)r.discharged), r.h, r.steps, r.t, r.wall};
             const char *head[] = {m->name, g}, *tail[] = {r.outcome, file};
@@ -404,12 +274,6 @@ static int run_geometry(hp_opts *o, clab_csv *sum, clab_csv *bev, double *runtim
         }
         if (!rc) xp_progress_end(&pb);
     }
-    if (!rc) {
-        printf("Beverloo fit, W^(2/5) = a D_o + b (literature for spheres: C %.2f (0.55-0.65), k %.1f (1.3-1.6)):\n",
-               HP_C_LIT, HP_K_LIT);
-        printf("%-16s %-5s %8s %8s %10s %10s %8s %3s\n", "method", "geom", "C", "k", "a", "b", "r2", "n");
-        rc = beverloo_rows(o, &f, W, bev);
-    }
     clab_world_destroy(f.w);
     return rc;
 }
@@ -417,7 +281,7 @@ static int run_geometry(hp_opts *o, clab_csv *sum, clab_csv *bev, double *runtim
 static void hp_defaults(hp_opts *o)
 {
     hp_def *d = &o->def;
-    d->n = 2500;
+    d->n = 1500;
     d->radius = 0.005;
     d->poly = 0.1;
     d->density = 2500.0;
@@ -429,8 +293,8 @@ static void hp_defaults(hp_opts *o)
     d->seed = 1;
     o->geom[0] = HP_FLAT;
     o->ngeom = 1;
-    o->nD = 4;
-    for (int i = 0; i < 4; i++) o->Dod[i] = 5.0 + i;
+    o->nD = 4; /* 7 to 10 d: every method flows (the CCP arches over 5 d, crawls through 6 d) */
+    for (int i = 0; i < 4; i++) o->Dod[i] = 7.0 + i;
     o->width_d = 16.0;
     o->bottom_d = 10.0;
     o->angle_deg = 30.0;
@@ -455,7 +319,8 @@ int xp_hopper(int argc, char **argv)
         {"seed", required_argument, 0, 1014},      {"h-penalty", required_argument, 0, 1015},
         {"h-dvi", required_argument, 0, 1016},     {"t-settle", required_argument, 0, 1017},
         {"stall", required_argument, 0, 1018},     {"sample-dt", required_argument, 0, 1019},
-        {"quick", no_argument, 0, 1020},           {"stop-fraction", required_argument, 0, 1021}, {0, 0, 0, 0}};
+        {"quick", no_argument, 0, 1020},           {"stop-fraction", required_argument, 0, 1021},
+        {"fill-from", required_argument, 0, 1022}, {"full", no_argument, 0, 1023},     {0, 0, 0, 0}};
     hp_opts o;
     memset(&o, 0, sizeof o);
     xp_common_init(&o.c, "hopper", argc, argv);
@@ -491,6 +356,12 @@ int xp_hopper(int argc, char **argv)
         case 1019: xp_parse_double("sample-dt", optarg, 1e-6, 10.0, &o.sample_dt); break;
         case 1020: o.quick = 1; break;
         case 1021: xp_parse_double("stop-fraction", optarg, 0.05, 1.0, &o.stop_fraction); break;
+        case 1022:
+            if (strlen(optarg) >= sizeof o.fill_from || !optarg[0])
+                xp_option_error("contactlab hopper: --fill-from '%.64s': not a folder name\n", optarg);
+            else snprintf(o.fill_from, sizeof o.fill_from, "%s", optarg);
+            break;
+        case 1023: o.full = 1; break;
         default: xp_option_unknown(); break;
         }
     }
@@ -500,10 +371,16 @@ int xp_hopper(int argc, char **argv)
             if (o.geom[g] == HP_CONE && o.Dod[i] > o.bottom_d)
                 xp_option_error("contactlab hopper: --orifice %g is wider than the cone's outlet --cone-bottom %g\n",
                                 o.Dod[i], o.bottom_d);
-    if (o.c.restart[0] || o.c.checkpoint_every > 0 || o.c.stop_after > 0)
-        xp_option_error("contactlab hopper: --checkpoint-every, --restart and --stop-after are not supported here\n");
+    if (o.quick && o.full) xp_option_error("contactlab hopper: --quick and --full: give one of them\n");
     if (xp_option_errors("contactlab hopper")) goto out;
     if (o.c.h > 0.0) o.hpen = o.hdvi = o.c.h;
+    if (o.full) { /* the study: 2500 spheres, orifices 5 to 10 d */
+        if (!nset) o.def.n = 2500;
+        if (!Dset) {
+            o.nD = 6;
+            for (int i = 0; i < 6; i++) o.Dod[i] = 5.0 + i;
+        }
+    }
     if (o.quick) {
         if (!nset) o.def.n = 400;
         if (!settle_set) o.t_settle = 0.4;
@@ -516,47 +393,43 @@ int xp_hopper(int argc, char **argv)
         rc = 1;
         goto out;
     }
-    char spath[2048], bpath[2048];
+    char spath[2048];
     xp_path(&o.c, "hopper-summary.csv", spath, sizeof spath);
-    xp_path(&o.c, "hopper-beverloo.csv", bpath, sizeof bpath);
     clab_options meta;
     clab_options_init(&meta);
     hp_meta(&o, NULL, &meta);
     clab_csv *sum = xp_summary_begin(&o.c, spath, &meta, scols, NS);
-    static const char *const bcols[] = {"method", "geometry", "C", "k", "a_line", "b_line", "r2", "orifices",
-                                        "rho_b_kg_m3", "d_mean_m", "C_literature", "k_literature"};
-    clab_options bmeta;
-    clab_options_init(&bmeta);
-    clab_options_set(&bmeta, "experiment", "hopper", NULL);
-    clab_options_set(&bmeta, "law", "Beverloo, Leniger and van de Velde (1961): W = C rho_b sqrt(g) (D_o - k d)^(5/2)", NULL);
-    clab_options_set(&bmeta, "fit", "least-squares line W^(2/5) = a_line D_o + b_line; C = a^(5/2)/(rho_b sqrt g), k = -b/(a d)", NULL);
-    clab_options_set(&bmeta, "literature", "spheres: C 0.55-0.65, k 1.3-1.6 (Beverloo et al. 1961; Nedderman, Statics and "
-                                           "Kinematics of Granular Materials, 1992, Sect. 10.2)", NULL);
-    clab_options_set(&bmeta, "g_m_s2", "9.81", NULL);
-    clab_csv *bev = sum ? xp_summary_open(&o.c, bpath, &bmeta, bcols, sizeof bcols / sizeof bcols[0]) : NULL;
-    clab_options_free(&bmeta);
-    if (!sum || !bev) {
-        if (sum) clab_csv_close(sum, NULL);
+    if (!sum) {
         rc = 1;
         goto out;
     }
-    double runtime[XP_MAX_METHODS] = {0};
+    hp_state *x = malloc(sizeof *x);
+    if (!x) {
+        clab_csv_close(sum, NULL);
+        rc = 1;
+        goto out;
+    }
+    memset(x, 0, sizeof *x);
+    for (int g = 0; g < 2; g++)
+        for (int mi = 0; mi < XP_MAX_METHODS; mi++)
+            for (int i = 0; i < HP_MAXD; i++) x->W[g][mi][i] = NAN;
+    int status = 0;
     rc = 0;
     for (int g = 0; g < o.ngeom && !rc; g++) {
+        o.gi = g;
         o.def.geometry = o.geom[g];
         o.def.width = o.width_d * 2.0 * o.def.radius;
         o.def.bottom = o.bottom_d * 2.0 * o.def.radius;
-        rc = run_geometry(&o, sum, bev, runtime);
+        rc = run_geometry(&o, x, sum, &status);
     }
+    if (!rc) rc = beverloo_csv(&o, x);
     if (!rc) {
-        printf("run time per method (every orifice and geometry, settling excluded):\n");
-        for (int mi = 0; mi < o.c.nmethod; mi++) printf("  %-16s %9.1f s\n", o.c.method[mi]->name, runtime[mi]);
+        printf("run time per method (every orifice and geometry, settling excluded%s):\n",
+               o.c.restart[0] ? "; the cases of the interrupted run included" : "");
+        for (int mi = 0; mi < o.c.nmethod; mi++) printf("  %-16s %9.1f s\n", o.c.method[mi]->name, x->runtime[mi]);
     }
-    clab_error err;
-    if (clab_csv_close(bev, rc ? NULL : &err) && !rc) {
-        fprintf(stderr, "contactlab hopper: %s\n", err.msg);
-        rc = 1;
-    }
+    free(x);
+    if (rc == 2) rc = status; /* stopped: the exit status, the checkpoint written */
     rc = xp_finish(&o.c, rc, sum, spath, "hopper-*.csv", "hopper.gp", "hopper-beverloo.png, hopper-discharge.png");
 out:
     xp_common_free(&o.c);

@@ -15,7 +15,8 @@ if (system("ls hopper-beverloo.csv 2>/dev/null") eq "") { print "hopper.gp: no h
 bev(i, col) = system(sprintf("grep -v '^#' hopper-beverloo.csv | awk -F, 'NR == %d + 1 {print $%d}'", i, col))
 nb = int(system("grep -v '^#' hopper-beverloo.csv | awk 'END {print NR - 1}'"))
 geoms = system("grep -v '^#' hopper-beverloo.csv | awk -F, 'NR > 1 && !s[$2]++ {printf \"%s \", $2}'")
-methods = system("grep -v '^#' hopper-beverloo.csv | awk -F, 'NR > 1 && !s[$1]++ {printf \"%s \", $1}'")
+# every method of the summary (a method whose orifices all clogged has points and no fit)
+methods = system("grep -v '^#' hopper-summary.csv | awk -F, 'NR > 1 && !s[$1]++ {printf \"%s \", $1}'")
 ng = words(geoms)
 nm = words(methods)
 midx(m) = sum [j = 1:nm] (word(methods, j) eq m ? j : 0)
@@ -48,10 +49,10 @@ do for [fmt in "png pdf"] {
     do for [i = 1:nb] { if (bev(i, 2) eq g && dm == 0) { dm = real(bev(i, 10)); rb = real(bev(i, 9)) } }
     Clit = 0.58; klit = 1.4
     lit(x) = x > klit ? (Clit * rb * sqrt(9.81))**0.4 * (x - klit) * dm : NaN
-    plot for [i = 1:nb] (bev(i, 2) eq g ? real(bev(i, 5)) * x * dm + real(bev(i, 6)) : NaN) with lines lw 2 lc midx(bev(i, 1)) \
-           title (bev(i, 2) eq g ? sprintf("%s fit: C = %.3f, k = %.2f", title(bev(i, 1)), real(bev(i, 3)), real(bev(i, 4))) : ""), \
-         for [j = 1:nm] "hopper-summary.csv" using "D_o_over_d":(sel(word(methods, j), g) * column("W_kg_s")**0.4) \
-           with points pt 7 ps 1.3 lc j notitle, \
+    plot for [j = 1:nm] "hopper-summary.csv" using "D_o_over_d":(sel(word(methods, j), g) * column("W_kg_s")**0.4) \
+           with points pt (5 + 2 * j) ps 1.4 lc j title sprintf("%s, measured", title(word(methods, j))), \
+         for [i = 1:nb] (bev(i, 2) eq g ? real(bev(i, 5)) * x * dm + real(bev(i, 6)) : NaN) with lines lw 2 lc midx(bev(i, 1)) \
+           title (bev(i, 2) eq g ? sprintf("%s fit: C = %.3f, k = %.2f (r^2 = %.3f)", title(bev(i, 1)), real(bev(i, 3)), real(bev(i, 4)), real(bev(i, 7))) : ""), \
          lit(x) with lines dt 2 lw 1.5 lc rgb "black" title sprintf("literature, spheres: C = %.2f, k = %.1f", Clit, klit)
   }
   unset multiplot

@@ -87,8 +87,11 @@ contactlab_SOURCES += \
 	experiments/hopper.c \
 	experiments/hopper_scene.c \
 	experiments/hopper_fit.c \
+	experiments/hopper_case.c \
+	experiments/hopper_xp.h \
 	experiments/hopper.h
 dist_pkgdata_DATA += \
 	experiments/hopper.gp
+EXTRA_DIST += experiments/hopper-table.sh
 
 include experiments/granular.mk

@@ -290,7 +290,7 @@ static void drop_option(xp_common *c, const char *arg, unsigned char kind)
 
 int xp_restart_supported(const char *name)
 {
-    static const char *const names[] = {"pile", "chain", "drop", "incline"};
+    static const char *const names[] = {"pile", "chain", "drop", "incline", "hopper"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (strcmp(name, names[i]) == 0) return 1;
     return 0;
@@ -302,7 +302,7 @@ static int restart_option(xp_common *c, int opt, const char *arg)
     const char *flag = opt == 'C' ? "--checkpoint-every" : opt == 'R' ? "--restart" : "--stop-after";
     if (!xp_restart_supported(c->name)) {
         xp_option_error("contactlab %s: %s: this experiment has no checkpoints (its simulations run for seconds; "
-                        "run it again instead); they are in: contactlab run, pile, chain, drop, incline\n",
+                        "run it again instead); they are in: contactlab run, pile, chain, drop, incline, hopper\n",
                         c->name, flag);
         return -1;
     }

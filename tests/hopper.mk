@@ -7,3 +7,6 @@ tests_test_hopper_LDADD = $(CLAB_LDADD)
 ## contactlab hopper --quick: the series' count, the summary and the fit (TAP, sh)
 TESTS += tests/test_hopper_cli.sh
 EXTRA_DIST += tests/test_hopper_cli.sh
+## contactlab hopper: stopped (--stop-after, SIGTERM) and restarted = straight; --fill-from (TAP, sh)
+TESTS += tests/test_hopper_restart.sh
+EXTRA_DIST += tests/test_hopper_restart.sh

@@ -2,7 +2,8 @@
 # test_hopper_cli.sh: contactlab hopper --quick (TAP): 400 spheres, orifices 6 and 8 d, penalty
 # and dvi. Every series row has discharged + remaining = 400 (the count of each sphere once)
 # and a discharged count that never decreases; every (orifice, method) has a positive flow rate
-# in the summary; the Beverloo CSV has a row per method; bad options are refused with exit 2.
+# in the summary; the Beverloo CSV has a row per method; the settled fill is saved; bad options
+# (and --quick with --full) are refused with exit 2.
 set -u
 CL=${CONTACTLAB:-./contactlab}
 case $CL in /*) ;; *) CL=$(pwd)/$CL ;; esac
@@ -37,4 +38,10 @@ $CL hopper --geometry cone --orifice 12 --out "$tmp/bad" >"$tmp/b.txt" 2>&1
 rs=$?
 grep -q "wider than the cone's outlet" "$tmp/b.txt" && [ ! -e "$tmp/bad" ]
 ok $((rs != 2 || $?)) "--orifice 12 wider than the cone's outlet 10 d refused (exit $rs)"
+$CL hopper --quick --full --out "$tmp/bad" >"$tmp/b.txt" 2>&1
+rs=$?
+grep -q "give one of them" "$tmp/b.txt" && [ ! -e "$tmp/bad" ]
+ok $((rs != 2 || $?)) "--quick with --full refused (exit $rs)"
+[ -s "$tmp/q/hopper-flat-fill.ckpt" ]
+ok $? "the settled fill is saved for --fill-from and restarts (hopper-flat-fill.ckpt)"
 tap_end
