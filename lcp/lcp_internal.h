@@ -62,12 +62,10 @@ typedef struct clab_lcp {
     long solves, total_iterations, maxiter_hits;
     long iterations;           /* last solve: pgs sweeps or Lemke pivots */
     long local_pivots;         /* last solve (pgs): Lemke pivots of the local problems */
-    long start_sweeps;         /* last solve (lemke_start=pgs): the pgs sweeps of the guess */
     long start_columns;        /* last solve (lemke_start=pgs): z columns of the warm basis (after the crash) */
     long start_dropped;        /* last solve (lemke_start=pgs): guessed z columns left out as dependent */
     long start_pivots;         /* last solve (lemke_start=pgs): pivots from the warm basis */
     int start_status;          /* last solve (lemke_start=pgs): the warm start's clab_lemke_status (-1: none) */
-    long warm_fallbacks;       /* lemke_start=pgs: solves that fell back to the cold start */
     double residual;           /* last solve: natural-map residual [m/s] */
     double outside_cone, outside_dual, complementarity; /* clab_solver_stats' diagnostics */
     double *history;           /* pgs residual per sweep */

@@ -185,7 +185,6 @@ int clab_lcp_lemke(clab_lcp *s, clab_error *err)
         s->start_columns -= s->start_dropped;
         if (st > 0) { /* ray, pivot bound or cycle: the cold start */
             long piv2 = 0;
-            s->warm_fallbacks++;
             st = clab_lemke_solve(nl, A, q, zs, s->max_pivots, &s->lemke, &piv2);
             piv += piv2;
         }

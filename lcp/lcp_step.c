@@ -79,7 +79,6 @@ static int solve(clab_lcp *s, const clab_world *w, const clab_contacts *c, clab_
     if (s->solver == CLAB_LCP_LEMKE && s->lemke_start == CLAB_LCP_START_PGS) {
         /* the guess of Lemke's warm start: pgs' answer (to tol or max_iter sweeps) */
         rc = clab_lcp_pgs(s, &sub);
-        s->start_sweeps = s->iterations;
         if (rc == CLAB_EMAXITER) rc = CLAB_OK;
         if (!rc) rc = clab_lcp_lemke(s, &sub);
     } else {

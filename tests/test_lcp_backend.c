@@ -1,7 +1,8 @@
 /* test_lcp_backend.c: the LCP backend (lcp/), the Stewart-Trinkle / Anitescu-Potra step with a
  * polyhedral friction cone, through clab_sim with h = 1e-3 s, g = 9.81 m/s^2, m = 1 kg:
  *   - a box (4 corner contacts) at rest on a plane: sum of F_n = m g within 1e-6 relative after
- *     0.5 s, tangential force 0, for both solvers (pgs stops at 1e-9 m/s here, Lemke is exact);
+ *     0.5 s, tangential force 0, for both solvers and Lemke warm-started from pgs' basis
+ *     (lemke_start=pgs; pgs stops at 1e-9 m/s here, Lemke is exact);
  *   - the same box under gravity tilted by theta, the slope's downhill direction at angle alpha
  *     from an edge of the k-gon: the friction it can take up the slope is mu m g cos(theta)
  *     r(alpha), r(alpha) = cos(pi/k) / cos(alpha - pi/k) for alpha in [0, 2 pi/k] (the k-gon's
@@ -196,11 +197,12 @@ int main(void)
 {
     at_rest("solver=pgs tol=1e-9");
     at_rest("solver=lemke");
+    at_rest("solver=lemke lemke_start=pgs tol=1e-9");
     const double pi = M_PI;
     const struct { int k; double alpha; const char *solver; } cases[] = {
         {4, 0.0, "pgs"}, {4, pi / 4, "pgs"}, {4, pi / 8, "pgs"}, {8, 0.0, "pgs"},
         {8, pi / 8, "pgs"}, {8, 3 * pi / 16 + pi / 2, "pgs"}, {4, pi / 4, "lemke"}, {4, pi / 8 + pi, "lemke"},
-        {6, pi / 6, "lemke"}};
+        {6, pi / 6, "lemke"}, {4, pi / 8 + pi, "lemke lemke_start=pgs"}, {6, pi / 6, "lemke lemke_start=pgs"}};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         slope(cases[c].k, cases[c].alpha, 0.97, cases[c].solver);
         slope(cases[c].k, cases[c].alpha, 1.03, cases[c].solver);
