@@ -369,7 +369,7 @@ static void cone_help(const xp_common *c)
            "  --beds N           beds, settled from the seeds --seed .. --seed + N - 1, each under every\n"
            "                     method and speed (default 1); N > 1 adds cone-slopes.csv, each slope's mean\n"
            "                     over the beds and its standard error, and the speed trend. The study of\n"
-           "                     doc/cone-wave.md: --beds 4 --speeds 0.025,0.1,0.4 (about 40 min of CPU)\n"
+           "                     doc/cone-wave.md: --beds 3 --speeds 0.04,0.4 (about 15 min of CPU)\n"
            "  --quick            a smoke run: 300 spheres, one speed\n\n"
            "The bed's defaults differ from the pile's: --E 1e7, --width 0.2 (--quick 0.12), --packing\n"
            "deposit. Rigid-contact methods run with tol=" XP_PILE_DVI_TOL " m/s unless --opt dvi:tol=X says\n"
