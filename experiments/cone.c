@@ -344,6 +344,29 @@ static int cone_slopes(const cone_opts *o, const cone_stats *st)
     return rc;
 }
 
+/* cone-summary.csv: its columns and their meaning */
+static clab_csv *cone_summary_begin(cone_opts *o, const char *spath)
+{
+    static const char *const scols[] = {"method", "v_m_s", "seed", "h_s", "slope_tip_N_m", "slope_tip_se_N_m", "intercept_tip_N",
+                                        "slope_total_N_m", "fit_rows", "fit_from_m", "fit_to_m", "surface_m", "F_tip_end_N",
+                                        "p_tip_end_Pa", "inertial_number", "steps", "wall_s", "series_file"};
+    enum { NS = sizeof scols / sizeof scols[0] };
+    clab_options meta;
+    clab_options_init(&meta);
+    clab_options_set(&meta, "experiment", "cone", NULL);
+    clab_options_set(&meta, "seed", "the bed's packing seed (--seed, and the next ones with --beds)", NULL);
+    clab_options_set(&meta, "slope_tip_N_m", "least-squares slope of F_tip against depth, cone_height <= depth <= depth_max", NULL);
+    clab_options_set(&meta, "slope_tip_se_N_m", "standard error of that slope (residuals of the line; correlated over a "
+                                                "few rows, so a lower bound)", NULL);
+    clab_options_set(&meta, "surface_m", "height where the solid fraction of horizontal slices (d/10) falls to half "
+                                         "its bulk value (the mean from 2 d to half the bed's height)", NULL);
+    clab_options_set(&meta, "slope_total_N_m", "the same for the force on the whole penetrometer (cone + shaft)", NULL);
+    clab_options_set(&meta, "p_tip_end_Pa", "F_tip at the deepest row / (pi Rc^2)", NULL);
+    clab_options_set(&meta, "inertial_number", "(v / Rc) d / sqrt(p_tip / rho): quasi-static well below 1e-2", NULL);
+    clab_options_set(&meta, "fit_from_m", "the cone's height", NULL);
+    return xp_summary_begin(&o->c, spath, &meta, scols, NS); /* frees meta */
+}
+
 static void cone_help(const xp_common *c)
 {
     printf("usage: contactlab cone [options]\n\n"
@@ -369,7 +392,7 @@ static void cone_help(const xp_common *c)
            "  --beds N           beds, settled from the seeds --seed .. --seed + N - 1, each under every\n"
            "                     method and speed (default 1); N > 1 adds cone-slopes.csv, each slope's mean\n"
            "                     over the beds and its standard error, and the speed trend. The study of\n"
-           "                     doc/cone-wave.md: --beds 4 --speeds 0.025,0.1,0.4 (about 40 min of CPU)\n"
+           "                     doc/cone-wave.md: --beds 3 --speeds 0.04,0.4 (about 15 min of CPU)\n"
            "  --quick            a smoke run: 300 spheres, one speed\n\n"
            "The bed's defaults differ from the pile's: --E 1e7, --width 0.2 (--quick 0.12), --packing\n"
            "deposit. Rigid-contact methods run with tol=" XP_PILE_DVI_TOL " m/s unless --opt dvi:tol=X says\n"
@@ -441,24 +464,7 @@ int xp_cone(int argc, char **argv)
     rc = 1;
     char spath[2048];
     xp_path(&o.c, "cone-summary.csv", spath, sizeof spath);
-    static const char *const scols[] = {"method", "v_m_s", "seed", "h_s", "slope_tip_N_m", "slope_tip_se_N_m", "intercept_tip_N",
-                                        "slope_total_N_m", "fit_rows", "fit_from_m", "fit_to_m", "surface_m", "F_tip_end_N",
-                                        "p_tip_end_Pa", "inertial_number", "steps", "wall_s", "series_file"};
-    enum { NS = sizeof scols / sizeof scols[0] };
-    clab_options meta;
-    clab_options_init(&meta);
-    clab_options_set(&meta, "experiment", "cone", NULL);
-    clab_options_set(&meta, "seed", "the bed's packing seed (--seed, and the next ones with --beds)", NULL);
-    clab_options_set(&meta, "slope_tip_N_m", "least-squares slope of F_tip against depth, cone_height <= depth <= depth_max", NULL);
-    clab_options_set(&meta, "slope_tip_se_N_m", "standard error of that slope (residuals of the line; correlated over a "
-                                                "few rows, so a lower bound)", NULL);
-    clab_options_set(&meta, "surface_m", "height where the solid fraction of horizontal slices (d/10) falls to half "
-                                         "its bulk value (the mean from 2 d to half the bed's height)", NULL);
-    clab_options_set(&meta, "slope_total_N_m", "the same for the force on the whole penetrometer (cone + shaft)", NULL);
-    clab_options_set(&meta, "p_tip_end_Pa", "F_tip at the deepest row / (pi Rc^2)", NULL);
-    clab_options_set(&meta, "inertial_number", "(v / Rc) d / sqrt(p_tip / rho): quasi-static well below 1e-2", NULL);
-    clab_options_set(&meta, "fit_from_m", "the cone's height", NULL);
-    clab_csv *sum = xp_summary_begin(&o.c, spath, &meta, scols, NS);
+    clab_csv *sum = cone_summary_begin(&o, spath);
     if (!sum) goto out;
     rc = 0;
     xp_progress pb;

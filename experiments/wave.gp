@@ -69,7 +69,7 @@ do for [fmt in "png pdf"] {
 
 do for [fmt in "png pdf"] {
   if (fmt eq "png") { set terminal pngcairo size 1300, 480 * npk + 40 font "Sans,10" enhanced }
-  else { set terminal pdfcairo size 9.0, 3.3 * npk + 0.3, font "Sans,8" enhanced }
+  else { set terminal pdfcairo size 9.0, 3.3 * npk + 0.3 font "Sans,8" enhanced }
   set output "wave-arrival.".fmt
   set multiplot layout npk, 2 title "Arrival (a layer's velocity first reaches threshold x the pulse's peak) against depth; the wave speed is the slope"
   do for [k = 1:npk] {
@@ -88,12 +88,14 @@ do for [fmt in "png pdf"] {
            lw 1.5 pt 7 ps 0.6 title sprintf("p = %s Pa", pof(f))
     } else { plot NaN notitle }
     set title sprintf("Tasora-Anitescu CCP at fixed iteration counts N, %s (apparent speed: the solver's)", pkname(pk))
+    set key top left box opaque font ",8"
     set logscale x
     if (words(darr) > 0) {
       plot for [f in darr] f using (1e6 * column("arrival_s")):(1000 * column("depth_m")) with linespoints \
            lw 1.5 pt 7 ps 0.6 title sprintf("N = %s, h = %s s", itof(f), hof(f))
     } else { plot NaN notitle }
     unset logscale x
+    set key bottom right box opaque font ",8"
   }
   unset multiplot
   unset output
@@ -119,11 +121,14 @@ do for [fmt in "png pdf"] {
   set grid
   set logscale xy
   set autoscale
-  set offsets graph 0.05, graph 0.05, graph 0.1, graph 0.1
+  set offsets graph 0.05, graph 0.05, 0, 0
+  set format x "10^{%L}"
+  set format y "%g"
+  set mytics 10
   set title "Hertz-Mindlin penalty: speed against pressure (Hertz: c ~ p^{1/6})"
   set xlabel "static pressure p [Pa]"
   set ylabel "wave speed [m/s]"
-  set key top left box opaque
+  set key bottom right box opaque
   set samples 200
   S = "wave-summary.csv"
   vpmid = npen > 0 ? real(word(pv, (npen + 1) / 2 + (npen % 2 == 0 ? 1 : 0))) : NaN
@@ -145,6 +150,9 @@ do for [fmt in "png pdf"] {
   } else { set title "no penalty runs"; plot NaN notitle }
   set title "Tasora-Anitescu CCP: rigid contacts have no finite speed;\nthe apparent speed is set by the solver's iterations and h (Unger et al., PRE 65, 061305, 2002)"
   set xlabel "solver iterations per step N (tol = 0)"
+  set format x "%g"
+  set xrange [1.5:30]
+  set xtics (1, 2, 5, 10, 20, 50)
   set ylabel "apparent wave speed [m/s]"
   if (words(dv) > 0) {
     array H[nh]
