@@ -17,9 +17,9 @@
  * order as the plain solver does, while the blocks shared between two parts take Gauss-Seidel's
  * exact local solve from the velocities of the start of the sweep, which both holders know
  * alike, relaxed by CLAB_SPLIT_GS_SHARED_OMEGA (a Jacobi update: the other part moves the same
- * bodies at the same time): Gauss-Seidel inside a part, Jacobi across parts. On one part it is the plain gs to the bit; on P parts
- * its iterates depend on the partition (they converge to a solution of the same CCP, whose
- * velocities are unique). */
+ * bodies at the same time): Gauss-Seidel inside a part, Jacobi across parts. On one part it is
+ * the plain gs to the bit; on P parts its iterates depend on the partition (they converge to
+ * a solution of the same CCP, whose velocities are unique). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -318,7 +318,8 @@ int clab_split_solve(const char *name, const clab_split *S, const clab_split_com
     if (S->n == 0) return clab_ccp_finish(name, o, res, 0.0, err);
     run R = {S, comm, S->nlocal, calloc((size_t)NSLOTS * (size_t)S->nlocal, sizeof(double *)),
              calloc(2 * (size_t)S->nlocal, sizeof(double)), calloc(3 * (size_t)S->nlocal, sizeof(clab_xsum)), err};
-    int rc = R.a && R.m && R.acc ? fn(&R, o, ctl, x, res) : clab_error_set(err, CLAB_ENOMEM, "dvi split: out of memory");
+    int rc = R.a && R.m && R.acc ? fn(&R, o, ctl, x, res)
+                                 : clab_error_set(err, CLAB_ENOMEM, "dvi split: out of memory");
     free(R.a), free(R.m), free(R.acc);
     return rc;
 }
