@@ -39,8 +39,8 @@ static int dvi_create(const clab_world *w, clab_options *opt, void **self, clab_
     while (all[ns] && ns < 7) names[ns] = all[ns]->name, ns++;
     names[ns] = NULL;
     int solver = 0, warm = 1, fast = 1, sums = CLAB_SUMS_SEQUENTIAL;
-    if (clab_options_choice(opt, "solver", names, &solver, err) || clab_options_choice(opt, "fast", onoff, &fast, err) ||
-        clab_options_choice(opt, "sums", sums_names, &sums, err))
+    if (clab_options_choice(opt, "solver", names, &solver, err) ||
+        clab_options_choice(opt, "fast", onoff, &fast, err) || clab_options_choice(opt, "sums", sums_names, &sums, err))
         return CLAB_EINVAL;
     if (fast && sums == CLAB_SUMS_EXACT)
         return clab_error_set(err, CLAB_EINVAL, "dvi: sums=exact (exactly rounded global sums) runs on the plain path "

@@ -63,7 +63,8 @@ typedef struct clab_ccp_plain_control {
 } clab_ccp_plain_control;
 /* Solve with the plain solver of that name under ctl (CLAB_EINVAL for an unknown name). */
 int clab_ccp_plain_solve(const char *name, const clab_ccp_plain_control *ctl, const clab_ccp *P,
-                         const clab_ccp_options *o, double *nu, clab_ccp_work *W, clab_ccp_result *res, clab_error *err);
+                         const clab_ccp_options *o, double *nu, clab_ccp_work *W, clab_ccp_result *res,
+                         clab_error *err);
 
 /* The block steps of the plain solvers, shared with the split solver (split_solvers.c):
  * fi the block's factors (CLAB_BLOCK_FACTORS, solver_internal.h), rows at blocks[i].first.

@@ -440,7 +440,8 @@ PLAIN_ENTRIES(bb)
 
 #define JACOBI_SUMMARY "projected Jacobi with block scaling and relaxation omega (default 0.3), plain"
 #define GS_SUMMARY "projected Gauss-Seidel/SOR, block by block with exact local solves (omega default 1), plain"
-#define APGD_SUMMARY "Nesterov accelerated projected gradient with adaptive step and restart (Mazhar et al. 2015), plain"
+#define APGD_SUMMARY                                                                                                   \
+    "Nesterov accelerated projected gradient with adaptive step and restart (Mazhar et al. 2015), plain"
 #define BB_SUMMARY                                                                                                     \
     "Barzilai-Borwein spectral projected gradient with non-monotone line search (Birgin et al. 2000), plain"
 
@@ -465,7 +466,8 @@ static const struct {
 const clab_ccp_solver_type *clab_ccp_plain_solver_sums(const char *name, int sums)
 {
     for (size_t i = 0; i < NPLAIN; i++)
-        if (strcmp(plain_all[i].seq->name, name) == 0) return sums == CLAB_SUMS_EXACT ? plain_all[i].exact : plain_all[i].seq;
+        if (strcmp(plain_all[i].seq->name, name) == 0)
+            return sums == CLAB_SUMS_EXACT ? plain_all[i].exact : plain_all[i].seq;
     return NULL;
 }
 

@@ -336,7 +336,8 @@ static int lb_sum(void *ctx, const clab_split *S, clab_xsum *acc, int count)
         for (int j = 1; j < S->nlocal; j++) clab_xsum_merge(&total, &acc[(size_t)j * (size_t)count + (size_t)c]);
         for (int j = 0; j < S->nlocal; j++) acc[(size_t)j * (size_t)count + (size_t)c] = total;
     }
-    for (int j = 0; j < S->nlocal; j++) lb->counts[j].reductions++, lb->counts[j].reduce_bytes += count * CLAB_SPLIT_XSUM_BYTES;
+    for (int j = 0; j < S->nlocal; j++)
+        lb->counts[j].reductions++, lb->counts[j].reduce_bytes += count * CLAB_SPLIT_XSUM_BYTES;
     return CLAB_OK;
 }
 

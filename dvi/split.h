@@ -5,9 +5,10 @@
  * driven, is inert: it takes no impulse, its velocity change is 0 on every part and nobody
  * owns it). Part r holds
  *   - the blocks (contacts, joints) with a moving body it owns, in the global order of the
- *     CCP's blocks (the contacts' key order, then the joints). "Newton off": a block between
- *     bodies of two parts is held by both and computed identically on both, so no impulse is
- *     ever sent; a block of inert bodies only is held by part 0;
+ *     CCP's blocks (the contacts in (a, b, feature) order as clab_collide emits them, then
+ *     the joints). "Newton off": a block between bodies of two parts is held by both and
+ *     computed identically on both, so no impulse is ever sent; a block of inert bodies only
+ *     is held by part 0;
  *   - its local bodies: the owned ones (global order), the ghosts (the other moving bodies of
  *     its blocks, grouped by owner part, global order in a group), then the inert bodies of
  *     its blocks;

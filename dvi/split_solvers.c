@@ -17,9 +17,9 @@
  * order as the plain solver does, while the blocks shared between two parts take Gauss-Seidel's
  * exact local solve from the velocities of the start of the sweep, which both holders know
  * alike, relaxed by CLAB_SPLIT_GS_SHARED_OMEGA (a Jacobi update: the other part moves the same
- * bodies at the same time): Gauss-Seidel inside a part, Jacobi across parts. On one part it is the plain gs to the bit; on P parts
- * its iterates depend on the partition (they converge to a solution of the same CCP, whose
- * velocities are unique). */
+ * bodies at the same time): Gauss-Seidel inside a part, Jacobi across parts. On one part it is
+ * the plain gs to the bit; on P parts its iterates depend on the partition (they converge to
+ * a solution of the same CCP, whose velocities are unique). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,12 +107,14 @@ static void observe(run *R, const clab_split_control *ctl, long it, double *cons
     if (ctl && ctl->observe) ctl->observe(ctl->ctx, it, R->S, x);
 }
 
-/* the factors of every part's diagonal blocks; x projected onto C */
-static int start(run *R, double *const *f, double *const *x)
+/* the start of every solver, agreed by all parts: the scratch (rc: CLAB_ENOMEM when a slot
+ * failed), the factors of the diagonal blocks (f NULL: none), x projected onto C */
+static int start(run *R, int rc, double *const *f, double *const *x)
 {
+    if (rc) clab_error_set(R->err, rc, "dvi split: out of memory for the solver's scratch");
     for (int j = 0; j < R->nl; j++) {
-        R->m[j] = clab_ccp_block_factors(P_of(R, j), f[j], R->err);
-        clab_ccp_project(P_of(R, j), x[j]);
+        R->m[j] = rc ? rc : f ? clab_ccp_block_factors(P_of(R, j), f[j], R->err) : CLAB_OK;
+        if (!rc) clab_ccp_project(P_of(R, j), x[j]);
     }
     return agree(R);
 }
@@ -125,9 +127,8 @@ static int jacobi(run *R, const clab_ccp_options *o, const clab_split_control *c
     int rc = CLAB_OK;
     double *const *Nx = slot(R, 0, ROWS, &rc), *const *d = slot(R, 1, ROWS, &rc);
     double *const *u = slot(R, 2, BODIES, &rc), *const *f = slot(R, 3, FACTORS, &rc);
-    if (rc) return clab_error_set(R->err, rc, "dvi split: out of memory in the jacobi solver");
     double r;
-    if ((rc = start(R, f, x)) || (rc = products(R, x, u, Nx)) || (rc = residual(R, x, Nx, d, &r))) return rc;
+    if ((rc = start(R, rc, f, x)) || (rc = products(R, x, u, Nx)) || (rc = residual(R, x, Nx, d, &r))) return rc;
     res->body_passes = 1;
     while (r > o->tol && res->iterations < o->max_iter && isfinite(r)) {
         for (int j = 0; j < R->nl; j++) /* every block from the same d */
@@ -167,9 +168,8 @@ static int gs(run *R, const clab_ccp_options *o, const clab_split_control *ctl, 
     int rc = CLAB_OK;
     double *const *Nx = slot(R, 0, ROWS, &rc), *const *d = slot(R, 1, ROWS, &rc);
     double *const *u = slot(R, 2, BODIES, &rc), *const *f = slot(R, 3, FACTORS, &rc);
-    if (rc) return clab_error_set(R->err, rc, "dvi split: out of memory in the gs solver");
     double r;
-    if ((rc = start(R, f, x)) || (rc = products(R, x, u, Nx)) || (rc = residual(R, x, Nx, d, &r))) return rc;
+    if ((rc = start(R, rc, f, x)) || (rc = products(R, x, u, Nx)) || (rc = residual(R, x, Nx, d, &r))) return rc;
     res->body_passes = 1;
     while (r > o->tol && res->iterations < o->max_iter && isfinite(r)) {
         for (int j = 0; j < R->nl; j++) gs_sweep(R, j, f[j], o->omega, d[j], u[j], x[j]);
@@ -260,8 +260,7 @@ static int apgd(run *R, const clab_ccp_options *o, const clab_split_control *ctl
     double *const *Nx = slot(R, 3, ROWS, &rc), *const *Nxn = slot(R, 4, ROWS, &rc), *const *Ny = slot(R, 5, ROWS, &rc);
     double *const *d = slot(R, 6, ROWS, &rc), *const *best = slot(R, 7, ROWS, &rc);
     double *const *u = slot(R, 8, BODIES, &rc);
-    if (rc) return clab_error_set(R->err, rc, "dvi split: out of memory in the apgd solver");
-    for (int j = 0; j < R->nl; j++) clab_ccp_project(P_of(R, j), nu[j]);
+    if ((rc = start(R, rc, NULL, nu))) return rc;
     copy(R, x, nu);
     double r, L = 0.0, s[3], theta = 1.0;
     if ((rc = products(R, x, u, Nx)) || (rc = residual(R, x, Nx, d, &r))) return rc;
@@ -319,7 +318,8 @@ int clab_split_solve(const char *name, const clab_split *S, const clab_split_com
     if (S->n == 0) return clab_ccp_finish(name, o, res, 0.0, err);
     run R = {S, comm, S->nlocal, calloc((size_t)NSLOTS * (size_t)S->nlocal, sizeof(double *)),
              calloc(2 * (size_t)S->nlocal, sizeof(double)), calloc(3 * (size_t)S->nlocal, sizeof(clab_xsum)), err};
-    int rc = R.a && R.m && R.acc ? fn(&R, o, ctl, x, res) : clab_error_set(err, CLAB_ENOMEM, "dvi split: out of memory");
+    int rc = R.a && R.m && R.acc ? fn(&R, o, ctl, x, res)
+                                 : clab_error_set(err, CLAB_ENOMEM, "dvi split: out of memory");
     free(R.a), free(R.m), free(R.acc);
     return rc;
 }
