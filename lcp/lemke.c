@@ -170,6 +170,16 @@ static long ratio_test(const double *T, const int *basic, size_t n, size_t m, si
     return best;
 }
 
+/* 1 when z0 is basic at a value no larger than eps_q (zero to the method's rounding): the basis
+ * with z0 = 0 solves the LCP (w = M z + q + e z0 >= 0 and complementary), reached on a tie the
+ * ratio test did not see */
+static int z0_zero(const double *T, const int *basic, size_t n, size_t m, double eps_q)
+{
+    for (size_t i = 0; i < n; i++)
+        if (basic[i] == (int)(2 * n)) return fabs(T[i * m + 2 * n + 1]) <= eps_q;
+    return 0;
+}
+
 /* The pivots from the basis with z0 just entered, enter the first entering column, until z0
  * leaves, a ray, a repeated basis or the bound; z from the final basis. */
 static int run(size_t n, size_t m, size_t lex, size_t enter, double eps_q, long max_pivots, clab_lemke_work *W,
@@ -186,7 +196,7 @@ static int run(size_t n, size_t m, size_t lex, size_t enter, double eps_q, long 
     while (*pivots < max_pivots) {
         const long row = ratio_test(T, basic, n, m, lex, enter, eps_q);
         if (row < 0) {
-            status = CLAB_LEMKE_RAY;
+            status = z0_zero(T, basic, n, m, eps_q) ? CLAB_LEMKE_SOLVED : CLAB_LEMKE_RAY;
             break;
         }
         const int leave = basic[row];
