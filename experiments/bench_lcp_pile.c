@@ -15,10 +15,13 @@
  *     set-up of a step (collision, rows, the local matrices) cancels; Lemke: the step's time per
  *     pivot instead (it has no iterations to difference).
  * Lemke's dense tableau (n = contacts (k + 2) unknowns, n (2n + 2) doubles, O(n^2) a pivot)
- * runs on the small piles only, with at most 20,000 pivots, from the cold start (lcp-lemke) and
- * warm-started from the basis of pgs' answer to 1e-8 m/s (lcp-lemke-warm, lemke_start=pgs): on
- * these periodic lattice piles (rank-deficient N, many contacts per body) both reach that bound,
- * which is printed as the finding with the time per pivot up to it (doc/lcp.md, "Limits").
+ * runs on the small piles only, with at most 20,000 pivots, from the cold start (lcp-lemke),
+ * warm-started from the basis of pgs' answer to 1e-8 m/s (lcp-lemke-warm, lemke_start=pgs), and
+ * on the regularized LCP (lcp-lemke-reg<X>, lemke_reg=X: A + eps I on the impulse rows). On
+ * these periodic lattice piles (rank-deficient N, many contacts per body) the first two reach
+ * that bound, printed as the finding with the time per pivot up to it; the regularized ones end
+ * (doc/lcp.md, "Limits"). Every row also gives its last step's natural-map residual of the
+ * unregularized LCP [m/s] and the largest body speed after it (the pile at rest: ~0).
  * Rows of bench-summary.csv: lcp-pile-<N>-<method>. */
 #include "config.h"
 
@@ -46,6 +49,8 @@ static const lp_method methods[] = {
     {"lcp-pgs", "lcp", "solver=pgs,tol=1e-4,max_iter=1000", 0},
     {"lcp-lemke-warm", "lcp", "solver=lemke,lemke_start=pgs,tol=1e-8,max_iter=1000,max_pivots=20000", 1},
     {"lcp-lemke", "lcp", "solver=lemke,max_pivots=20000", 1},
+    {"lcp-lemke-reg1e-2", "lcp", "solver=lemke,lemke_reg=1e-2,max_pivots=20000", 1},
+    {"lcp-lemke-reg3e-4", "lcp", "solver=lemke,lemke_reg=3e-4,max_pivots=20000", 1},
     {"dvi-apgd", "dvi", "solver=apgd,tol=1e-4,max_iter=1000", 0},
     {"dvi-gs", "dvi", "solver=gs,tol=1e-4,max_iter=1000", 0},
 };
@@ -93,7 +98,7 @@ static int load_warm(clab_sim *s, FILE *warm, clab_error *err)
  * or up to a failing one, which counts: Lemke's time to its pivot bound), with the iterations a
  * step made (mean); *done: the steps made */
 static int time_step(const clab_world *w0, FILE *warm, const lp_method *m, const char *extra, int steps,
-                     double *mean, double *iters, size_t *contacts, int *done, clab_error *err)
+                     double *mean, double *iters, size_t *contacts, int *done, double acc[2], clab_error *err)
 {
     clab_world *w = clab_world_clone(w0);
     clab_sim *s = w ? make_sim(w, m->backend, m->options, extra, err) : NULL;
@@ -109,6 +114,11 @@ static int time_step(const clab_world *w0, FILE *warm, const lp_method *m, const
         s->type->stats(s->self, &st);
         it += st.iterations;
         *contacts = s->contacts.n;
+        if (!rc) { /* the last step's natural-map residual (of the unregularized LCP) and max |v+| */
+            acc[0] = st.residual;
+            acc[1] = 0.0;
+            for (size_t b = 0; b < w->nbodies; b++) acc[1] = fmax(acc[1], clab_v3_norm(w->bodies[b].rdot));
+        }
     }
     *done = k;
     *mean = k ? t / k : 0.0;
@@ -147,11 +157,11 @@ static int run_size(const bench_ctx *c, int nx, int nz, int small)
         const lp_method *m = &methods[mi];
         if (m->lemke && !small) continue;
         double best = 0.0, t_short = INFINITY, t_long = INFINITY;
-        double it = 0.0, it2 = 0.0;
+        double it = 0.0, it2 = 0.0, acc[2] = {NAN, NAN}, acc2[2];
         size_t nc = 0;
         int done = 0, done2 = 0;
         const char *ended = "";
-        if (time_step(w0, warm, m, NULL, STEPS, &best, &it, &nc, &done, &err)) {
+        if (time_step(w0, warm, m, NULL, STEPS, &best, &it, &nc, &done, acc, &err)) {
             if (!m->lemke) {
                 fprintf(stderr, "lcp-pile: %s on %d spheres: %s\n", m->name, N, err.msg);
                 status = 1;
@@ -168,8 +178,8 @@ static int run_size(const bench_ctx *c, int nx, int nz, int small)
             snprintf(e2, sizeof e2, "tol=0,max_iter=%d", LONG);
             for (int r = 0; r < REPS && !status; r++) {
                 double ts, tl;
-                if (time_step(w0, warm, m, e1, 1, &ts, &it2, &nc, &done2, &err) ||
-                    time_step(w0, warm, m, e2, 1, &tl, &it2, &nc, &done2, &err)) {
+                if (time_step(w0, warm, m, e1, 1, &ts, &it2, &nc, &done2, acc2, &err) ||
+                    time_step(w0, warm, m, e2, 1, &tl, &it2, &nc, &done2, acc2, &err)) {
                     fprintf(stderr, "lcp-pile: %s on %d spheres: %s\n", m->name, N, err.msg);
                     status = 1;
                 }
@@ -179,14 +189,16 @@ static int run_size(const bench_ctx *c, int nx, int nz, int small)
             per_iter = (t_long - t_short) / (LONG - SHORT);
         }
         const double ns = 1e9 * per_iter / (double)(nc ? nc : 1);
-        printf("  %-10s %8zu contacts %10.4g s/step %9.1f %-7s %10.1f ns per (contact x %s)%s\n", m->name, nc, best, it,
-               m->lemke ? "pivots" : "iter", ns, m->lemke ? "pivot" : "iteration", ended);
+        printf("  %-10s %8zu contacts %10.4g s/step %9.1f %-7s %10.1f ns per (contact x %s); residual %.3g m/s, "
+               "max |v+| %.3g m/s%s\n", m->name, nc, best, it, m->lemke ? "pivots" : "iter", ns,
+               m->lemke ? "pivot" : "iteration", acc[0], acc[1], ended);
         fflush(stdout);
         char name[64], note[256];
         snprintf(name, sizeof name, "lcp-pile-%d-%s", N, m->name);
-        snprintf(note, sizeof note, "%s %s; %.1f %s a step; %.1f ns per (contact x %s)%s%s; load %.2f", m->backend,
-                 m->options, it, m->lemke ? "pivots" : "iterations", ns, m->lemke ? "pivot" : "iteration",
-                 m->lemke ? "" : " from tol=0 steps", ended, bench_load1());
+        snprintf(note, sizeof note, "%s %s; %.1f %s a step; %.1f ns per (contact x %s)%s; residual %.3g m/s; max |v+| "
+                 "%.3g m/s%s; load %.2f", m->backend, m->options, it, m->lemke ? "pivots" : "iterations", ns,
+                 m->lemke ? "pivot" : "iteration", m->lemke ? "" : " from tol=0 steps", acc[0], acc[1], ended,
+                 bench_load1());
         for (char *p = note; *p; p++)
             if (*p == ',') *p = ' ';
         bench_row row = {name, 1, (long)N, (long)nc, done, done * best, bench_peak_rss_bytes(), note};

@@ -52,7 +52,8 @@ static int lcp_create(const clab_world *w, clab_options *opt, void **self, clab_
         clab_options_int(opt, "lemke_max_unknowns", 1, 100000, &s->max_unknowns, err) ||
         clab_options_double(opt, "recovery_speed", 0.0, 1e300, &s->recovery_speed, err) ||
         clab_options_choice(opt, "warm_start", onoff, &warm, err) ||
-        clab_options_choice(opt, "lemke_start", starts, &start, err)) {
+        clab_options_choice(opt, "lemke_start", starts, &start, err) ||
+        clab_options_double(opt, "lemke_reg", 0.0, 1.0, &s->lemke_reg, err)) {
         lcp_destroy(s);
         return CLAB_EINVAL;
     }
@@ -123,6 +124,10 @@ static void lcp_meta(const void *self, clab_options *m)
     clab_options_set(m, "lcp_recovery_speed_m_s", v, NULL);
     clab_options_set(m, "lcp_warm_start", onoff[s->warm_start], NULL);
     if (s->solver == CLAB_LCP_LEMKE) clab_options_set(m, "lcp_lemke_start", starts[s->lemke_start], NULL);
+    if (s->solver == CLAB_LCP_LEMKE && s->lemke_reg > 0.0) {
+        snprintf(v, sizeof v, "%.17g", s->lemke_reg);
+        clab_options_set(m, "lcp_lemke_reg", v, NULL);
+    }
     clab_options_set(m, "lcp_method",
                      "Stewart-Trinkle / Anitescu-Potra LCP: polyhedral friction cone of k edges d_j = cos(2 pi j/k) u "
                      "+ sin(2 pi j/k) w, unknowns c_n, beta, lambda; stabilization Phi/h",
@@ -187,6 +192,9 @@ const clab_backend_type clab_backend_lcp = {
     "  lemke_start=cold|pgs      lemke: from z = 0 with covering vector e (default), or from the\n"
     "                            complementary basis of the pgs answer (pgs options apply, warm\n"
     "                            started as pgs), covering vector d = B e; cold start on failure\n"
+    "  lemke_reg=X               lemke: solve with A + eps I on the c_n and beta rows, eps = X times\n"
+    "                            their mean diagonal (default 0; 0 .. 1): a unique impulse on\n"
+    "                            degenerate LCPs (piles), at a complementarity error of order eps\n"
     "  envelope=X                delta_K: contacts with Phi < delta_K enter the LCP [m] (default 0.002)\n",
     0.002,
     lcp_create,

@@ -45,6 +45,7 @@ typedef struct clab_lcp {
     double recovery_speed;     /* cap on -Phi/h [m/s] */
     int warm_start;            /* pgs: start from the last step's impulses */
     int lemke_start;           /* lemke: CLAB_LCP_START_COLD (z = 0, d = e) or _PGS (the basis of pgs' answer) */
+    double lemke_reg;          /* lemke: eps of A + eps I on the (c_n, beta) rows, relative to their mean diagonal */
     /* per-step data, reused */
     clab_ccp ccp;              /* rows n, u, w per contact, joint rows, p, N_ii (dvi/ccp.h) */
     double *z;                 /* [m ncontacts] (c_n, beta_1..k, lambda) per contact, m = k + 2 */
@@ -91,6 +92,10 @@ void clab_lcp_local(const clab_lcp_cone *K, const double *Nii, double mu, double
 void clab_lcp_split(const clab_lcp_cone *K, double fu, double fw, double *beta);
 /* gamma = T z for one contact (z unscaled: c_n, beta, lambda) */
 void clab_lcp_gamma(const clab_lcp_cone *K, const double *z, double gamma[3]);
+/* lemke_reg: A + eps I on the c_n and beta rows of the LCP of nl = contacts m unknowns (A row
+ * major nl x nl, m = k + 2 unknowns a contact, lambda last), eps = reg times those rows' mean
+ * diagonal; returns eps */
+double clab_lcp_regularize(double *A, size_t nl, int m, double reg);
 /* The dense N = P^T M^-1 P of the CCP's rows (n x n row major), from the bodies' incidences. */
 void clab_lcp_dense_N(const clab_ccp *P, double *Nd);
 /* The natural-map residual [m/s] and the diagnostics of z, nu against d = N nu + p */

@@ -169,6 +169,7 @@ int clab_lcp_lemke(clab_lcp *s, clab_error *err)
         }
     }
     assemble(s, Nd, n, pc, A, q);
+    if (s->lemke_reg > 0.0) clab_lcp_regularize(A, nl, m, s->lemke_reg);
     long piv = 0;
     int st;
     s->start_status = -1;

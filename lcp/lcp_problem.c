@@ -165,3 +165,23 @@ double clab_lcp_residual(const clab_lcp_cone *K, const clab_ccp *P, const double
     *complementarity = cp;
     return r;
 }
+
+/* A + eps I on the impulse rows (c_n, beta): the impulse block T^T N T becomes positive
+ * definite, so the impulses are unique where N is rank deficient (a pile: more contact rows
+ * than velocities), as in the regularized CCP. The lambda rows (the polygon, zero diagonal)
+ * are left. With w_eps = A_eps z + q = 0 where z_r > 0, the unregularized w = w_eps - eps z:
+ * z solves the original LCP up to a natural-map residual of eps max z. */
+double clab_lcp_regularize(double *A, size_t nl, int m, double reg)
+{
+    double sum = 0.0;
+    size_t cnt = 0;
+    for (size_t r = 0; r < nl; r++)
+        if ((int)(r % (size_t)m) != m - 1) {
+            sum += A[r * nl + r];
+            cnt++;
+        }
+    const double eps = reg * (cnt ? sum / (double)cnt : 1.0);
+    for (size_t r = 0; r < nl; r++)
+        if ((int)(r % (size_t)m) != m - 1) A[r * nl + r] += eps;
+    return eps;
+}

@@ -13,6 +13,7 @@
 #define PIVOT_EPS 1e-11 /* an entry of the entering column is positive when > PIVOT_EPS max(1, |column|) */
 #define RATIO_EPS 1e-12 /* relative tolerance of a tie in the ratio test */
 #define CRASH_EPS 1e-6  /* warm start: a guessed column is dependent when its pivot is below CRASH_EPS max(1, |M_ii|) */
+#define Z0_EPS 1e3   /* at a ray, z0 <= Z0_EPS eps_q (1e-11 max |q|) counts as zero: the basis solves the LCP */
 #define SEEN_MAX (1u << 20) /* slots of the basis-hash table at most (8 MB) */
 
 void clab_lemke_work_init(clab_lemke_work *W)
@@ -170,6 +171,16 @@ static long ratio_test(const double *T, const int *basic, size_t n, size_t m, si
     return best;
 }
 
+/* 1 when z0 is basic at a value no larger than tol (zero to the rounding of a long path): the
+ * basis with z0 dropped solves the LCP to tol (w = M z + q + e z0 >= 0 and complementary, so
+ * M z + q >= -tol), reached on a tie the ratio test did not see */
+static int z0_zero(const double *T, const int *basic, size_t n, size_t m, double eps_q)
+{
+    for (size_t i = 0; i < n; i++)
+        if (basic[i] == (int)(2 * n)) return fabs(T[i * m + 2 * n + 1]) <= eps_q;
+    return 0;
+}
+
 /* The pivots from the basis with z0 just entered, enter the first entering column, until z0
  * leaves, a ray, a repeated basis or the bound; z from the final basis. */
 static int run(size_t n, size_t m, size_t lex, size_t enter, double eps_q, long max_pivots, clab_lemke_work *W,
@@ -186,7 +197,7 @@ static int run(size_t n, size_t m, size_t lex, size_t enter, double eps_q, long 
     while (*pivots < max_pivots) {
         const long row = ratio_test(T, basic, n, m, lex, enter, eps_q);
         if (row < 0) {
-            status = CLAB_LEMKE_RAY;
+            status = z0_zero(T, basic, n, m, Z0_EPS * eps_q) ? CLAB_LEMKE_SOLVED : CLAB_LEMKE_RAY;
             break;
         }
         const int leave = basic[row];

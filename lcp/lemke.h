@@ -10,7 +10,9 @@
  * no basis repeats, so no cycling, also on degenerate problems); the method ends when z0
  * leaves (a solution) or when the entering column has no positive entry (a secondary ray:
  * for a P-matrix or a copositive-plus M with a feasible LCP this does not happen, otherwise
- * the LCP may have no solution). An iteration bound guards against rounding. Not installed. */
+ * the LCP may have no solution; a ray met with z0 basic at no more than 1e-11 max |q| ends as a
+ * solution instead: that basis solves the LCP to z0). An iteration bound guards against
+ * rounding. Not installed. */
 #ifndef CLAB_LEMKE_H
 #define CLAB_LEMKE_H
 

@@ -2,7 +2,8 @@
  * polyhedral friction cone, through clab_sim with h = 1e-3 s, g = 9.81 m/s^2, m = 1 kg:
  *   - a box (4 corner contacts) at rest on a plane: sum of F_n = m g within 1e-6 relative after
  *     0.5 s, tangential force 0, for both solvers and Lemke warm-started from pgs' basis
- *     (lemke_start=pgs; pgs stops at 1e-9 m/s here, Lemke is exact);
+ *     (lemke_start=pgs; pgs stops at 1e-9 m/s here, Lemke is exact), and regularized
+ *     (lemke_reg=1e-6: the box settles where Phi/h = -eps c_n, so the sum is m g again);
  *   - the same box under gravity tilted by theta, the slope's downhill direction at angle alpha
  *     from an edge of the k-gon: the friction it can take up the slope is mu m g cos(theta)
  *     r(alpha), r(alpha) = cos(pi/k) / cos(alpha - pi/k) for alpha in [0, 2 pi/k] (the k-gon's
@@ -13,7 +14,7 @@
  *   - a pendulum on a distance joint and on a spherical joint: the joint holds to 2 h^2 g (the
  *     position update's miss of the circle, h^2 omega^2 L / 2 <= h^2 g), Lemke (joints eliminated
  *     by Cholesky) and pgs agree to 1e-9 m;
- *   - bad options are refused naming the key; Lemke refuses an LCP beyond lemke_max_unknowns. */
+ *   - bad options are refused naming the key (lemke_reg above 1 too); Lemke refuses an LCP beyond lemke_max_unknowns. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -185,6 +186,9 @@ static void refusals(void)
     s = sim(w, "solver=simplex", &err);
     tap_ok(!s && strstr(err.msg, "solver"), "solver=simplex refused: %s", s ? "(accepted)" : err.msg);
     clab_sim_destroy(s);
+    s = sim(w, "solver=lemke lemke_reg=2", &err);
+    tap_ok(!s && strstr(err.msg, "lemke_reg"), "lemke_reg=2 refused: %s", s ? "(accepted)" : err.msg);
+    clab_sim_destroy(s);
     s = sim(w, "solver=lemke lemke_max_unknowns=20", &err);
     const int rc = s ? clab_sim_step(s, &err) : -1;
     tap_ok(s && rc != CLAB_OK && strstr(err.msg, "solver=pgs") && w->step == 0,
@@ -198,6 +202,7 @@ int main(void)
     at_rest("solver=pgs tol=1e-9");
     at_rest("solver=lemke");
     at_rest("solver=lemke lemke_start=pgs tol=1e-9");
+    at_rest("solver=lemke lemke_reg=1e-6"); /* 12 contact rows on 6 velocities: N rank deficient */
     const double pi = M_PI;
     const struct { int k; double alpha; const char *solver; } cases[] = {
         {4, 0.0, "pgs"}, {4, pi / 4, "pgs"}, {4, pi / 8, "pgs"}, {8, 0.0, "pgs"},
