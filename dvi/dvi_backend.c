@@ -12,6 +12,7 @@
 
 
 static const char *const onoff[] = {"off", "on", NULL};
+static const char *const sums_names[] = {"sequential", "exact", NULL}; /* CLAB_SUMS_* */
 
 static void dvi_destroy(void *self)
 {
@@ -37,14 +38,19 @@ static int dvi_create(const clab_world *w, clab_options *opt, void **self, clab_
     int ns = 0;
     while (all[ns] && ns < 7) names[ns] = all[ns]->name, ns++;
     names[ns] = NULL;
-    int solver = 0, warm = 1, fast = 1;
-    if (clab_options_choice(opt, "solver", names, &solver, err) || clab_options_choice(opt, "fast", onoff, &fast, err))
+    int solver = 0, warm = 1, fast = 1, sums = CLAB_SUMS_SEQUENTIAL;
+    if (clab_options_choice(opt, "solver", names, &solver, err) ||
+        clab_options_choice(opt, "fast", onoff, &fast, err) || clab_options_choice(opt, "sums", sums_names, &sums, err))
         return CLAB_EINVAL;
+    if (fast && sums == CLAB_SUMS_EXACT)
+        return clab_error_set(err, CLAB_EINVAL, "dvi: sums=exact (exactly rounded global sums) runs on the plain path "
+                                                "only: add fast=off");
 
     clab_dvi *s = calloc(1, sizeof *s);
     if (!s) return clab_error_set(err, CLAB_ENOMEM, "dvi: out of memory");
     s->fast = fast;
-    s->solver = fast ? all[solver] : clab_ccp_plain_solver(all[solver]->name);
+    s->sums = sums;
+    s->solver = fast ? all[solver] : clab_ccp_plain_solver_sums(all[solver]->name, sums);
     s->opt = clab_ccp_default_options(s->solver);
     s->recovery_speed = 1.0;
     clab_ccp_init(&s->ccp);
@@ -125,6 +131,7 @@ static void dvi_meta(const void *self, clab_options *m)
     clab_options_set(m, "dvi_recovery_speed_m_s", v, NULL);
     clab_options_set(m, "dvi_warm_start", onoff[s->warm_start], NULL);
     clab_options_set(m, "dvi_fast", onoff[s->fast], NULL);
+    clab_options_set(m, "dvi_sums", sums_names[s->sums], NULL);
     /* what the numbers mean */
     clab_options_set(m, "dvi_method", "Tasora-Anitescu CCP, Eq. (5) and (10): relaxed friction, stabilization Phi/h", NULL);
     clab_options_set(m, "dvi_residual",
@@ -201,6 +208,9 @@ const clab_backend_type clab_backend_dvi = {
     "  fast=on|off               on (default): the fast products and solvers (two lanes, fused\n"
     "                            passes, OpenMP); off: the plain, single-threaded transcription of\n"
     "                            the same solvers (tests/test_dvi_plain.c holds the two together)\n"
+    "  sums=sequential|exact     the plain solvers' global sums (APGD, BB): in the order of the\n"
+    "                            unknowns (default), or exactly rounded, independent of order and\n"
+    "                            of a split into parts (doc/dvi.md; fast=off only)\n"
     CLAB_DVI_REG_HELP,
     0.002,
     dvi_create,

@@ -12,6 +12,7 @@ typedef struct clab_dvi {
     /* options */
     const clab_ccp_solver_type *solver; /* of the fast path (fast_*.c) or the plain one (plain_solvers.c) */
     int fast;                     /* 1: the fast products and solvers (default), 0: the plain ones */
+    int sums;                     /* CLAB_SUMS_* (sums.h): the plain solvers' global sums */
     clab_ccp_options opt;         /* max_iter, tol [m/s], omega */
     double recovery_speed;        /* cap on -Phi/h [m/s] */
     int warm_start;               /* 1: start from the last step's impulses */

@@ -15,6 +15,8 @@ libcontactlab_la_SOURCES += \
 	dvi/fast_bb.c \
 	dvi/plain_products.c \
 	dvi/plain_solvers.c \
+	dvi/split.c \
+	dvi/split_solvers.c \
 	dvi/step.c \
 	dvi/warmstart.c \
 	dvi/regularize.c \
@@ -32,5 +34,7 @@ noinst_HEADERS += \
 	dvi/solver_internal.h \
 	dvi/ccp_fast.h \
 	dvi/plain.h \
+	dvi/sums.h \
+	dvi/split.h \
 	dvi/dvi_internal.h \
 	dvi/dvi_problem.h

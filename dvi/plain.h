@@ -13,6 +13,7 @@
 #define CLAB_DVI_PLAIN_H
 
 #include "ccp_solver.h"
+#include "sums.h"
 
 /* f = D gamma per body, world frame [6 nbodies]: the force (sum of +-F_i) and the torque (sum
  * of +-r x F_i) of the impulses F_i = t_n gamma_n + t_u gamma_u + t_w gamma_w of the blocks;
@@ -48,5 +49,41 @@ extern const clab_ccp_solver_type clab_ccp_plain_apgd;
 extern const clab_ccp_solver_type clab_ccp_plain_bb;
 /* The plain solver of the same name as a fast one (NULL when there is none). */
 const clab_ccp_solver_type *clab_ccp_plain_solver(const char *name);
+/* The same, summing with sums: CLAB_SUMS_SEQUENTIAL (the objects above) or CLAB_SUMS_EXACT
+ * (sums.h: the global sums exactly rounded; the option sums=exact). */
+const clab_ccp_solver_type *clab_ccp_plain_solver_sums(const char *name, int sums);
+
+/* What a plain solve does beyond its options: how it sums (CLAB_SUMS_*) and an observer
+ * called after every iteration with its iteration number (1, 2, ..) and iterate nu (jacobi,
+ * gs, bb: the iterate; apgd: x_{k+1}, before the momentum), or NULL. */
+typedef struct clab_ccp_plain_control {
+    int sums;
+    void (*observe)(void *ctx, long iteration, const double *nu);
+    void *ctx;
+} clab_ccp_plain_control;
+/* Solve with the plain solver of that name under ctl (CLAB_EINVAL for an unknown name). */
+int clab_ccp_plain_solve(const char *name, const clab_ccp_plain_control *ctl, const clab_ccp *P,
+                         const clab_ccp_options *o, double *nu, clab_ccp_work *W, clab_ccp_result *res,
+                         clab_error *err);
+
+/* The block steps of the plain solvers, shared with the split solver (split_solvers.c):
+ * fi the block's factors (CLAB_BLOCK_FACTORS, solver_internal.h), rows at blocks[i].first.
+ *   jacobi: x_i <- Proj_Ki(x_i - omega/L_i d_i) (a joint: x_j - omega N_jj^-1 d_j);
+ *   gs: the exact local solve of block i from u = M^-1 D gamma, relaxed by omega, u updated;
+ *   gs_add_velocity: u_a, u_b += M^-1 D_i dx (m = the block's rows). */
+void clab_ccp_plain_jacobi_block(const clab_ccp *P, size_t i, const double *fi, double omega, const double *d,
+                                 double *x);
+void clab_ccp_plain_gs_block(const clab_ccp *P, size_t i, const double *fi, double omega, double *u, double *gamma);
+/* gs_block's step from a given d_i (the block's rows of N gamma + p): gamma_i updated in place,
+ * dx = its change; returns 1 when it moved */
+int clab_ccp_plain_local_step(const clab_ccp *P, size_t i, const double *fi, double omega, const double *d,
+                              double *gamma, double *dx);
+void clab_ccp_plain_gs_add_velocity(const clab_ccp *P, size_t i, int m, const double *dx, double *u);
+/* APGD's doublings of L per iteration at most */
+#define CLAB_PLAIN_APGD_MAX_BACKTRACK 60
+/* Gauss-Seidel's sweeps between recomputations of u = M^-1 D gamma (round-off drift) */
+#define CLAB_PLAIN_GS_REFRESH 25
+/* max over the blocks of lambda_max(N_kk): the floor of the Lipschitz estimate */
+double clab_ccp_plain_block_lmax(const clab_ccp *P);
 
 #endif

@@ -29,7 +29,8 @@ libcontactlab_la_SOURCES += \
 	lib/analytic.c \
 	lib/measure.c \
 	lib/measure_volume.c \
-	lib/analytic_painleve.c
+	lib/analytic_painleve.c \
+	lib/xsum.c
 
 ## driven bodies, applied loads, servo walls, the force on a body
 libcontactlab_la_SOURCES += lib/motion.c lib/servo.c lib/body_force.c
@@ -59,7 +60,7 @@ pkginclude_HEADERS += \
 ## internal: the hot loops' helpers (SIMD selects, prefetch, inlining), timers, lanes, balance,
 ## the fast paths' hooks and the collider's thread partition
 noinst_HEADERS += lib/clab_simd.h lib/clab_clock.h lib/clab_v2.h lib/clab_balance.h lib/clab_backend_fast.h \
-	lib/clab_partition.h lib/guard.h
+	lib/clab_partition.h lib/guard.h lib/clab_xsum.h
 ## the collision layer's private headers, top to bottom (collide_internal.h draws the flow)
 noinst_HEADERS += lib/collide_internal.h lib/narrow.h lib/narrow_pair.h lib/broadphase.h lib/sphere_list.h \
 	lib/collide_common.h

@@ -26,3 +26,9 @@ tests_test_apgd_reference_LDADD = $(CLAB_LDADD)
 ## the plain path (fast=off) against the fast one (fast=on): the same bits, or rounding
 clab_tests += tests/test_dvi_plain
 tests_test_dvi_plain_LDADD = $(CLAB_LDADD)
+## the split solvers (dvi/split.h): jacobi and apgd on P parts give one process's bits (sums=exact)
+clab_tests += tests/test_dvi_split
+tests_test_dvi_split_LDADD = $(CLAB_LDADD)
+## benchmark (not a test): the split solvers on a settled pile, P = 1..4 bricks: bits, traffic
+noinst_PROGRAMS += tests/bench_dvi_split
+tests_bench_dvi_split_LDADD = $(CLAB_LDADD)
