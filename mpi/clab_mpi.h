@@ -36,6 +36,11 @@ typedef struct clab_mpi_traffic {
     long re_messages;     /* rebuilds: the gathers of the states and the keyed records */
     double re_bytes;
     long steps, rebuilds; /* steps taken and rebuilds done (the first build included) */
+    long ccp_exchanges;   /* the DVI split solver's (mpi/ccp_comm.c): exchanges of ghost velocities, */
+    long ccp_messages;    /* their messages and bytes sent, */
+    double ccp_bytes;
+    long ccp_reductions;  /* its all-reduces (exact sums, maxima) and the bytes this rank gave them */
+    double ccp_reduce_bytes;
     double t_exchange;    /* wall time in the exchanges and collectives [s] */
 } clab_mpi_traffic;
 
@@ -69,12 +74,24 @@ typedef struct clab_mpi_domain {
     clab_mpi_traffic traffic;
 } clab_mpi_domain;
 
+typedef struct clab_mpi_ccp_comm clab_mpi_ccp_comm;
+
 /* a simulation across the ranks: the local world's clab_sim and its domain */
 typedef struct clab_mpi_sim {
     clab_mpi_domain *d;
     clab_sim *sim;          /* the sim of d->local */
     int rebuild;            /* the next step rebuilds first */
+    /* a backend whose step couples the ranks (dvi: clab_backend_keyed's set_ranks) */
+    struct clab_backend_ranks *ranks; /* the rank's part: owners of the local bodies, the communication */
+    int *lowner;            /* [local->nbodies] owner rank of each local body, -1 for a fixed one */
+    clab_mpi_ccp_comm *ccp; /* the DVI split solver's communication (mpi/ccp_comm.c) */
+    void *split_comm;       /* its clab_split_comm (dvi/split.h) */
 } clab_mpi_sim;
+
+/* The options a backend runs across ranks with (clab_backend_keyed.h's rank_options: the dvi
+ * backend's fast=off sums=exact) set in opt where not given; CLAB_EINVAL naming a different value
+ * given. Not collective. */
+int clab_mpi_rank_options(const char *backend, clab_options *opt, clab_error *err);
 
 /* The processor grid for `size` ranks over a box of extents L[3] [m]: the factorization
  * px py pz = size with the least brick surface (L_x/p_x)(L_y/p_y) + ... (LAMMPS's choice),

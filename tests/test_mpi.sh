@@ -84,6 +84,48 @@ $run -np 2 ./contactlab run "$scene" --backend penalty --out "$tmp/runh" >"$tmp/
 st=$?
 [ $st -ne 0 ] && grep -q "h = 0.001 s is above the penalty backend's stable step" "$tmp/runh.out" && [ ! -e "$tmp/runh" ]
 ok $? "mpirun -np 2 contactlab run with h above the stable step: refused as in one process, nothing written (exit $st)"
+# the DVI backend across ranks: a pile of 320 spheres settling under the Tasora-Anitescu CCP,
+# projected Jacobi and APGD (fast=off sums=exact, set by the ranks), a small skin so the
+# decomposition rebuilds (and moves the warm start) often; the end state of every P the
+# one-process run's to the bit (--check on 1 rank, then one SHA-256 for P = 1..4) and the
+# solvers' counts (solves, iterations, the last residual) the one-process run's
+dvi="bench pile --quick --nx 2 --backend dvi --steps 200 --skin 2e-4 --opt tol=1e-5"
+for solver in jacobi apgd; do
+    for P in 1 2 3 4; do
+        chk=""
+        [ "$P" -eq 1 ] && chk="--check"
+        $run -np "$P" ./contactlab $dvi --opt solver=$solver $chk --state "$tmp/dvi-$solver-$P.bin" \
+            >"$tmp/dvi-$solver-$P.out" 2>&1
+        st=$?
+        ok $st "mpirun -np $P contactlab $dvi --opt solver=$solver: exit $st"
+        [ $st -eq 0 ] || sed 's/^/# /' "$tmp/dvi-$solver-$P.out"
+        grep -E 'end state hash|solver, |rebuilds|CCP solver' "$tmp/dvi-$solver-$P.out" | sed 's/^ */# /'
+    done
+    grep -q 'one-rank clab_sim reference: [0-9a-f]*: identical' "$tmp/dvi-$solver-1.out"
+    ok $? "dvi $solver on 1 rank: the one-process (fast=off sums=exact) end state to the bit"
+    ref=$(sed -n 's/^ *solver, one-rank reference: //p' "$tmp/dvi-$solver-1.out")
+    s1=$(sha256sum <"$tmp/dvi-$solver-1.bin" | cut -d' ' -f1)
+    for P in 1 2 3 4; do
+        got=$(sed -n 's/^ *solver, across ranks: //p' "$tmp/dvi-$solver-$P.out")
+        [ -n "$ref" ] && [ "$got" = "$ref" ]
+        ok $? "dvi $solver on $P ranks: solves, iterations and the last residual the one-process run's ($got)"
+        [ "$P" -eq 1 ] && continue
+        [ "$(sha256sum <"$tmp/dvi-$solver-$P.bin" | cut -d' ' -f1)" = "$s1" ]
+        ok $? "dvi $solver on $P ranks: the end state file's SHA-256 the one-process run's, $s1"
+    done
+done
+# a DVI checkpoint (the warm start with global keys) written on 3 ranks, restarted on 2
+$run -np 3 ./contactlab $dvi --opt solver=apgd --steps 200 --checkpoint "$tmp/dvi.ckpt" --checkpoint-step 100 \
+    >"$tmp/dck.out" 2>&1 &&
+    $run -np 2 ./contactlab $dvi --opt solver=apgd --steps 200 --restart "$tmp/dvi.ckpt" --state "$tmp/dvi-rs.bin" \
+        >"$tmp/drs.out" 2>&1
+st=$?
+[ $st -eq 0 ] && grep -q 'restarted from .* at step 100' "$tmp/drs.out" && cmp -s "$tmp/dvi-rs.bin" "$tmp/dvi-apgd-1.bin"
+ok $? "dvi apgd: written on 3 ranks at step 100, restarted on 2: the uninterrupted run's end state to the bit (exit $st)"
+$run -np 2 ./contactlab $dvi --opt solver=gs --steps 2 >"$tmp/dgs.out" 2>&1
+st=$?
+[ $st -ne 0 ] && grep -q 'solver=gs does not run across ranks' "$tmp/dgs.out"
+ok $? "mpirun -np 2 contactlab bench pile --backend dvi --opt solver=gs: refused, naming the solver (exit $st)"
 # refusals: a command the decomposition does not run, named
 $run -np 2 ./contactlab bowling --quick --out "$tmp/bowl" >"$tmp/bowl.out" 2>&1
 st=$?
