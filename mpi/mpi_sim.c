@@ -86,8 +86,7 @@ int clab_mpi_sim_create(clab_mpi_sim **out, clab_mpi_domain *d, const char *back
                     snprintf(set + strlen(set), sizeof set - strlen(set), "%s%s=%s", set[0] ? " " : "", q[0], q[1]);
                 clab_error_set(err, rc, "mpi: the %s backend across ranks (%s): %s", backend, set, m);
             }
-        }
-        else if (ms->sim->envelope > d->envelope)
+        } else if (!rc && ms->sim->envelope > d->envelope)
             rc = clab_error_set(err, CLAB_EINVAL,
                                 "mpi: envelope %g m is more than the %g m the decomposition's ghosts were chosen for",
                                 ms->sim->envelope, d->envelope);

@@ -258,6 +258,7 @@ int clab_xp_mpi_run(int argc, char **argv)
         if (o.t_end > 0) sc.t_end = o.t_end;
         if (o.every > 0) sc.output_every = o.every;
         clab_options_merge(&sc.options, &o.cli);
+        rc = clab_mpi_rank_options(sc.backend, &sc.options, &err); /* the dvi backend's fast=off sums=exact */
     }
     clab_options meta;
     clab_options_init(&meta);

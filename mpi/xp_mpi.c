@@ -215,6 +215,8 @@ static int reference(const clab_world *w0, const char *backend, clab_options *op
     clab_options o;
     clab_options_init(&o);
     clab_options_merge(&o, opt);
+    /* the energy bound off, as on the ranks (clab_mpi_sim_create): a check, not a change of state */
+    if (!clab_options_get(&o, "guard_energy")) clab_options_set(&o, "guard_energy", "0", NULL);
     clab_sim *s = clab_sim_create(w, backend, h, &o, err);
     clab_options_free(&o);
     int rc = s ? CLAB_OK : CLAB_EINVAL;

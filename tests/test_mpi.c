@@ -146,7 +146,7 @@ int main(int argc, char **argv)
         clab_error_clear(&err);
         clab_mpi_domain *d = NULL;
         clab_mpi_sim *ms = NULL;
-        int rc = clab_mpi_domain_create(&d, MPI_COMM_WORLD, sliding(1), NULL, 0, 0.1 * R, 0.0, &err);
+        int rc = clab_mpi_domain_create(&d, MPI_COMM_WORLD, sliding(1), NULL, 0, 0.1 * R, 0.002, &err);
         /* the DVI variants that do not run across ranks, each named (jacobi and apgd do:
          * test_mpi.sh's DVI pile) */
         static const char *const dvi_refused[][3] = {
