@@ -122,23 +122,23 @@ done
 # run with fast=off sums=exact, byte for byte
 dargs="--backend dvi --h 1e-3 --t-end 0.3 --every 25 --no-plot --no-progress"
 for solver in jacobi apgd; do
-    ./contactlab run "$scene" $dargs --opt solver=$solver --opt fast=off --opt sums=exact --out "$tmp/drun1" \
+    ./contactlab run "$scene" $dargs --opt solver=$solver --opt fast=off --opt sums=exact --out "$tmp/drun-$solver-1" \
         >/dev/null 2>&1
     ok $? "contactlab run sphere_pile.cfg (dvi $solver, fast=off sums=exact) in one process"
     for P in 2 3 4; do
-        $run -np "$P" ./contactlab run "$scene" $dargs --opt solver=$solver --out "$tmp/drun$P" >"$tmp/drun$P.out" 2>&1
+        $run -np "$P" ./contactlab run "$scene" $dargs --opt solver=$solver --out "$tmp/drun-$solver-$P" >"$tmp/drun$P.out" 2>&1
         st=$?
         same=$st
         for f in bodies steps body-names; do
-            grep -v '^#' "$tmp/drun1/sphere_pile-dvi-$f.csv" >"$tmp/a.csv"
-            grep -v '^#' "$tmp/drun$P/sphere_pile-dvi-$f.csv" >"$tmp/b.csv" 2>/dev/null || same=1
+            grep -v '^#' "$tmp/drun-$solver-1/sphere_pile-dvi-$f.csv" >"$tmp/a.csv"
+            grep -v '^#' "$tmp/drun-$solver-$P/sphere_pile-dvi-$f.csv" >"$tmp/b.csv" 2>/dev/null || same=1
             cmp -s "$tmp/a.csv" "$tmp/b.csv" || same=1
         done
-        grep -q '^# dvi_sums = exact' "$tmp/drun$P/sphere_pile-dvi-bodies.csv" || same=1
+        grep -q '^# dvi_sums = exact' "$tmp/drun-$solver-$P/sphere_pile-dvi-bodies.csv" || same=1
         ok $same "mpirun -np $P contactlab run sphere_pile.cfg --backend dvi --opt solver=$solver: the CSVs' rows the one-process run's, byte for byte; dvi_sums = exact in the metadata (exit $st)"
         [ $same -eq 0 ] || sed 's/^/# /' "$tmp/drun$P.out"
     done
-    tail -n 1 "$tmp/drun1/sphere_pile-dvi-steps.csv" | sed "s/^/# $solver, last steps row: /"
+    tail -n 1 "$tmp/drun-$solver-1/sphere_pile-dvi-steps.csv" | sed "s/^/# $solver, last steps row: /"
 done
 # a DVI checkpoint (the warm start with global keys, the solver counters) written on 3 ranks,
 # restarted on 2
