@@ -14,8 +14,11 @@
  * bodies' states (r, e, rdot, wbar) to the ranks that hold them as ghosts (clab_mpi_forward).
  * Ownership, ghosts and the local world are rebuilt when some body has moved more than
  * skin/2 since the last rebuild, decided over all ranks (MPI_Allreduce); the rebuild moves the
- * backend's keyed state (the penalty history) with its contacts (lib/clab_backend_keyed.h,
- * keys in global indices).
+ * backend's keyed state (the penalty history, the DVI warm start) with its contacts
+ * (lib/clab_backend_keyed.h, keys in global indices). The DVI step couples the ranks in its
+ * solve: the backend steps the rank's part (set_ranks) with the split solver's communication over
+ * MPI (mpi/ccp_comm.c), giving one process's bits for projected Jacobi and APGD with
+ * fast=off sums=exact (doc/mpi.md).
  *
  * No global state: the communicator, the grid and the local world live in clab_mpi_domain,
  * which the caller owns. Every function here is collective over the domain's communicator
@@ -110,8 +113,10 @@ void clab_mpi_domain_destroy(clab_mpi_domain *d);
 
 /* The sim of the domain's local world under a backend with keyed hooks
  * (clab_backend_keyed_of; else refused, naming it), options as clab_sim_create's but for `sort` (refused: the bodies
- * keep their global order) and the physics guard's energy bound (off: a local world's energy
- * changes as bodies come and go; the state and penetration checks stay). */
+ * keep their global order), the physics guard's energy bound (off: a local world's energy
+ * changes as bodies come and go; the state and penetration checks stay) and the backend's rank
+ * options (clab_mpi_rank_options). A backend whose step couples the ranks (set_ranks: dvi) is
+ * attached to the rank's part, and refuses what of its options does not run across ranks. */
 int clab_mpi_sim_create(clab_mpi_sim **out, clab_mpi_domain *d, const char *backend, double h, clab_options *opt,
                         clab_error *err);
 void clab_mpi_sim_destroy(clab_mpi_sim *ms);
