@@ -160,7 +160,8 @@ int clab_dvi_ranks_step(clab_dvi *s, clab_world *w, const clab_contacts *c, doub
     int rc = own_contacts(R, c);
     if (!rc && (grow(&s->u, &s->cap_u, 6 * nb) || grow(&s->v_saved, &s->cap_v, 6 * nb))) rc = CLAB_ENOMEM;
     if (rc) rc = clab_error_set(err, rc, "dvi: out of memory (%zu bodies)", nb);
-    if (!rc) clab_dvi_free_velocity(s, w, h);
+    const int kicked = !rc; /* v(l) kept in s->v_saved */
+    if (kicked) clab_dvi_free_velocity(s, w, h);
     /* 2. the CCP of Eq. (10) of this rank's contacts, and its part */
     if (!rc) rc = clab_ccp_build(&s->ccp, w, &R->sub, h, s->recovery_speed, err);
     clab_split_free(&R->S);
@@ -182,7 +183,7 @@ int clab_dvi_ranks_step(clab_dvi *s, clab_world *w, const clab_contacts *c, doub
     R->S.n = (size_t)m[1]; /* the split solvers start (and join the collectives) when the global CCP has rows */
     if (!rc && m[1] > 0.0) rc = solve_update(s, w, comm, err);
     if (rc) { /* leave the world as it was */
-        for (size_t k = 0; s->v_saved && k < nb; k++) {
+        for (size_t k = 0; kicked && k < nb; k++) {
             const double *v = &s->v_saved[6 * k];
             w->bodies[k].rdot = clab_v3(v[0], v[1], v[2]);
             w->bodies[k].wbar = clab_v3(v[3], v[4], v[5]);
