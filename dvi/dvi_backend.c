@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clab_backend_keyed.h"
 #include "clab_backends.h"
 #include "dvi_internal.h"
 #include "plain.h"
@@ -18,6 +19,7 @@ static void dvi_destroy(void *self)
 {
     clab_dvi *s = self;
     if (!s) return;
+    clab_dvi_ranks_free(s);
     clab_ccp_free(&s->ccp);
     clab_ccp_work_free(&s->work);
     clab_warm_free(&s->warm);
@@ -90,6 +92,10 @@ static int dvi_create(const clab_world *w, clab_options *opt, void **self, clab_
 static void dvi_forces(const void *self, const clab_contacts *c, clab_vec3 *f_nuw)
 {
     const clab_dvi *s = self;
+    if (s->ranks) {
+        clab_dvi_ranks_forces(s, c, f_nuw);
+        return;
+    }
     size_t nk = s->ccp.ncontacts;
     for (size_t i = 0; i < c->n; i++) {
         if (i < nk && s->h > 0.0)
@@ -223,4 +229,89 @@ const clab_backend_type clab_backend_dvi = {
     dvi_load,
     dvi_permute,
     dvi_destroy,
+};
+
+/* ---- the keyed hooks of the MPI decomposition (clab_backend_keyed.h) ---- */
+
+/* a warm-start record: the contact key and the world impulse F [N s], 32 bytes */
+typedef struct dvi_keyed {
+    uint64_t key;
+    clab_vec3 F;
+} dvi_keyed;
+
+/* the warm start of the contacts touching a marked body, keys renumbered through map */
+static int dvi_keyed_export(const void *self, const size_t *map, const unsigned char *mark, size_t nbodies, void **rec,
+                            size_t *n, clab_error *err)
+{
+    const clab_warmstart *ws = &((const clab_dvi *)self)->warm;
+    *rec = NULL;
+    *n = 0;
+    size_t m = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        dvi_keyed *r = pass ? *rec : NULL;
+        size_t k = 0;
+        for (size_t i = 0; i < ws->cap; i++) {
+            const uint64_t key = ws->slots[i].key;
+            const size_t a = (size_t)(key >> 38), b = (size_t)((key >> 12) & 0x3ffffffu);
+            if (key == CLAB_WARM_EMPTY || a >= nbodies || b >= nbodies || !(mark[a] || mark[b])) continue;
+            if (r) r[k] = (dvi_keyed){clab_contact_key((int)map[a], (int)map[b], (unsigned)(key & 0xfffu)), ws->slots[i].F};
+            k++;
+        }
+        if (!pass) {
+            m = k;
+            if (m == 0) return CLAB_OK;
+            if (!(*rec = malloc(m * sizeof(dvi_keyed))))
+                return clab_error_set(err, CLAB_ENOMEM, "dvi backend: out of memory for %zu warm-start records", m);
+        }
+    }
+    *n = m;
+    return CLAB_OK;
+}
+
+/* the warm start becomes the records given */
+static int dvi_keyed_import(void *self, const void *rec, size_t n, clab_error *err)
+{
+    clab_warmstart *ws = &((clab_dvi *)self)->warm;
+    const dvi_keyed *r = rec;
+    if (clab_warm_reset(ws, n))
+        return clab_error_set(err, CLAB_ENOMEM, "dvi backend: out of memory for %zu warm-start records", n);
+    for (size_t i = 0; i < n; i++) clab_warm_put(ws, r[i].key, r[i].F);
+    return CLAB_OK;
+}
+
+/* the rest of the state: the solver counters, as dvi_save writes them */
+typedef struct dvi_head {
+    int64_t solves, iterations, hits;
+} dvi_head;
+
+static void dvi_get_head(const void *self, void *buf)
+{
+    const clab_dvi *s = self;
+    const dvi_head h = {s->solves, s->total_iterations, s->maxiter_hits};
+    memcpy(buf, &h, sizeof h);
+}
+
+static void dvi_set_head(void *self, const void *buf)
+{
+    clab_dvi *s = self;
+    dvi_head h;
+    memcpy(&h, buf, sizeof h);
+    s->solves = (long)h.solves;
+    s->total_iterations = (long)h.iterations;
+    s->maxiter_hits = (long)h.hits;
+}
+
+/* across ranks: the plain solvers with exactly rounded sums (split.h's promise) */
+static const char *const dvi_rank_options[] = {"fast", "off", "sums", "exact", NULL};
+
+const clab_backend_keyed clab_backend_dvi_keyed = {
+    .type = &clab_backend_dvi,
+    .size = sizeof(dvi_keyed),
+    .export_state = dvi_keyed_export,
+    .import_state = dvi_keyed_import,
+    .head_size = sizeof(dvi_head),
+    .get_head = dvi_get_head,
+    .set_head = dvi_set_head,
+    .rank_options = dvi_rank_options,
+    .set_ranks = clab_dvi_set_ranks,
 };

@@ -32,9 +32,25 @@ typedef struct clab_dvi {
     long solves, total_iterations, maxiter_hits;
     clab_ccp_result last;         /* the last solve */
     clab_ccp_diagnostics diag;    /* its complementarity diagnostics */
+    struct clab_dvi_ranks *ranks; /* across MPI ranks: the rank's part (split_step.c); NULL in one process */
 } clab_dvi;
 
 /* One step of Eq. (5) of seed 000 (step.c): the clab_backend_type step of the DVI backend. */
 int clab_dvi_step(void *self, clab_world *w, const clab_contacts *c, double h, clab_error *err);
+/* its phases (step.c): 1. v* for every body (v(l) kept in s->v_saved); the warm start's guess
+ * for the CCP s->ccp of the contacts c; this step's impulses s->nu kept by contact key */
+void clab_dvi_free_velocity(clab_dvi *s, clab_world *w, double h);
+void clab_dvi_warm_guess(const clab_dvi *s, const clab_world *w, const clab_contacts *c, double *nu);
+int clab_dvi_warm_store(clab_dvi *s, const clab_contacts *c);
+
+/* Across MPI ranks (split_step.c; clab_backend_keyed.h's set_ranks): the step of the rank's
+ * part, the CCP of the contacts touching an owned body solved by the split solver with the
+ * ranks' communication; the forces of the sim's contacts (those of the part, 0 for the others);
+ * attach (ranks) or detach (NULL), refusing what does not run across ranks; free. */
+int clab_dvi_ranks_step(clab_dvi *s, clab_world *w, const clab_contacts *c, double h, clab_error *err);
+void clab_dvi_ranks_forces(const clab_dvi *s, const clab_contacts *c, clab_vec3 *f_nuw);
+struct clab_backend_ranks;
+int clab_dvi_set_ranks(void *self, const struct clab_backend_ranks *ranks, clab_error *err);
+void clab_dvi_ranks_free(clab_dvi *s);
 
 #endif

@@ -17,6 +17,7 @@ libcontactlab_la_SOURCES += \
 	dvi/plain_solvers.c \
 	dvi/split.c \
 	dvi/split_solvers.c \
+	dvi/split_step.c \
 	dvi/step.c \
 	dvi/warmstart.c \
 	dvi/regularize.c \

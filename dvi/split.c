@@ -236,6 +236,37 @@ int clab_split_build(clab_split *S, const clab_ccp *P, const int *owner, int npa
     return CLAB_OK;
 }
 
+int clab_split_build_part(clab_split *S, const clab_ccp *P, const int *owner, int nparts, int r, clab_error *err)
+{
+    memset(S, 0, sizeof *S);
+    if (r < 0 || r >= nparts) return clab_error_set(err, CLAB_EINVAL, "dvi split: part %d of %d", r, nparts);
+    for (size_t k = 0; k < P->nbodies; k++)
+        if (moving(P, (int)k) && (owner[k] < 0 || owner[k] >= nparts))
+            return clab_error_set(err, CLAB_EINVAL, "dvi split: body %zu has owner %d, not in 0 .. %d", k, owner[k],
+                                  nparts - 1);
+    S->nparts = nparts;
+    S->nlocal = 1;
+    S->nbodies = P->nbodies, S->nblocks = P->nblocks, S->n = P->n;
+    S->part = alloc0(1, sizeof *S->part);
+    size_t *loc = alloc0(P->nbodies, sizeof *loc);
+    int rc = S->part && loc ? CLAB_OK : CLAB_ENOMEM;
+    for (size_t k = 0; loc && k < P->nbodies; k++) loc[k] = NONE;
+    if (!rc) {
+        clab_split_part *p = &S->part[0];
+        p->id = r;
+        clab_ccp_init(&p->P);
+        clab_ccp_work_init(&p->W);
+        rc = part_build(p, P, owner, nparts, loc);
+        if (!rc) rc = part_recv(p, owner);
+    }
+    free(loc);
+    if (rc) {
+        clab_split_free(S);
+        return clab_error_set(err, rc, "dvi split: out of memory building part %d", r);
+    }
+    return CLAB_OK;
+}
+
 void clab_split_free(clab_split *S)
 {
     for (int r = 0; S->part && r < S->nlocal; r++) {

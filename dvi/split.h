@@ -67,7 +67,7 @@ typedef struct clab_split {
     int nparts;             /* P */
     int nlocal;             /* parts in this process */
     clab_split_part *part;  /* [nlocal] */
-    size_t nbodies, nblocks, n; /* of the global CCP */
+    size_t nbodies, nblocks, n; /* of the global CCP (under MPI, n > 0: some part has rows) */
 } clab_split;
 
 /* The communication of the split solvers. Arrays of the local parts: v[j] part j's body
@@ -83,6 +83,10 @@ typedef struct clab_split_comm {
 /* Build all P parts (nlocal = P) from the global CCP P and owner[k] in 0 .. nparts - 1 for
  * every body (ignored for inert bodies). CLAB_EINVAL (an owner out of range), CLAB_ENOMEM. */
 int clab_split_build(clab_split *S, const clab_ccp *P, const int *owner, int nparts, clab_error *err);
+/* Part r alone (nlocal = 1; its recv lists, no send lists: the caller's communication knows
+ * whom to send), as clab_split_build builds it: one part per process under MPI, from the CCP of
+ * the process's contacts (the global order restricted to them) and owner of its bodies. */
+int clab_split_build_part(clab_split *S, const clab_ccp *P, const int *owner, int nparts, int r, clab_error *err);
 void clab_split_free(clab_split *S);
 
 /* nu (global, [n]) to the parts' x[j] ([part j's P.n]), and back (each block from the part

@@ -40,7 +40,7 @@ static clab_vec3 to_world(const clab_contact *c, const double *g)
 }
 
 /* initial guess: the last step's impulse of the same contact key, in the new frame */
-static void warm_guess(const clab_dvi *s, const clab_world *w, const clab_contacts *c, double *nu)
+void clab_dvi_warm_guess(const clab_dvi *s, const clab_world *w, const clab_contacts *c, double *nu)
 {
     const clab_ccp *P = &s->ccp;
     memset(nu, 0, P->n * sizeof *nu);
@@ -59,7 +59,7 @@ static void warm_guess(const clab_dvi *s, const clab_world *w, const clab_contac
 }
 
 /* keep this step's impulses for the next one */
-static int warm_store(clab_dvi *s, const clab_contacts *c)
+int clab_dvi_warm_store(clab_dvi *s, const clab_contacts *c)
 {
     const clab_ccp *P = &s->ccp;
     if (clab_warm_reset(&s->warm, P->ncontacts) || clab_warm_joint_rows(&s->warm, P->njoint_rows)) return CLAB_ENOMEM;
@@ -69,7 +69,7 @@ static int warm_store(clab_dvi *s, const clab_contacts *c)
 }
 
 /* 1. v* = v(l) + M^-1 f(l) for every body, keeping v(l) in s->v_saved (restored on failure) */
-static void free_velocity(clab_dvi *s, clab_world *w, double h)
+void clab_dvi_free_velocity(clab_dvi *s, clab_world *w, double h)
 {
     for (size_t k = 0; k < w->nbodies; k++) {
         clab_body *b = &w->bodies[k];
@@ -86,7 +86,7 @@ static void free_velocity(clab_dvi *s, clab_world *w, double h)
 static int solve(clab_dvi *s, const clab_world *w, const clab_contacts *c, clab_error *err)
 {
     const clab_ccp *P = &s->ccp;
-    warm_guess(s, w, c, s->nu);
+    clab_dvi_warm_guess(s, w, c, s->nu);
     clab_error sub;
     clab_error_clear(&sub);
     int rc;
@@ -133,10 +133,11 @@ static void update_velocity(clab_dvi *s, clab_world *w)
 int clab_dvi_step(void *self, clab_world *w, const clab_contacts *c, double h, clab_error *err)
 {
     clab_dvi *s = self;
+    if (s->ranks) return clab_dvi_ranks_step(s, w, c, h, err); /* the rank's part (split_step.c) */
     size_t nb = w->nbodies;
     if (grow(&s->u, &s->cap_u, 6 * nb) || grow(&s->v_saved, &s->cap_v, 6 * nb))
         return clab_error_set(err, CLAB_ENOMEM, "dvi: out of memory (%zu bodies)", nb);
-    free_velocity(s, w, h);
+    clab_dvi_free_velocity(s, w, h);
     /* 2. the CCP of Eq. (10), regularized when asked (Lacoursiere-Servin, regularize.h) */
     int rc = clab_ccp_build(&s->ccp, w, c, h, s->recovery_speed, err);
     if (!rc) clab_dvi_reg_apply(&s->reg, &s->ccp, w, c, s->v_saved, h);
@@ -158,6 +159,6 @@ int clab_dvi_step(void *self, clab_world *w, const clab_contacts *c, double h, c
     if (P->n > 0) update_velocity(s, w);
     /* 5. q(l+1) = q(l) + h L(q(l)) v(l+1) */
     for (size_t k = 0; k < nb; k++) clab_body_drift(&w->bodies[k], h);
-    if (warm_store(s, c)) return clab_error_set(err, CLAB_ENOMEM, "dvi: out of memory storing warm-start impulses");
+    if (clab_dvi_warm_store(s, c)) return clab_error_set(err, CLAB_ENOMEM, "dvi: out of memory storing warm-start impulses");
     return CLAB_OK;
 }

@@ -38,5 +38,6 @@ const clab_backend_fast *clab_backend_fast_of(const clab_backend_type *type, con
 
 const clab_backend_keyed *clab_backend_keyed_of(const clab_backend_type *type)
 {
+    if (type == clab_backend_dvi_keyed.type) return &clab_backend_dvi_keyed;
     return type == clab_backend_penalty_keyed.type ? &clab_backend_penalty_keyed : NULL;
 }

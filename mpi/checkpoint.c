@@ -113,6 +113,7 @@ int clab_mpi_checkpoint_read(clab_mpi_sim *ms, const char *path, clab_error *err
         d->local->step = d->global->step;
         rc = clab_mpi_import_keyed(ms, rec, nrec, err);
     }
+    if (!rc) rc = clab_mpi_sim_parts(ms, err);
     if (!rc) {
         k->set_head(ms->sim->self, head);
         clab_collider_invalidate(ms->sim->collider);

@@ -14,8 +14,11 @@
  * bodies' states (r, e, rdot, wbar) to the ranks that hold them as ghosts (clab_mpi_forward).
  * Ownership, ghosts and the local world are rebuilt when some body has moved more than
  * skin/2 since the last rebuild, decided over all ranks (MPI_Allreduce); the rebuild moves the
- * backend's keyed state (the penalty history) with its contacts (lib/clab_backend_keyed.h,
- * keys in global indices).
+ * backend's keyed state (the penalty history, the DVI warm start) with its contacts
+ * (lib/clab_backend_keyed.h, keys in global indices). The DVI step couples the ranks in its
+ * solve: the backend steps the rank's part (set_ranks) with the split solver's communication over
+ * MPI (mpi/ccp_comm.c), giving one process's bits for projected Jacobi and APGD with
+ * fast=off sums=exact (doc/mpi.md).
  *
  * No global state: the communicator, the grid and the local world live in clab_mpi_domain,
  * which the caller owns. Every function here is collective over the domain's communicator
@@ -36,6 +39,11 @@ typedef struct clab_mpi_traffic {
     long re_messages;     /* rebuilds: the gathers of the states and the keyed records */
     double re_bytes;
     long steps, rebuilds; /* steps taken and rebuilds done (the first build included) */
+    long ccp_exchanges;   /* the DVI split solver's (mpi/ccp_comm.c): exchanges of ghost velocities, */
+    long ccp_messages;    /* their messages and bytes sent, */
+    double ccp_bytes;
+    long ccp_reductions;  /* its all-reduces (exact sums, maxima) and the bytes this rank gave them */
+    double ccp_reduce_bytes;
     double t_exchange;    /* wall time in the exchanges and collectives [s] */
 } clab_mpi_traffic;
 
@@ -69,12 +77,24 @@ typedef struct clab_mpi_domain {
     clab_mpi_traffic traffic;
 } clab_mpi_domain;
 
+typedef struct clab_mpi_ccp_comm clab_mpi_ccp_comm;
+
 /* a simulation across the ranks: the local world's clab_sim and its domain */
 typedef struct clab_mpi_sim {
     clab_mpi_domain *d;
     clab_sim *sim;          /* the sim of d->local */
     int rebuild;            /* the next step rebuilds first */
+    /* a backend whose step couples the ranks (dvi: clab_backend_keyed's set_ranks) */
+    struct clab_backend_ranks *ranks; /* the rank's part: owners of the local bodies, the communication */
+    int *lowner;            /* [local->nbodies] owner rank of each local body, -1 for a fixed one */
+    clab_mpi_ccp_comm *ccp; /* the DVI split solver's communication (mpi/ccp_comm.c) */
+    void *split_comm;       /* its clab_split_comm (dvi/split.h) */
 } clab_mpi_sim;
+
+/* The options a backend runs across ranks with (clab_backend_keyed.h's rank_options: the dvi
+ * backend's fast=off sums=exact) set in opt where not given; CLAB_EINVAL naming a different value
+ * given. Not collective. */
+int clab_mpi_rank_options(const char *backend, clab_options *opt, clab_error *err);
 
 /* The processor grid for `size` ranks over a box of extents L[3] [m]: the factorization
  * px py pz = size with the least brick surface (L_x/p_x)(L_y/p_y) + ... (LAMMPS's choice),
@@ -93,8 +113,10 @@ void clab_mpi_domain_destroy(clab_mpi_domain *d);
 
 /* The sim of the domain's local world under a backend with keyed hooks
  * (clab_backend_keyed_of; else refused, naming it), options as clab_sim_create's but for `sort` (refused: the bodies
- * keep their global order) and the physics guard's energy bound (off: a local world's energy
- * changes as bodies come and go; the state and penetration checks stay). */
+ * keep their global order), the physics guard's energy bound (off: a local world's energy
+ * changes as bodies come and go; the state and penetration checks stay) and the backend's rank
+ * options (clab_mpi_rank_options). A backend whose step couples the ranks (set_ranks: dvi) is
+ * attached to the rank's part, and refuses what of its options does not run across ranks. */
 int clab_mpi_sim_create(clab_mpi_sim **out, clab_mpi_domain *d, const char *backend, double h, clab_options *opt,
                         clab_error *err);
 void clab_mpi_sim_destroy(clab_mpi_sim *ms);

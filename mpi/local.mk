@@ -6,7 +6,8 @@ clab_mpi_sources = \
 	mpi/domain.c \
 	mpi/exchange.c \
 	mpi/mpi_sim.c \
-	mpi/checkpoint.c
+	mpi/checkpoint.c \
+	mpi/ccp_comm.c
 if HAVE_MPI
 contactlab_SOURCES += $(clab_mpi_sources) mpi/xp_mpi.c mpi/xp_mpi.h mpi/run_mpi.c
 contactlab_CPPFLAGS += -I$(srcdir)/mpi -I$(srcdir)/experiments $(MPI_CFLAGS)

@@ -43,4 +43,14 @@ int clab_mpi_gather_keyed(clab_mpi_sim *ms, char **all, size_t *nall, clab_error
  * all is overwritten) */
 int clab_mpi_import_keyed(clab_mpi_sim *ms, char *all, size_t nall, clab_error *err);
 
+/* the rank's part for a backend whose step couples the ranks (set_ranks): the local bodies'
+ * owners renewed, after each assignment (not collective) */
+int clab_mpi_sim_parts(clab_mpi_sim *ms, clab_error *err);
+
+/* the DVI split solver's communication over the domain (mpi/ccp_comm.c): *comm, a
+ * clab_split_comm, filled; CLAB_ENOMEM */
+struct clab_split_comm;
+int clab_mpi_ccp_comm_create(clab_mpi_ccp_comm **out, clab_mpi_domain *d, struct clab_split_comm *comm);
+void clab_mpi_ccp_comm_destroy(clab_mpi_ccp_comm *c);
+
 #endif

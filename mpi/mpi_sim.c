@@ -6,8 +6,51 @@
 #include "mpi_internal.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "split.h"
+
+int clab_mpi_rank_options(const char *backend, clab_options *opt, clab_error *err)
+{
+    const clab_backend_type *type = clab_backend_lookup(backend);
+    const clab_backend_keyed *k = type ? clab_backend_keyed_of(type) : NULL;
+    for (const char *const *o = k ? k->rank_options : NULL; o && o[0]; o += 2) {
+        const char *given = clab_options_get(opt, o[0]);
+        if (given && strcmp(given, o[1]))
+            return clab_error_set(err, CLAB_EINVAL, "mpi: the %s backend runs across ranks with %s=%s only (%s=%s given)",
+                                  backend, o[0], o[1], o[0], given);
+        if (!given) clab_options_set(opt, o[0], o[1], NULL);
+    }
+    return CLAB_OK;
+}
+
+int clab_mpi_sim_parts(clab_mpi_sim *ms, clab_error *err)
+{
+    const clab_backend_keyed *k = clab_backend_keyed_of(ms->sim->type);
+    if (!k->set_ranks) return CLAB_OK;
+    const clab_mpi_domain *d = ms->d;
+    const size_t nb = d->local->nbodies;
+    int *o = realloc(ms->lowner, (nb ? nb : 1) * sizeof *o);
+    if (!o) return clab_error_set(err, CLAB_ENOMEM, "mpi: out of memory");
+    ms->lowner = o;
+    for (size_t j = 0; j < nb; j++) o[j] = d->owner[d->gid[j]];
+    *ms->ranks = (clab_backend_ranks){d->rank, d->size, o, nb, ms->split_comm};
+    return k->set_ranks(ms->sim->self, ms->ranks, err);
+}
+
+/* the rank's part and its communication, for a backend whose step couples the ranks */
+static int sim_ranks(clab_mpi_sim *ms, clab_error *err)
+{
+    const clab_backend_keyed *k = clab_backend_keyed_of(ms->sim->type);
+    if (!k->set_ranks) return CLAB_OK;
+    ms->ranks = calloc(1, sizeof *ms->ranks);
+    ms->split_comm = calloc(1, sizeof(clab_split_comm));
+    if (!ms->ranks || !ms->split_comm || clab_mpi_ccp_comm_create(&ms->ccp, ms->d, ms->split_comm))
+        return clab_error_set(err, CLAB_ENOMEM, "mpi: out of memory");
+    return clab_mpi_sim_parts(ms, err);
+}
 
 int clab_mpi_sim_create(clab_mpi_sim **out, clab_mpi_domain *d, const char *backend, double h, clab_options *opt,
                         clab_error *err)
@@ -16,7 +59,7 @@ int clab_mpi_sim_create(clab_mpi_sim **out, clab_mpi_domain *d, const char *back
     int rc = CLAB_OK;
     const clab_backend_type *type = clab_backend_lookup(backend);
     if (type && !clab_backend_keyed_of(type))
-        rc = clab_error_set(err, CLAB_EINVAL, "mpi: the %s backend does not run across ranks yet (only penalty does)",
+        rc = clab_error_set(err, CLAB_EINVAL, "mpi: the %s backend does not run across ranks (penalty and dvi do)",
                             backend);
     if (!rc && opt && clab_options_get(opt, "sort"))
         rc = clab_error_set(err, CLAB_EINVAL,
@@ -28,15 +71,26 @@ int clab_mpi_sim_create(clab_mpi_sim **out, clab_mpi_domain *d, const char *back
         clab_options o;
         clab_options_init(&o);
         if (opt) clab_options_merge(&o, opt);
+        rc = clab_mpi_rank_options(backend, &o, err);
         if (!clab_options_get(&o, "guard_energy")) clab_options_set(&o, "guard_energy", "0", NULL);
         ms->d = d;
-        ms->sim = clab_sim_create(d->local, backend, h, &o, err);
+        ms->sim = rc ? NULL : clab_sim_create(d->local, backend, h, &o, err);
         clab_options_free(&o);
-        if (!ms->sim) rc = err->status ? err->status : CLAB_EINVAL;
-        else if (ms->sim->envelope > d->envelope)
+        if (!rc && !ms->sim) {
+            rc = err->status ? err->status : CLAB_EINVAL;
+            const clab_backend_keyed *k = clab_backend_keyed_of(type);
+            if (k && k->rank_options) { /* say which options the ranks set */
+                char m[sizeof err->msg], set[160] = "";
+                snprintf(m, sizeof m, "%s", err->msg);
+                for (const char *const *q = k->rank_options; q[0]; q += 2)
+                    snprintf(set + strlen(set), sizeof set - strlen(set), "%s%s=%s", set[0] ? " " : "", q[0], q[1]);
+                clab_error_set(err, rc, "mpi: the %s backend across ranks (%s): %s", backend, set, m);
+            }
+        } else if (!rc && ms->sim->envelope > d->envelope)
             rc = clab_error_set(err, CLAB_EINVAL,
                                 "mpi: envelope %g m is more than the %g m the decomposition's ghosts were chosen for",
                                 ms->sim->envelope, d->envelope);
+        if (!rc) rc = sim_ranks(ms, err);
     }
     rc = clab_mpi_agree(d, rc, NULL, err);
     if (rc) {
@@ -51,6 +105,10 @@ void clab_mpi_sim_destroy(clab_mpi_sim *ms)
 {
     if (!ms) return;
     clab_sim_destroy(ms->sim);
+    clab_mpi_ccp_comm_destroy(ms->ccp);
+    free(ms->split_comm);
+    free(ms->ranks);
+    free(ms->lowner);
     free(ms);
 }
 
@@ -153,6 +211,7 @@ static int rebuild(clab_mpi_sim *ms, clab_error *err)
         rc = clab_mpi_assign(d, err);
     }
     if (!rc) rc = clab_mpi_import_keyed(ms, keyed, nkeyed, err);
+    if (!rc) rc = clab_mpi_sim_parts(ms, err);
     if (!rc) clab_collider_invalidate(ms->sim->collider);
     free(all);
     free(keyed);

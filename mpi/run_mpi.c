@@ -128,14 +128,19 @@ static int one_process_meta(clab_scene *sc, const char *backend, clab_options *m
 
 static const char *const bcols[] = {"t_s", "body", "x_m", "y_m", "z_m", "vx_m_s", "vy_m_s", "vz_m_s",
                                     "wx_world_rad_s", "wy_world_rad_s", "wz_world_rad_s", "e0", "e1", "e2", "e3"};
-static const char *const scols[] = {"t_s", "step", "kinetic_energy_J", "contacts", "max_penetration_m"};
-enum { NB = sizeof bcols / sizeof bcols[0], NS = sizeof scols / sizeof scols[0] };
+/* the solver's columns for rigid contacts only, as contactlab run writes them (the same on every
+ * rank: the solve is global) */
+static const char *const scols[] = {"t_s",          "step",     "kinetic_energy_J",
+                                    "contacts",     "max_penetration_m", "iterations",
+                                    "residual_m_s", "maxiter_hits"};
+enum { NB = sizeof bcols / sizeof bcols[0], NSMAX = sizeof scols / sizeof scols[0], NSFORCE = 5 };
 
 /* rank 0's outputs */
 typedef struct run_files {
     clab_csv *fb, *fs; /* bodies, steps */
     char **keep;       /* the command line as it determines the results */
     int nkeep;
+    int ns;            /* steps columns: NSFORCE, or NSMAX with the solver's */
 } run_files;
 
 /* the domain and the sim of the scene's world on every rank */
@@ -192,6 +197,11 @@ static int open_files(const clab_scene *sc, const run_opts *o, const clab_mpi_do
                      NULL);
     clab_options_set(meta, "wx_world_rad_s", "wx, wy, wz: angular velocity about the world axes", NULL);
     clab_options_set(meta, "e0", "e0..e3: orientation quaternion, body frame to world frame", NULL);
+    const clab_backend_type *type = clab_backend_lookup(sc->backend);
+    f->ns = type && type->default_envelope > 0.0 ? NSMAX : NSFORCE;
+    if (f->ns == NSMAX)
+        clab_options_set(meta, "residual_m_s", "the last solve's residual: the natural map of the CCP scaled to a "
+                                               "velocity (Tasora-Anitescu CCP)", NULL);
     const int flags = o->force ? CLAB_CSV_OVERWRITE : 0;
     if (!f->keep) return clab_error_set(err, CLAB_ENOMEM, "out of memory");
     if (xp_mkdir_p(o->out)) return clab_error_set(err, CLAB_EIO, "cannot create %s", o->out);
@@ -200,7 +210,7 @@ static int open_files(const clab_scene *sc, const run_opts *o, const clab_mpi_do
     snprintf(path, sizeof path, "%s/%s-%s-steps.csv", o->out, name, sc->backend);
     if (!(f->fs = clab_csv_open(path, flags, err))) return CLAB_EIO;
     if (clab_csv_meta(f->fb, meta, f->nkeep, f->keep, err) || clab_csv_header(f->fb, bcols, NB, err) ||
-        clab_csv_meta(f->fs, meta, f->nkeep, f->keep, err) || clab_csv_header(f->fs, scols, NS, err))
+        clab_csv_meta(f->fs, meta, f->nkeep, f->keep, err) || clab_csv_header(f->fs, scols, (size_t)f->ns, err))
         return CLAB_EIO;
     size_t *order = malloc((d->global->nbodies ? d->global->nbodies : 1) * sizeof *order);
     if (!order) return clab_error_set(err, CLAB_ENOMEM, "out of memory");
@@ -228,8 +238,12 @@ static int write_rows(clab_mpi_sim *ms, run_files *f, clab_error *err)
         orc = clab_csv_row(f->fb, row, NB, err);
     }
     if (d->rank == 0 && !orc) {
-        const double srow[NS] = {w->t, (double)w->step, clab_world_kinetic_energy(w), nc, pen};
-        orc = clab_csv_row(f->fs, srow, NS, err);
+        clab_solver_stats st;
+        memset(&st, 0, sizeof st);
+        if (ms->sim->type->stats) ms->sim->type->stats(ms->sim->self, &st);
+        const double srow[NSMAX] = {w->t, (double)w->step, clab_world_kinetic_energy(w), nc, pen,
+                                    (double)st.iterations, st.residual, (double)st.maxiter_hits};
+        orc = clab_csv_row(f->fs, srow, (size_t)f->ns, err);
     }
     return clab_mpi_agree(d, orc, NULL, err);
 }
@@ -258,6 +272,7 @@ int clab_xp_mpi_run(int argc, char **argv)
         if (o.t_end > 0) sc.t_end = o.t_end;
         if (o.every > 0) sc.output_every = o.every;
         clab_options_merge(&sc.options, &o.cli);
+        rc = clab_mpi_rank_options(sc.backend, &sc.options, &err); /* the dvi backend's fast=off sums=exact */
     }
     clab_options meta;
     clab_options_init(&meta);
@@ -266,7 +281,7 @@ int clab_xp_mpi_run(int argc, char **argv)
     MPI_Bcast(&nsteps, 1, MPI_LONG, 0, MPI_COMM_WORLD);
     clab_mpi_domain *d = NULL;
     clab_mpi_sim *ms = NULL;
-    run_files f = {NULL, NULL, NULL, 0};
+    run_files f = {NULL, NULL, NULL, 0, NSFORCE};
     int all = 0;
     MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (!all) rc = start(&sc, &o, &d, &ms, &err);
@@ -291,6 +306,15 @@ int clab_xp_mpi_run(int argc, char **argv)
         printf("%s: %ld steps on %d rank(s) (grid %dx%dx%d), %ld rebuilds; %s/%s-%s-{bodies,steps,body-names}.csv\n",
                o.scene, nsteps, size, d->grid[0], d->grid[1], d->grid[2], d->traffic.rebuilds, o.out, name,
                sc.backend);
+    if (!rc && rank == 0) { /* iteration-limit hits are results too, as contactlab run says */
+        clab_solver_stats st;
+        memset(&st, 0, sizeof st);
+        if (ms->sim->type->stats) ms->sim->type->stats(ms->sim->self, &st);
+        if (st.maxiter_hits > 0)
+            fprintf(stderr, "contactlab run: warning: %ld of %ld %s solves stopped at the iteration limit (max_iter) "
+                            "without reaching the tolerance; the steps CSV counts them in column maxiter_hits\n",
+                    st.maxiter_hits, st.solves, ms->sim->type->name);
+    }
     if (rc && err.msg[0]) fprintf(stderr, "contactlab run (mpi, rank %d): %s: %s\n", rank, o.scene, err.msg);
     free(f.keep);
     clab_mpi_sim_destroy(ms);

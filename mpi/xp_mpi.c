@@ -39,6 +39,10 @@ typedef struct mpi_opts {
     double skin;
     char state[1024], ckpt[1024], restart[1024];
     long ckpt_step;
+    const char *backend;    /* penalty (default) or dvi */
+    double h;               /* the step [s] (0: the benchmark's) */
+    const char *kv[32];     /* --opt K=V, in order */
+    int nkv;
 } mpi_opts;
 
 static void usage(FILE *f)
@@ -57,6 +61,9 @@ static void usage(FILE *f)
                "  --checkpoint F   write a checkpoint of the run to F (one file, any P restarts from it) after\n"
                "                   step --checkpoint-step N (default: the last)\n"
                "  --restart F      continue from such a checkpoint up to step --steps\n"
+               "  --backend B      penalty (default) or dvi (solver=jacobi|apgd, run with fast=off sums=exact)\n"
+               "  --h S            the step [s] (default: chute 1e-5; pile: penalty's stable step, dvi 1e-3)\n"
+               "  --opt K=V        a backend or sim option (repeatable), as contactlab run takes them\n"
                "  --check          also run the steps on rank 0 alone (clab_sim) and compare bit for bit\n"
                "  --state FILE     rank 0 writes the end state: 13 doubles a body (r, e, rdot, wbar), global order\n");
 }
@@ -66,6 +73,7 @@ static int parse(int argc, char **argv, mpi_opts *o, const char **which)
     memset(o, 0, sizeof *o);
     snprintf(o->c.out, sizeof o->c.out, "out/bench");
     o->steps = -1;
+    o->backend = "penalty";
     static const struct option lo[] = {{"steps", required_argument, 0, 's'}, {"quick", no_argument, 0, 'q'},
                                        {"nx", required_argument, 0, 'n'},    {"data", required_argument, 0, 'd'},
                                        {"out", required_argument, 0, 'o'},   {"grid", required_argument, 0, 'g'},
@@ -74,6 +82,8 @@ static int parse(int argc, char **argv, mpi_opts *o, const char **which)
                                        {"balance", no_argument, 0, 'b'},     {"checkpoint", required_argument, 0, 'C'},
                                        {"checkpoint-step", required_argument, 0, 'S'},
                                        {"restart", required_argument, 0, 'R'},
+                                       {"backend", required_argument, 0, 'B'}, {"h", required_argument, 0, 'H'},
+                                       {"opt", required_argument, 0, 'O'},
                                        {0, 0, 0, 0}};
     optind = 1;
     opterr = 0;
@@ -98,6 +108,12 @@ static int parse(int argc, char **argv, mpi_opts *o, const char **which)
         case 'S': o->ckpt_step = strtol(optarg, &end, 10); if (*end || o->ckpt_step < 0) goto bad; break;
         case 'R': snprintf(o->restart, sizeof o->restart, "%s", optarg); break;
         case 'w': snprintf(o->state, sizeof o->state, "%s", optarg); break;
+        case 'B': o->backend = optarg; break;
+        case 'H': o->h = strtod(optarg, &end); if (*end || !(o->h > 0.0 && o->h < 1.0)) goto bad; break;
+        case 'O':
+            if (o->nkv == 32) goto bad;
+            o->kv[o->nkv++] = optarg;
+            break;
         case 'h': return 1;
         default:
             fprintf(stderr, "contactlab bench (mpi): unknown option '%s' (--help lists them)\n", argv[optind - 1]);
@@ -154,7 +170,8 @@ static clab_world *make_world(const mpi_opts *o, const char *which, int rank, cl
         *h = CHUTE_H;
     } else {
         w = bench_pile_world(o->nx, err);
-        if (w) { /* the pile's step, as bench pile takes it */
+        if (w && strcmp(o->backend, "penalty") != 0) *h = 1e-3; /* rigid contacts (pile_scene.h) */
+        else if (w) { /* the pile's step, as bench pile takes it */
             clab_sim *s = clab_sim_create(w, "penalty", 1e-5, NULL, err);
             if (!s) {
                 clab_world_destroy(w);
@@ -178,19 +195,34 @@ static clab_world *make_world(const mpi_opts *o, const char *which, int rank, cl
     return w;
 }
 
+/* the solver's counts of a backend that solves (dvi), as its stats give them */
+static void print_solver(const clab_sim *s, const char *what)
+{
+    clab_solver_stats st;
+    memset(&st, 0, sizeof st);
+    s->type->stats(s->self, &st);
+    if (st.solves > 0)
+        printf("  %s: %ld solves, %ld iterations, %ld at the limit; the last: %ld iterations, residual %.17g m/s\n", what,
+               st.solves, st.total_iterations, st.maxiter_hits, st.iterations, st.residual);
+}
+
 /* the one-rank run of the same steps (clab_sim, as bench chute runs it), its end state's hash */
-static int reference(const clab_world *w0, clab_options *opt, double h, long steps, uint64_t *hash, clab_error *err)
+static int reference(const clab_world *w0, const char *backend, clab_options *opt, double h, long steps, uint64_t *hash,
+                     clab_error *err)
 {
     clab_world *w = clab_world_clone(w0);
     if (!w) return clab_error_set(err, CLAB_ENOMEM, "out of memory");
     clab_options o;
     clab_options_init(&o);
     clab_options_merge(&o, opt);
-    clab_sim *s = clab_sim_create(w, "penalty", h, &o, err);
+    /* the energy bound off, as on the ranks (clab_mpi_sim_create): a check, not a change of state */
+    if (!clab_options_get(&o, "guard_energy")) clab_options_set(&o, "guard_energy", "0", NULL);
+    clab_sim *s = clab_sim_create(w, backend, h, &o, err);
     clab_options_free(&o);
     int rc = s ? CLAB_OK : CLAB_EINVAL;
     for (long k = 0; k < steps && !rc; k++) rc = clab_sim_step(s, err);
     if (!rc) *hash = clab_mpi_state_hash(w);
+    if (!rc) print_solver(s, "solver, one-rank reference");
     clab_sim_destroy(s);
     clab_world_destroy(w);
     return rc;
@@ -214,17 +246,22 @@ static void print_traffic(const clab_mpi_domain *d)
     const clab_mpi_traffic *t = &d->traffic;
     double owned = 0.0;
     for (size_t k = 0; k < d->local->nbodies; k++) owned += d->mine[k];
-    double mine[7] = {t->fwd_bytes, (double)t->fwd_messages, t->re_bytes, (double)t->re_messages, t->t_exchange,
-                      (double)d->local->nbodies, owned};
-    double *all = d->rank == 0 ? malloc(7 * (size_t)d->size * sizeof *all) : NULL;
-    MPI_Gather(mine, 7, MPI_DOUBLE, all, 7, MPI_DOUBLE, 0, d->comm);
+    double mine[11] = {t->fwd_bytes, (double)t->fwd_messages, t->re_bytes, (double)t->re_messages, t->t_exchange,
+                       (double)d->local->nbodies, owned, t->ccp_bytes, (double)t->ccp_messages, (double)t->ccp_reductions,
+                       t->ccp_reduce_bytes};
+    double *all = d->rank == 0 ? malloc(11 * (size_t)d->size * sizeof *all) : NULL;
+    MPI_Gather(mine, 11, MPI_DOUBLE, all, 11, MPI_DOUBLE, 0, d->comm);
     if (d->rank != 0) return;
     const double st = t->steps > 0 ? (double)t->steps : 1.0;
     for (int q = 0; q < d->size && all; q++) {
-        const double *a = all + 7 * q;
+        const double *a = all + 11 * q;
         printf("  rank %d: %.0f owned, %.0f local bodies; per step: forward %.0f bytes in %.2f messages, rebuilds %.0f bytes in "
                "%.2f messages; %.3g s in exchanges\n",
                q, a[6], a[5], a[0] / st, a[1] / st, a[2] / st, a[3] / st, a[4]);
+        if (a[9] > 0.0)
+            printf("  rank %d: the CCP solver per step: %.0f bytes of ghost velocities in %.2f messages, %.2f all-reduces "
+                   "of %.0f bytes\n",
+                   q, a[7] / st, a[8] / st, a[9] / st, a[10] / st);
     }
     free(all);
 }
@@ -249,8 +286,11 @@ static int bench_mpi(int argc, char **argv)
     double h = 0.0;
     clab_world *w = make_world(&o, which, rank, &opt, &h, &err);
     int rc = w ? CLAB_OK : (err.status ? err.status : CLAB_EINVAL);
+    if (o.h > 0.0) h = o.h;
+    for (int k = 0; k < o.nkv && !rc; k++) rc = clab_options_parse(&opt, o.kv[k], "--opt", &err);
+    if (!rc) rc = clab_mpi_rank_options(o.backend, &opt, &err); /* the one-process reference's too */
     uint64_t ref = 0;
-    if (!rc && o.check && rank == 0) rc = reference(w, &opt, h, o.steps, &ref, &err);
+    if (!rc && o.check && rank == 0) rc = reference(w, o.backend, &opt, h, o.steps, &ref, &err);
     double Rmax = 0.0;
     for (size_t i = 0; w && i < w->nbodies; i++)
         if (!w->bodies[i].fixed) Rmax = fmax(Rmax, clab_shape_bound_radius(&w->bodies[i].shape));
@@ -262,12 +302,17 @@ static int bench_mpi(int argc, char **argv)
     int all = 0;
     MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (!all) {
-        rc = clab_mpi_domain_create(&d, MPI_COMM_WORLD, w, o.grid, o.balance, o.skin > 0.0 ? o.skin : 0.1 * Rmax, 0.0, &err);
+        /* the ghosts' reach covers the backend's envelope (the DVI's delta_K) */
+        const clab_backend_type *type = clab_backend_lookup(o.backend);
+        const char *env = clab_options_get(&opt, "envelope");
+        const double envelope = fmax(type ? type->default_envelope : 0.0, env ? atof(env) : 0.0);
+        rc = clab_mpi_domain_create(&d, MPI_COMM_WORLD, w, o.grid, o.balance, o.skin > 0.0 ? o.skin : 0.1 * Rmax, envelope,
+                                    &err);
         w = NULL; /* the domain's */
-        if (!rc) rc = clab_mpi_sim_create(&ms, d, "penalty", h, &opt, &err);
+        if (!rc) rc = clab_mpi_sim_create(&ms, d, o.backend, h, &opt, &err);
         if (!rc && rank == 0)
-            printf("  %s: %zu bodies (%ld moving) on %d rank(s), grid %dx%dx%d, h %g, %ld steps\n", which, nb, moving,
-                   size, d->grid[0], d->grid[1], d->grid[2], h, o.steps);
+            printf("  %s: %zu bodies (%ld moving) on %d rank(s), grid %dx%dx%d, %s backend, h %g, %ld steps\n", which, nb,
+                   moving, size, d->grid[0], d->grid[1], d->grid[2], o.backend, h, o.steps);
         MPI_Barrier(MPI_COMM_WORLD);
         if (!rc && o.restart[0]) rc = clab_mpi_checkpoint_read(ms, o.restart, &err);
         if (!rc && o.restart[0] && rank == 0) printf("  restarted from %s at step %ld\n", o.restart, d->local->step);
@@ -289,6 +334,7 @@ static int bench_mpi(int argc, char **argv)
                        sec, moving * (double)ran / sec, 1e9 * sec / (moving * (double)(ran > 0 ? ran : 1)),
                        d->traffic.rebuilds);
                 printf("  end state hash (FNV-1a 64 of r e rdot wbar): %016llx\n", (unsigned long long)hash);
+                print_solver(ms->sim, "solver, across ranks");
                 if (o.check)
                     printf("  one-rank clab_sim reference: %016llx: %s\n", (unsigned long long)ref,
                            ref == hash ? "identical" : "DIFFERENT");

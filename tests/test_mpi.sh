@@ -84,6 +84,75 @@ $run -np 2 ./contactlab run "$scene" --backend penalty --out "$tmp/runh" >"$tmp/
 st=$?
 [ $st -ne 0 ] && grep -q "h = 0.001 s is above the penalty backend's stable step" "$tmp/runh.out" && [ ! -e "$tmp/runh" ]
 ok $? "mpirun -np 2 contactlab run with h above the stable step: refused as in one process, nothing written (exit $st)"
+# the DVI backend across ranks: a pile of 320 spheres settling under the Tasora-Anitescu CCP,
+# projected Jacobi and APGD (fast=off sums=exact, set by the ranks), 50 steps of 1 ms with a
+# tolerance and an iteration limit that keep the stage short (about 2,100 iterations a run,
+# half the solves stopping at the tolerance), a small skin so the decomposition rebuilds (and
+# moves the warm start) at most steps; the end state of every P the
+# one-process run's to the bit (--check on 1 rank, then one SHA-256 for P = 1..4) and the
+# solvers' counts (solves, iterations, the last residual) the one-process run's
+dvi="bench pile --quick --nx 2 --backend dvi --steps 50 --skin 1e-4 --opt tol=3e-3 --opt max_iter=60"
+for solver in jacobi apgd; do
+    for P in 1 2 3 4; do
+        chk=""
+        [ "$P" -eq 1 ] && chk="--check"
+        $run -np "$P" ./contactlab $dvi --opt solver=$solver $chk --state "$tmp/dvi-$solver-$P.bin" \
+            >"$tmp/dvi-$solver-$P.out" 2>&1
+        st=$?
+        ok $st "mpirun -np $P contactlab $dvi --opt solver=$solver: exit $st"
+        [ $st -eq 0 ] || sed 's/^/# /' "$tmp/dvi-$solver-$P.out"
+        grep -E 'end state hash|solver, |rebuilds|CCP solver' "$tmp/dvi-$solver-$P.out" | sed 's/^ */# /'
+    done
+    grep -q 'one-rank clab_sim reference: [0-9a-f]*: identical' "$tmp/dvi-$solver-1.out"
+    ok $? "dvi $solver on 1 rank: the one-process (fast=off sums=exact) end state to the bit"
+    ref=$(sed -n 's/^ *solver, one-rank reference: //p' "$tmp/dvi-$solver-1.out")
+    s1=$(sha256sum <"$tmp/dvi-$solver-1.bin" | cut -d' ' -f1)
+    for P in 1 2 3 4; do
+        got=$(sed -n 's/^ *solver, across ranks: //p' "$tmp/dvi-$solver-$P.out")
+        [ -n "$ref" ] && [ "$got" = "$ref" ]
+        ok $? "dvi $solver on $P ranks: solves, iterations and the last residual the one-process run's ($got)"
+        [ "$P" -eq 1 ] && continue
+        [ "$(sha256sum <"$tmp/dvi-$solver-$P.bin" | cut -d' ' -f1)" = "$s1" ]
+        ok $? "dvi $solver on $P ranks: the end state file's SHA-256 the one-process run's, $s1"
+    done
+done
+# contactlab run of a DVI scene across ranks: sphere_pile.cfg (27 beads, floor and four box
+# walls) for 300 steps of 1 ms at the default tolerance 1e-6 m/s: the bodies, steps (with the
+# solver's iterations, residual and limit hits) and body-names CSVs' rows those of the one-process
+# run with fast=off sums=exact, byte for byte
+dargs="--backend dvi --h 1e-3 --t-end 0.3 --every 25 --no-plot --no-progress"
+for solver in jacobi apgd; do
+    ./contactlab run "$scene" $dargs --opt solver=$solver --opt fast=off --opt sums=exact --out "$tmp/drun-$solver-1" \
+        >/dev/null 2>&1
+    ok $? "contactlab run sphere_pile.cfg (dvi $solver, fast=off sums=exact) in one process"
+    for P in 2 3 4; do
+        $run -np "$P" ./contactlab run "$scene" $dargs --opt solver=$solver --out "$tmp/drun-$solver-$P" >"$tmp/drun$P.out" 2>&1
+        st=$?
+        same=$st
+        for f in bodies steps body-names; do
+            grep -v '^#' "$tmp/drun-$solver-1/sphere_pile-dvi-$f.csv" >"$tmp/a.csv"
+            grep -v '^#' "$tmp/drun-$solver-$P/sphere_pile-dvi-$f.csv" >"$tmp/b.csv" 2>/dev/null || same=1
+            cmp -s "$tmp/a.csv" "$tmp/b.csv" || same=1
+        done
+        grep -q '^# dvi_sums = exact' "$tmp/drun-$solver-$P/sphere_pile-dvi-bodies.csv" || same=1
+        ok $same "mpirun -np $P contactlab run sphere_pile.cfg --backend dvi --opt solver=$solver: the CSVs' rows the one-process run's, byte for byte; dvi_sums = exact in the metadata (exit $st)"
+        [ $same -eq 0 ] || sed 's/^/# /' "$tmp/drun$P.out"
+    done
+    tail -n 1 "$tmp/drun-$solver-1/sphere_pile-dvi-steps.csv" | sed "s/^/# $solver, last steps row: /"
+done
+# a DVI checkpoint (the warm start with global keys, the solver counters) written on 3 ranks,
+# restarted on 2
+$run -np 3 ./contactlab $dvi --opt solver=apgd --checkpoint "$tmp/dvi.ckpt" --checkpoint-step 25 \
+    >"$tmp/dck.out" 2>&1 &&
+    $run -np 2 ./contactlab $dvi --opt solver=apgd --restart "$tmp/dvi.ckpt" --state "$tmp/dvi-rs.bin" \
+        >"$tmp/drs.out" 2>&1
+st=$?
+[ $st -eq 0 ] && grep -q 'restarted from .* at step 25' "$tmp/drs.out" && cmp -s "$tmp/dvi-rs.bin" "$tmp/dvi-apgd-1.bin"
+ok $? "dvi apgd: written on 3 ranks at step 25, restarted on 2: the uninterrupted run's end state to the bit (exit $st)"
+$run -np 2 ./contactlab $dvi --opt solver=gs --steps 2 >"$tmp/dgs.out" 2>&1
+st=$?
+[ $st -ne 0 ] && grep -q 'solver=gs does not run across ranks' "$tmp/dgs.out"
+ok $? "mpirun -np 2 contactlab bench pile --backend dvi --opt solver=gs: refused, naming the solver (exit $st)"
 # refusals: a command the decomposition does not run, named
 $run -np 2 ./contactlab bowling --quick --out "$tmp/bowl" >"$tmp/bowl.out" 2>&1
 st=$?
