@@ -204,11 +204,32 @@ static int wave_bins(const wave_opts *o, const clab_world *w, int pack, int **bi
     return nb;
 }
 
-static int wave_run(const wave_opts *o, const wave_random *rnd, const wave_case *wc, char *sfile, char *afile,
-                    size_t flen, wave_result *res, xp_progress *pb, double pb0, double pbspan)
+/* the speeds of the force-law cases so far, for the exponent (wave-fit.csv); a checkpoint keeps them */
+typedef struct wave_fits {
+    double p[WAVE_NPACK][XP_MAX_METHODS][MAXP], v[WAVE_NPACK][XP_MAX_METHODS][MAXP], n[WAVE_NPACK][XP_MAX_METHODS];
+} wave_fits;
+
+/* A case's running values in a checkpoint: the pressed random column's length nrnd (0: none),
+ * the column (wave_random_pack), wave_fits, then WAVE_NRUN scalars (the wall time before a
+ * restart, the rest speed) and each layer's arrival, its last time and velocity, its peak. */
+enum { WAVE_NFITS = sizeof(wave_fits) / sizeof(double), WAVE_NRUN = 2 };
+
+static size_t wave_nvalues(const wave_opts *o, const wave_random *rnd, int nz)
+{
+    const size_t nrnd = o->packing[WAVE_RANDOM] ? wave_random_nvalues(rnd, o->np) : 0;
+    return 1 + nrnd + WAVE_NFITS + WAVE_NRUN + 4 * (size_t)nz;
+}
+
+/* One case, checkpointed (xp.h): fits, the speeds before (restored by a restart). 0, 1 on
+ * failure (printed), 2 stopped (*status). */
+static int wave_run(wave_opts *o, const wave_random *rnd, const wave_case *wc, char *sfile, char *afile,
+                    size_t flen, wave_result *res, xp_progress *pb, double pb0, double pbspan, clab_csv *sum,
+                    wave_fits *fits, int *status)
 {
     clab_error err;
-    int rc = 1, nz = 0;
+    int rc = 1, nz = 0, guarded = 0;
+    xp_guard g;
+    double *vals = NULL;
     const int compliant = wc->m->kind != XP_KIND_CCP, random = wc->pack == WAVE_RANDOM;
     int *bin = NULL, *count = NULL;
     const wave_theory t = wave_theory_at(o, wc->p);
@@ -227,7 +248,7 @@ static int wave_run(const wave_opts *o, const wave_random *rnd, const wave_case 
     const double Lside = random ? rnd->L : o->nx * t.a;
     clab_sim *s = NULL;
     clab_csv *csv = NULL, *acsv = NULL;
-    double *row = NULL, *arr = NULL, *pt = NULL, *pv = NULL, *depth = NULL, *vmax = NULL;
+    double *row = NULL, *arr, *pt, *pv, *depth = NULL, *vmax, *run;
     const char **cols = NULL;
     char (*names)[24] = NULL;
     clab_options meta, extra;
@@ -307,9 +328,9 @@ static int wave_run(const wave_opts *o, const wave_random *rnd, const wave_case 
     cols = calloc(ncol, sizeof *cols);
     names = calloc(ncol, sizeof *names);
     row = calloc(ncol, sizeof *row);
-    arr = malloc((size_t)nz * sizeof *arr), pt = malloc((size_t)nz * sizeof *pt), pv = malloc((size_t)nz * sizeof *pv);
-    vmax = calloc((size_t)nz, sizeof *vmax);
-    if (!cols || !names || !row || !arr || !pt || !pv || !depth || !vmax) {
+    const size_t nvals = wave_nvalues(o, rnd, nz), nrnd = nvals - (WAVE_NFITS + WAVE_NRUN + 4 * (size_t)nz) - 1;
+    vals = calloc(nvals, sizeof *vals);
+    if (!cols || !names || !row || !depth || !vals) {
         fprintf(stderr, "contactlab wave: out of memory\n");
         goto done;
     }
@@ -317,19 +338,37 @@ static int wave_run(const wave_opts *o, const wave_random *rnd, const wave_case 
     snprintf(names[1], 24, "v_plate_m_s");
     for (int k = 0; k < nz; k++) snprintf(names[k + 2], 24, "v_layer_%d_m_s", k);
     for (size_t i = 0; i < ncol; i++) cols[i] = names[i];
+    vals[0] = (double)nrnd;
+    if (nrnd) wave_random_pack(rnd, o->np, vals + 1);
+    memcpy(vals + 1 + nrnd, fits, sizeof *fits);
+    run = vals + 1 + nrnd + WAVE_NFITS;
+    arr = run + WAVE_NRUN, pt = arr + nz, pv = pt + nz, vmax = pv + nz;
     for (int k = 0; k < nz; k++) arr[k] = pt[k] = pv[k] = NAN;
+    const int resumed = xp_case_begin(&o->c, &g, s, sum, 2, vals, nvals);
+    guarded = 1;
+    if (resumed < 0) goto done;
+    if (resumed == 1) memcpy(fits, vals + 1 + nrnd, sizeof *fits), res->rest_speed = run[1];
     char path[2048];
     xp_path(&o->c, sfile, path, sizeof path);
-    const int flags = o->c.force ? CLAB_CSV_OVERWRITE : 0;
-    csv = clab_csv_open(path, flags, &err);
-    if (!csv || clab_csv_meta(csv, &meta, o->c.argc, o->c.argv, &err) || clab_csv_header(csv, cols, ncol, &err)) {
-        fprintf(stderr, "contactlab wave: %s\n", err.msg);
-        goto done;
-    }
-    const double vth = o->threshold * t.vp, t0 = xp_pile_now();
-    for (long k = 0; k <= nsteps; k++) {
+    const int flags = o->c.force || o->c.restart[0] ? CLAB_CSV_OVERWRITE : 0;
+    csv = xp_series_open(&o->c, &g, resumed, path, flags, &meta, cols, ncol);
+    if (!csv) goto done;
+    const double vth = o->threshold * t.vp, t0 = xp_pile_now(), wall0 = run[0];
+    const long kfirst = w->step; /* 0, or the step a restart continues from (its row done) */
+    for (long k = resumed == 1 ? kfirst + 1 : 0; k <= nsteps; k++) {
+        if (k - 1 > kfirst && xp_case_due(&o->c, k - 1)) { /* at step k - 1 */
+            run[0] = wall0 + xp_pile_now() - t0, run[1] = res->rest_speed;
+            int r = xp_case_poll(&o->c, &g, s, k - 1);
+            if (r) {
+                if (pb->on) fprintf(stderr, "\n");
+                if (r > 0) *status = xp_case_stopped(&o->c, s);
+                rc = r > 0 ? 2 : 1;
+                goto done;
+            }
+        }
         if (k > 0 && clab_sim_step(s, &err)) {
-            fprintf(stderr, "contactlab wave: %s, p = %g Pa: %s\n", wc->m->name, wc->p, err.msg);
+            if (pb->on) fprintf(stderr, "\n");
+            xp_case_fail(&o->c, &g, &err);
             goto done;
         }
         for (int l = 0; l < nz; l++) row[l + 2] = 0.0;
@@ -344,7 +383,8 @@ static int wave_run(const wave_opts *o, const wave_random *rnd, const wave_case 
         if (k >= npre && ((k - npre) % every == 0 || k == nsteps)) {
             row[0] = w->t - tpre;
             row[1] = w->bodies[0].rdot.z;
-            if (clab_csv_row(csv, row, ncol, &err)) {
+            run[0] = wall0 + xp_pile_now() - t0, run[1] = res->rest_speed;
+            if (clab_csv_row(csv, row, ncol, &err) || xp_guard_snapshot(&g, s, &err)) {
                 fprintf(stderr, "contactlab wave: %s\n", err.msg);
                 goto done;
             }
@@ -352,7 +392,7 @@ static int wave_run(const wave_opts *o, const wave_random *rnd, const wave_case 
         }
     }
     res->steps = (double)nsteps;
-    res->wall = xp_pile_now() - t0;
+    res->wall = wall0 + xp_pile_now() - t0;
     /* the speed: depth against arrival over layers fit_from .. nz - 2 */
     double *x = pt, *y = pv; /* reused as scratch */
     int nf = 0;
@@ -379,11 +419,11 @@ static int wave_run(const wave_opts *o, const wave_random *rnd, const wave_case 
     }
     rc = 0;
 done:
-    if (csv && clab_csv_close(csv, &err) && rc == 0) fprintf(stderr, "contactlab wave: %s\n", err.msg), rc = 1;
+    if (guarded) rc = xp_case_end(&o->c, &g, csv, rc);
     if (acsv && clab_csv_close(acsv, &err) && rc == 0) fprintf(stderr, "contactlab wave: %s\n", err.msg), rc = 1;
     clab_options_free(&meta);
     clab_options_free(&extra);
-    free(cols), free(names), free(row), free(arr), free(pt), free(pv), free(depth), free(vmax), free(bin), free(count);
+    free(cols), free(names), free(row), free(vals), free(depth), free(bin), free(count);
     clab_sim_destroy(s);
     clab_world_destroy(w);
     return rc;
@@ -584,7 +624,15 @@ int xp_wave(int argc, char **argv)
     clab_options_set(&meta, "threshold", sv, NULL);
     clab_csv *sum = xp_summary_begin(&o.c, spath, &meta, scols, NS);
     if (!sum) goto out;
-    if (o.packing[WAVE_RANDOM] && wave_random_make(&o, &rnd)) {
+    /* the pressed random column: a restart reuses the interrupted run's (its checkpoint keeps it) */
+    const clab_checkpoint_output *ro = &o.c.resume.out;
+    if (o.packing[WAVE_RANDOM] && o.c.restart[0] &&
+        (ro->nvalues < 1 || !ro->values || wave_random_unpack(&rnd, o.np, ro->values + 1, ro->nvalues - 1))) {
+        fprintf(stderr, "contactlab wave: cannot restart: %s holds no pressed random column\n", o.c.restart);
+        clab_csv_close(sum, NULL);
+        goto out;
+    }
+    if (o.packing[WAVE_RANDOM] && !o.c.restart[0] && wave_random_make(&o, &rnd)) {
         clab_csv_close(sum, NULL);
         goto out;
     }
@@ -609,17 +657,20 @@ int xp_wave(int argc, char **argv)
     snprintf(label, sizeof label, "wave, %d runs", nc);
     xp_progress_begin(&pb, &o.c, label);
     rc = 0;
-    double fp[WAVE_NPACK][XP_MAX_METHODS][MAXP], fv[WAVE_NPACK][XP_MAX_METHODS][MAXP];
-    int nfp[WAVE_NPACK][XP_MAX_METHODS] = {{0}};
+    wave_fits *fits = calloc(1, sizeof *fits);
+    if (!fits) rc = 1;
+    int status = 0;
+    static const char *const packshort[WAVE_NPACK] = {"", "random "};
     for (int ic = 0; ic < nc && rc == 0; ic++) {
         const wave_case *wc = &cases[ic];
         wave_result r;
         memset(&r, 0, sizeof r);
-        char sfile[256], afile[300];
-        if (wave_run(&o, &rnd, wc, sfile, afile, sizeof sfile, &r, &pb, (double)ic / nc, 1.0 / nc)) {
-            rc = 1;
-            break;
-        }
+        char sfile[256], afile[300], clabel[96];
+        if (wc->m->kind != XP_KIND_CCP) snprintf(clabel, sizeof clabel, "%s%s p=%g", packshort[wc->pack], wc->m->name, wc->p);
+        else snprintf(clabel, sizeof clabel, "%s%s iter=%d h=%g", packshort[wc->pack], wc->m->name, wc->iters, wc->h);
+        if (xp_case_skip(&o.c, clabel)) continue; /* finished before the checkpoint */
+        rc = wave_run(&o, &rnd, wc, sfile, afile, sizeof sfile, &r, &pb, (double)ic / nc, 1.0 / nc, sum, fits, &status);
+        if (rc) break;
         const int compliant = wc->m->kind != XP_KIND_CCP;
         const double th = compliant ? wave_theory_at(&o, wc->p).c : INFINITY;
         const double rel = wc->m->kind == XP_KIND_PENALTY ? (r.speed - th) / th : NAN;
@@ -629,8 +680,11 @@ int xp_wave(int argc, char **argv)
         if (xp_summary_row(&o.c, sum, head, 2, vals, sizeof vals / sizeof vals[0], tail, 2)) rc = 1;
         if (compliant) {
             int mi = (int)(wc->m - o.c.table);
-            int *n = &nfp[wc->pack][mi];
-            if (mi >= 0 && mi < XP_MAX_METHODS && *n < MAXP) fp[wc->pack][mi][*n] = wc->p, fv[wc->pack][mi][(*n)++] = r.speed;
+            double *n = &fits->n[wc->pack][mi];
+            if (mi >= 0 && mi < XP_MAX_METHODS && *n < MAXP) {
+                const int j = (int)*n;
+                fits->p[wc->pack][mi][j] = wc->p, fits->v[wc->pack][mi][j] = r.speed, *n += 1.0;
+            }
         }
         if (pb.on) fprintf(stderr, "\r%*s\r", 80, "");
         printf("%-16s %-7s %9g %6d %9.2e %11.5g %11.5g %9.2e %7.2f\n", wc->m->name, packname[wc->pack], wc->p, wc->iters, wc->h, r.speed, th, rel,
@@ -646,7 +700,7 @@ int xp_wave(int argc, char **argv)
         clab_options_set(&fm, "experiment", "wave", NULL);
         clab_options_set(&fm, "alpha", "wave speed ~ A p^alpha, least squares of log speed against log p", NULL);
         clab_options_set(&fm, "alpha_theory", "1/6: Hertz contacts, k_t ~ F0^(1/3), c ~ sqrt(k_t)", NULL);
-        clab_csv *f = clab_csv_open(fpath, o.c.force ? CLAB_CSV_OVERWRITE : 0, &err);
+        clab_csv *f = clab_csv_open(fpath, o.c.force || o.c.restart[0] ? CLAB_CSV_OVERWRITE : 0, &err);
         static const char *const fcols[] = {"method", "packing", "pressures", "alpha", "A", "alpha_theory"};
         if (!f || clab_csv_meta(f, &fm, o.c.argc, o.c.argv, &err) || clab_csv_header(f, fcols, 6, &err)) {
             fprintf(stderr, "contactlab wave: %s\n", err.msg);
@@ -654,9 +708,9 @@ int xp_wave(int argc, char **argv)
         }
         for (int k = 0; k < WAVE_NPACK * o.c.ntable && rc == 0; k++) {
             const int pk = k / o.c.ntable, mi = k % o.c.ntable;
-            if (nfp[pk][mi] == 0) continue;
+            if (fits->n[pk][mi] == 0) continue;
             double A, alpha;
-            int n = xp_power_fit(fp[pk][mi], fv[pk][mi], (size_t)nfp[pk][mi], &A, &alpha);
+            int n = xp_power_fit(fits->p[pk][mi], fits->v[pk][mi], (size_t)fits->n[pk][mi], &A, &alpha);
             char c1[32], c2[32], c3[32], c4[32];
             snprintf(c1, sizeof c1, "%d", n);
             snprintf(c2, sizeof c2, "%.17g", alpha);
@@ -676,6 +730,8 @@ int xp_wave(int argc, char **argv)
         }
         clab_options_free(&fm);
     }
+    free(fits);
+    if (rc == 2) rc = status; /* stopped: the exit status, the checkpoint written */
     rc = xp_finish(&o.c, rc, sum, spath, "wave-*.csv", "wave.gp", "wave-velocity.png, wave-arrival.png, wave-speed.png");
 out:
     wave_random_free(&rnd);

@@ -76,5 +76,10 @@ int wave_random_make(const wave_opts *o, wave_random *r);
 void wave_random_free(wave_random *r);
 /* the random column at pressure index k as a world (spheres from WAVE_FIRST on) */
 clab_world *wave_random_world(const wave_opts *o, const wave_random *r, int k, clab_error *err);
+/* the pressed column (np pressures) as running values of a checkpoint: their count, written
+ * into v, read back from v (nv of them; -1: not a column's) */
+size_t wave_random_nvalues(const wave_random *r, int np);
+void wave_random_pack(const wave_random *r, int np, double *v);
+int wave_random_unpack(wave_random *r, int np, const double *v, size_t nv);
 
 #endif
