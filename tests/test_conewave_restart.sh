@@ -4,8 +4,10 @@
 # penalty cases at three pressures and dvi at 2 and 10 iterations) stopped
 #  - by --stop-after N (cone: in the first case, the penalty penetration; wave: step N of the
 #    first case, the penalty column at 1e4 Pa),
-#  - by SIGTERM (--checkpoint-every 50: the signal lands in whichever case runs),
-# and continued with the printed resume command gives CSVs whose numeric rows equal the
+#  - by SIGTERM (--checkpoint-every 50), sent 0.3 s into the second case (cone: the dvi
+#    penetration, from the saved bed; wave: the penalty column at 1e5 Pa),
+# and wave's random column stopped in its penalty case (resumed from the column the checkpoint
+# keeps), continued with the printed resume command give CSVs whose numeric rows equal the
 # uninterrupted run's (the summaries without their wall_s column). Tolerance 0: cmp must find
 # no difference. A restart with other options is refused.
 set -u
@@ -37,7 +39,8 @@ resume_cmd() { # run the "to resume:" line of file $1
 }
 
 # one experiment: $1 name, $2 its options, $3 --stop-after's step, $4 the case it stops in,
-# $5 the CSVs of a run, $6 an option that changes the results
+# $5 the CSVs of a run, $6 an option that changes the results, $7 the line of stdout after
+# which SIGTERM is sent (a finished case: the signal lands in a later one)
 check() {
     x=$1
     P="$x $2 --no-plot --no-progress"
@@ -56,7 +59,8 @@ check() {
     $CL $P --out "$d" --checkpoint-every 50 >"$d.txt" 2>&1 &
     pid=$!
     i=0
-    while [ ! -s "$d/$x.ckpt" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+    while ! grep -qs "$7" "$d.txt" && [ $i -lt 1200 ]; do sleep 0.05; i=$((i + 1)); done
+    sleep 0.3 # into the next case's steps
     kill -TERM $pid 2>/dev/null
     wait $pid
     rs=$?
@@ -76,5 +80,20 @@ check() {
     ok $((rs == 0 || $?)) "$x: a restart with $6 besides refused (exit $rs)"
 }
 
-check cone "--quick" 200 "seed 1 penalty v=0.4" 3 "--speeds 0.3"
+check cone "--quick" 200 "seed 1 penalty v=0.4" 3 "--speeds 0.3" "^penalty "
+check wave "--quick" 2000 "penalty p=10000" 12 "--pressures 1e4,1e5" "^penalty  *cubic  *10000 "
+
+# wave's random column: stopped in its penalty case, resumed from the column the checkpoint
+# keeps (not grown and pressed again: no "random column at" line), the same rows
+P="wave --quick --packing random --pressures 1e6 --no-plot --no-progress"
+$CL $P --out "$tmp/r-a" >"$tmp/r-a.txt" 2>&1
+rs=$?
+ok $rs "wave --packing random: the straight run (exit $rs)"
+$CL $P --out "$tmp/r-s" --stop-after 1000 >"$tmp/r-s.txt" 2>&1
+rs=$?
+grep -q "stopped after step 1000 of random penalty p=1e+06" "$tmp/r-s.txt"
+ok $((rs != 3 || $?)) "wave --packing random --stop-after 1000: exit 3 ($rs) in the penalty case"
+(cd "$tmp" && resume_cmd "$tmp/r-s.txt") && ! grep -q "random column at" "$tmp/r-s.txt.resumed" &&
+    same_csvs "$tmp/r-a" "$tmp/r-s" 8
+ok $? "wave --packing random, resumed from the kept column: the rows of every CSV equal the straight run's"
 tap_end
