@@ -1,6 +1,6 @@
-/* wave.h: what `contactlab wave` shares between its driver (wave.c) and its random dense
- * column (wave_random.c): the options, the Hertz column's theory at a pressure, the column's
- * body layout. */
+/* wave.h: what `contactlab wave` shares between its driver (wave.c), its columns (wave_column.c)
+ * and its random dense column (wave_random.c): the options, the Hertz column's theory at a
+ * pressure, the column's body layout. */
 #ifndef CLAB_WAVE_H
 #define CLAB_WAVE_H
 
@@ -48,6 +48,9 @@ int wave_add_plane(clab_world *w, const char *name, clab_vec3 r0, clab_vec3 n_in
 /* the material, the plates and walls of a column of side L whose top plate's underside is at
  * ztop (frictionless_walls: the side walls without friction); the spheres are the caller's */
 clab_world *wave_frame(const wave_opts *o, double L, double ztop, int frictionless_walls, clab_error *err);
+/* the simple-cubic column at pressure t's: compliant, at the Hertz equilibrium (overlaps
+ * delta0, deltaw, deltat); else touching (wave_column.c) */
+clab_world *wave_world(const wave_opts *o, const wave_theory *t, int compliant, clab_error *err);
 
 /* The random dense column (wave_random.c): nxr x nxr sphere diameters wide, nz high, its
  * spheres grown frictionless (xp_pack_grow, dense) between the column's walls (frictionless)
