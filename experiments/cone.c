@@ -85,7 +85,51 @@ static double bed_surface(const clab_world *w, double width, double d, double *p
     return zs;
 }
 
-static int cone_make_bed(cone_opts *o, cone_bed *b)
+/* the settled bed of the current seed, saved in <out> for a restart */
+static void bed_file(const cone_opts *o, char *buf, size_t n)
+{
+    if ((size_t)snprintf(buf, n, "%s/cone-bed-seed_%lu.ckpt", o->c.out, o->def.seed) >= n) buf[0] = '\0';
+}
+
+/* The bed settled by m: settled now and saved (bed_file), or, load = 1 (a restart past the
+ * settling), read back from the saved bed: the same state to the bit. -1 printed. */
+static int bed_settle_or_load(cone_opts *o, cone_bed *b, const xp_method *m, const clab_options *extra, int load)
+{
+    clab_error err;
+    char path[2048], tag[CLAB_CHECKPOINT_TAG_LEN];
+    bed_file(o, path, sizeof path);
+    snprintf(tag, sizeof tag, "cone bed seed %lu", o->def.seed);
+    const double h = m->kind == XP_KIND_CCP ? o->hdvi : o->hpen;
+    /* xp_pile_settle for 0 s: the settling's simulation, not stepped */
+    clab_sim *s = xp_pile_settle(&o->c, b->w, m, h, load ? 0.0 : o->settle, extra, "cone: settling the bed");
+    if (!s) return -1;
+    int rc = 0;
+    if (load) {
+        clab_checkpoint_info info;
+        memset(&info, 0, sizeof info);
+        if (clab_checkpoint_read(s, path, &info, &err)) {
+            fprintf(stderr, "contactlab cone: cannot restart: the saved bed: %s\n", err.msg);
+            rc = -1;
+        } else if (strcmp(info.out.tag, tag) != 0 || !info.same_parameters) {
+            fprintf(stderr, "contactlab cone: cannot restart: %s is not the bed of seed %lu settled by %s (its tag: "
+                            "'%s')\n", path, o->def.seed, m->name, info.out.tag);
+            rc = -1;
+        }
+        clab_checkpoint_info_free(&info);
+    } else {
+        clab_checkpoint_output out;
+        memset(&out, 0, sizeof out);
+        snprintf(out.tag, sizeof out.tag, "%s", tag);
+        if (!path[0] || clab_checkpoint_write(s, &out, path, &err)) {
+            fprintf(stderr, "contactlab cone: saving the bed: %s\n", path[0] ? err.msg : "path too long");
+            rc = -1;
+        }
+    }
+    clab_sim_destroy(s);
+    return rc;
+}
+
+static int cone_make_bed(cone_opts *o, cone_bed *b, int load)
 {
     clab_error err;
     memset(b, 0, sizeof *b);
@@ -101,11 +145,9 @@ static int cone_make_bed(cone_opts *o, cone_bed *b)
     clab_options extra;
     clab_options_init(&extra);
     if (m->kind == XP_KIND_CCP) xp_pile_dvi_defaults(&extra);
-    clab_sim *s = xp_pile_settle(&o->c, b->w, m, m->kind == XP_KIND_CCP ? o->hdvi : o->hpen, o->settle, &extra,
-                                 "cone: settling the bed");
+    int bad = bed_settle_or_load(o, b, m, &extra, load);
     clab_options_free(&extra);
-    if (!s) return -1;
-    clab_sim_destroy(s);
+    if (bad) return -1;
     b->settled_by = m->name;
     for (size_t i = 0; i < b->w->nbodies; i++) {
         b->w->bodies[i].rdot = clab_v3(0, 0, 0);
@@ -131,21 +173,36 @@ static int cone_make_bed(cone_opts *o, cone_bed *b)
     return 0;
 }
 
+/* the slopes of every bed, for their mean and standard error */
+typedef struct cone_stats {
+    double slope[XP_MAX_METHODS][MAXV][MAXBEDS], inertial[XP_MAX_METHODS][MAXV][MAXBEDS];
+    double wall[XP_MAX_METHODS][MAXV], h[XP_MAX_METHODS];
+} cone_stats;
+
+/* the running values a checkpoint keeps: cone_stats (the cases before), then CONE_NRUN scalars
+ * (the force sums of the output interval, their count, the rows, the wall time before a
+ * restart), then depth, F_tip and F_total of every row so far (the slopes' data) */
+enum { CONE_NST = sizeof(cone_stats) / sizeof(double), CONE_NRUN = 6 };
+
 static const char *const series_cols[] = {"t_s", "depth_m", "F_tip_N", "F_shaft_N", "F_total_N", "F_tip_lateral_N",
                                           "contacts_mesh", "iterations"};
 enum { NCOLS = sizeof series_cols / sizeof series_cols[0] };
 
-/* One (method, speed) case: the series, *res. 0, or 1 on failure (printed). */
-static int cone_case(const cone_opts *o, const cone_bed *b, const xp_method *m, double v, char *file, size_t flen,
-                     double *hused, cone_result *res, xp_progress *pb, double pb0, double pbspan)
+/* One (method, speed) case, checkpointed (xp.h): the series, *res; st: the stats of the cases
+ * before (restored by a restart). 0, 1 on failure (printed), 2 stopped (*status). */
+static int cone_case(cone_opts *o, const cone_bed *b, const xp_method *m, double v, char *file, size_t flen,
+                     double *hused, cone_result *res, xp_progress *pb, double pb0, double pbspan, clab_csv *sum,
+                     cone_stats *cs, int *status)
 {
     clab_error err;
-    int rc = 1;
+    int rc = 1, guarded = 0;
+    xp_guard g;
+    double *vals = NULL;
     clab_world *w = clab_world_clone(b->w);
     double *xyz = NULL;
     clab_sim *s = NULL;
     clab_csv *csv = NULL;
-    double *dep = NULL, *ft = NULL, *ftot = NULL;
+    double *dep, *ft, *ftot;
     clab_options meta;
     clab_options_init(&meta);
     if (!w) {
@@ -209,24 +266,41 @@ static int cone_case(const cone_opts *o, const cone_bed *b, const xp_method *m, 
     clab_options_set(&meta, "depth_m", "surface_m - z of the tip", NULL);
     clab_sim_meta(s, &meta);
 #undef META
-    csv = clab_csv_open(path, o->c.force ? CLAB_CSV_OVERWRITE : 0, &err);
-    if (!csv || clab_csv_meta(csv, &meta, o->c.argc, o->c.argv, &err) ||
-        clab_csv_header(csv, series_cols, NCOLS, &err)) {
-        fprintf(stderr, "contactlab cone: %s\n", err.msg);
-        goto done;
-    }
-    const size_t nrow = (size_t)(nsteps / every + 2);
-    dep = malloc(nrow * sizeof *dep), ft = malloc(nrow * sizeof *ft), ftot = malloc(nrow * sizeof *ftot);
-    if (!dep || !ft || !ftot) {
+    const size_t nrow = (size_t)(nsteps / every + 2), nvals = CONE_NST + CONE_NRUN + 3 * nrow;
+    vals = calloc(nvals, sizeof *vals);
+    if (!vals) {
         fprintf(stderr, "contactlab cone: out of memory\n");
         goto done;
     }
-    size_t nr = 0;
-    double acc[4] = {0, 0, 0, 0}, ncm = 0.0, t0 = xp_pile_now();
-    long nacc = 0;
-    for (long k = 1; k <= nsteps; k++) {
+    memcpy(vals, cs, sizeof *cs);
+    double *run = vals + CONE_NST;
+    dep = run + CONE_NRUN, ft = dep + nrow, ftot = ft + nrow;
+    const int resumed = xp_case_begin(&o->c, &g, s, sum, 2, vals, nvals);
+    guarded = 1;
+    if (resumed < 0) goto done;
+    if (resumed == 1) memcpy(cs, vals, sizeof *cs);
+    csv = xp_series_open(&o->c, &g, resumed, path, o->c.force || o->c.restart[0] ? CLAB_CSV_OVERWRITE : 0, &meta,
+                         series_cols, NCOLS);
+    if (!csv) goto done;
+    double acc[3] = {run[0], run[1], run[2]}, ncm = 0.0, t0 = xp_pile_now(), wall0 = run[5];
+    long nacc = (long)run[3];
+    size_t nr = (size_t)run[4];
+    const long k0 = w->step; /* 0, or the step a restart continues from */
+    for (long k = k0 + 1; k <= nsteps; k++) {
+        if (k - 1 > k0 && xp_case_due(&o->c, k - 1)) { /* at step k - 1, the interval's sums so far */
+            run[0] = acc[0], run[1] = acc[1], run[2] = acc[2], run[3] = (double)nacc, run[4] = (double)nr;
+            run[5] = wall0 + xp_pile_now() - t0;
+            int r = xp_case_poll(&o->c, &g, s, k - 1);
+            if (r) {
+                if (pb->on) fprintf(stderr, "\n");
+                if (r > 0) *status = xp_case_stopped(&o->c, s);
+                rc = r > 0 ? 2 : 1;
+                goto done;
+            }
+        }
         if (clab_sim_step(s, &err)) {
-            fprintf(stderr, "contactlab cone: %s, v = %g m/s: %s\n", m->name, v, err.msg);
+            if (pb->on) fprintf(stderr, "\n");
+            xp_case_fail(&o->c, &g, &err);
             goto done;
         }
         clab_vec3 Ft, Fs;
@@ -248,14 +322,15 @@ static int cone_case(const cone_opts *o, const cone_bed *b, const xp_method *m, 
         const double tip = z0 + (w->bodies[first].r.z - clab_mesh_tri(w, &w->bodies[first])->r0.z);
         double row[NCOLS] = {w->t, b->zs - tip, acc[0] / nacc, acc[1] / nacc, (acc[0] + acc[1]) / nacc, acc[2] / nacc,
                              ncm, (double)st.iterations};
-        if (clab_csv_row(csv, row, NCOLS, &err)) {
-            fprintf(stderr, "contactlab cone: %s\n", err.msg);
-            goto done;
-        }
         dep[nr] = row[1], ft[nr] = row[2], ftot[nr] = row[4];
         nr++;
         acc[0] = acc[1] = acc[2] = 0.0;
         nacc = 0;
+        run[0] = run[1] = run[2] = run[3] = 0.0, run[4] = (double)nr, run[5] = wall0 + xp_pile_now() - t0;
+        if (clab_csv_row(csv, row, NCOLS, &err) || xp_guard_snapshot(&g, s, &err)) {
+            fprintf(stderr, "contactlab cone: %s\n", err.msg);
+            goto done;
+        }
         xp_progress_update(pb, pb0 + pbspan * (double)k / (double)nsteps);
     }
     /* the slope over the embedded part: rows with Hc <= depth <= depth_max */
@@ -267,28 +342,19 @@ static int cone_case(const cone_opts *o, const cone_bed *b, const xp_method *m, 
     xp_line_fit(dep, ftot, nr, &a2, &res->slope_total);
     res->f_end = nr ? ft[nr - 1] : NAN;
     res->steps = (double)nsteps;
-    res->wall = xp_pile_now() - t0;
+    res->wall = wall0 + xp_pile_now() - t0;
     /* mean stress on the cone's projected area at the end, and the inertial number of its flow */
     res->p_tip = res->f_end / (M_PI * b->Rc * b->Rc);
     res->inertial = res->p_tip > 0.0 ? v / b->Rc * b->d / sqrt(res->p_tip / o->def.density) : NAN;
     rc = 0;
 done:
-    if (csv && clab_csv_close(csv, &err) && rc == 0) {
-        fprintf(stderr, "contactlab cone: %s\n", err.msg);
-        rc = 1;
-    }
+    if (guarded) rc = xp_case_end(&o->c, &g, csv, rc);
     clab_options_free(&meta);
-    free(dep), free(ft), free(ftot), free(xyz);
+    free(vals), free(xyz);
     clab_sim_destroy(s);
     clab_world_destroy(w);
     return rc;
 }
-
-/* the slopes of every bed, for their mean and standard error */
-typedef struct cone_stats {
-    double slope[XP_MAX_METHODS][MAXV][MAXBEDS], inertial[XP_MAX_METHODS][MAXV][MAXBEDS];
-    double wall[XP_MAX_METHODS][MAXV], h[XP_MAX_METHODS];
-} cone_stats;
 
 /* cone-slopes.csv and its table: per method and speed, the mean slope over the beds and its
  * standard error s / sqrt(n) (s the beds' sample standard deviation), and the change of the
@@ -306,7 +372,7 @@ static int cone_slopes(const cone_opts *o, const cone_stats *st)
     clab_options_set(&meta, "inertial_number", "mean over the beds of (v / Rc) d / sqrt(p_tip / rho)", NULL);
     static const char *const cols[] = {"method", "v_m_s", "h_s", "beds", "slope_mean_N_m", "slope_se_N_m", "slope_sd_N_m",
                                        "inertial_number", "wall_s"};
-    clab_csv *f = clab_csv_open(path, o->c.force ? CLAB_CSV_OVERWRITE : 0, &err);
+    clab_csv *f = clab_csv_open(path, o->c.force || o->c.restart[0] ? CLAB_CSV_OVERWRITE : 0, &err);
     int rc = 0;
     if (!f || clab_csv_meta(f, &meta, o->c.argc, o->c.argv, &err) || clab_csv_header(f, cols, 9, &err)) rc = 1;
     printf("\nslope of the tip force against depth over %d beds (mean +- standard error) [N/m]:\n", o->nbeds);
@@ -377,7 +443,10 @@ static void cone_help(const xp_common *c)
            "triangles) against depth; summary: the slope dF_tip/d(depth) over the embedded part\n"
            "(cone height <= depth <= the deepest depth) per method and speed, and the inertial number\n"
            "of the flow around the tip (quasi-static when the slope no longer changes with the speed).\n"
-           "Writes cone-<method>-v_<v>.csv, cone-summary.csv and figures.\n\n"
+           "Writes cone-<method>-v_<v>.csv, cone-summary.csv and figures.\n"
+           "Checkpoints: SIGINT/SIGTERM, --stop-after N or --checkpoint-every N write <out>/cone.ckpt (a\n"
+           "penetration running, its CSVs flushed); the same command with --restart FILE continues it, the\n"
+           "cases done before kept. Each settled bed is saved as cone-bed-seed_<seed>.ckpt for a restart.\n\n"
            "Experiment options:\n"
            "  --n N              spheres (default 1000; --quick 300)\n"
            "  --speeds LIST      penetration speeds [m/s] (default 0.1,0.2,0.4; --quick 0.4)\n"
@@ -471,21 +540,34 @@ int xp_cone(int argc, char **argv)
     char label[128];
     const int ncases = o.c.nmethod * o.nv * o.nbeds;
     snprintf(label, sizeof label, "cone, %d runs", ncases);
-    cone_stats st;
-    memset(&st, 0, sizeof st);
+    cone_stats *stp = calloc(1, sizeof *stp);
+    if (!stp) {
+        clab_csv_close(sum, NULL);
+        rc = 1;
+        goto out;
+    }
     const unsigned long seed0 = o.def.seed;
+    int status = 0, pb_on = 0;
+    const int nbed_cases = o.c.nmethod * o.nv;
     for (int ib = 0, ic = 0; ib < o.nbeds && rc == 0; ib++) {
         o.def.seed = seed0 + (unsigned long)ib;
+        if (o.c.resume_case >= o.c.ncase + nbed_cases) { /* a restart past this bed: its cases are done */
+            for (int i = 0; i < nbed_cases; i++, ic++) xp_case_skip(&o.c, "");
+            continue;
+        }
+        const int load = o.c.resume_case >= 0; /* a restart in this bed's cases: the bed it saved */
         cone_bed bed;
-        if (cone_make_bed(&o, &bed)) {
+        if (cone_make_bed(&o, &bed, load)) {
             clab_world_destroy(bed.w);
             rc = 1;
             break;
         }
-        printf("bed %lu: %d spheres settled by %s for %g s, surface at %.4g m (solid fraction %.3f below); cone radius %.4g m, "
-               "height %.4g m, deepest depth %.4g m\n", o.def.seed, o.def.n, bed.settled_by, o.settle, bed.zs, bed.phi_bulk,
+        printf("bed %lu: %d spheres settled by %s for %g s%s, surface at %.4g m (solid fraction %.3f below); cone radius %.4g m, "
+               "height %.4g m, deepest depth %.4g m\n", o.def.seed, o.def.n, bed.settled_by, o.settle,
+               load ? " (the interrupted run's, loaded)" : "", bed.zs, bed.phi_bulk,
                bed.Rc, bed.Hc, bed.depth_max);
-        if (ib == 0) {
+        if (!pb_on) {
+            pb_on = 1;
             printf("%-16s %8s %5s %9s %18s %14s %10s %10s %8s\n", "method", "v_m_s", "seed", "h_s", "slope_tip_N/m",
                    "slope_tot_N/m", "F_tip_end", "I", "wall_s");
             xp_progress_begin(&pb, &o.c, label);
@@ -498,16 +580,18 @@ int xp_cone(int argc, char **argv)
                 memset(&r, 0, sizeof r);
                 char file[256];
                 double hused = 0.0;
-                if (cone_case(&o, &bed, m, o.v[vi], file, sizeof file, &hused, &r, &pb, (double)ic / ncases, 1.0 / ncases)) {
-                    rc = 1;
-                    break;
-                }
+                char clabel[96];
+                snprintf(clabel, sizeof clabel, "seed %lu %s v=%g", o.def.seed, m->name, o.v[vi]);
+                if (xp_case_skip(&o.c, clabel)) continue; /* finished before the checkpoint */
+                rc = cone_case(&o, &bed, m, o.v[vi], file, sizeof file, &hused, &r, &pb, (double)ic / ncases,
+                               1.0 / ncases, sum, stp, &status);
+                if (rc) break;
                 double vals[] = {o.v[vi], (double)o.def.seed, hused, r.slope, r.slope_se, r.icept, r.slope_total, r.nfit,
                                  bed.Hc, bed.depth_max, bed.zs, r.f_end, r.p_tip, r.inertial, r.steps, r.wall};
                 const char *head[] = {m->name}, *tail[] = {file};
                 if (xp_summary_row(&o.c, sum, head, 1, vals, sizeof vals / sizeof vals[0], tail, 1)) rc = 1;
-                st.slope[mi][vi][ib] = r.slope, st.inertial[mi][vi][ib] = r.inertial, st.wall[mi][vi] += r.wall;
-                st.h[mi] = hused;
+                stp->slope[mi][vi][ib] = r.slope, stp->inertial[mi][vi][ib] = r.inertial, stp->wall[mi][vi] += r.wall;
+                stp->h[mi] = hused;
                 if (pb.on) fprintf(stderr, "\r%*s\r", 80, "");
                 printf("%-16s %8g %5lu %9.2e %9.4g +- %-5.2g %14.5g %10.4g %10.3g %8.1f\n", m->name, o.v[vi], o.def.seed, hused,
                        r.slope, r.slope_se, r.slope_total, r.f_end, r.inertial, r.wall);
@@ -515,9 +599,11 @@ int xp_cone(int argc, char **argv)
             }
         clab_world_destroy(bed.w);
     }
-    if (rc == 0) xp_progress_end(&pb);
+    if (rc == 0 && pb_on) xp_progress_end(&pb);
     o.def.seed = seed0;
-    if (rc == 0 && o.nbeds > 1) rc = cone_slopes(&o, &st);
+    if (rc == 0 && o.nbeds > 1) rc = cone_slopes(&o, stp);
+    free(stp);
+    if (rc == 2) rc = status; /* stopped: the exit status, the checkpoint written */
     rc = xp_finish(&o.c, rc, sum, spath, "cone-*.csv", "cone.gp", "cone-force.png, cone-slope.png");
 out:
     xp_common_free(&o.c);

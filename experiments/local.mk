@@ -72,6 +72,7 @@ contactlab_SOURCES += \
 	experiments/wave.c \
 	experiments/wave.h \
 	experiments/wave_random.c \
+	experiments/wave_column.c \
 	experiments/wave_fit.c \
 	experiments/wave_fit.h
 dist_pkgdata_DATA += \

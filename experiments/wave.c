@@ -75,81 +75,6 @@ wave_theory wave_theory_at(const wave_opts *o, double p)
     return t;
 }
 
-/* The column's frame: the material, the bottom plate (body 0), the side walls (1..4), the top
- * plate (5, a box of half height R whose underside is at ztop); the spheres come after. With
- * frictionless_walls the side walls get a frictionless copy of the material (the random
- * column: its spheres press on the walls, and walls that hold them by friction pin the
- * column's edge, so that a pulse dies out over a few diameters); else they share the spheres'
- * friction (the simple-cubic column, whose spheres touch the walls without force). */
-int wave_add_plane(clab_world *w, const char *name, clab_vec3 r0, clab_vec3 n_in, int material, clab_error *err)
-{
-    clab_body_def d = clab_default_body_def();
-    snprintf(d.name, sizeof d.name, "%s", name);
-    d.shape = clab_plane();
-    d.fixed = 1;
-    d.material = material;
-    d.r = r0;
-    clab_vec3 z = clab_v3(0.0, 0.0, 1.0), axis = clab_v3_cross(z, n_in);
-    double s = clab_v3_norm(axis), c = clab_v3_dot(z, n_in);
-    d.e = s > 1e-12 ? clab_q_axis_angle(axis, atan2(s, c)) : clab_q_identity();
-    return clab_world_add_body(w, &d, err) < 0 ? -1 : 0;
-}
-
-clab_world *wave_frame(const wave_opts *o, double L, double ztop, int frictionless_walls, clab_error *err)
-{
-    clab_world_def wd = clab_default_world_def();
-    wd.gravity = clab_v3(0.0, 0.0, 0.0);
-    clab_world *w = clab_world_create(&wd);
-    if (!w) return NULL;
-    clab_material m = clab_default_material();
-    m.E = o->E, m.nu = o->nu, m.mu = o->mu, m.cor = o->cor;
-    clab_material mw = m;
-    snprintf(mw.name, sizeof mw.name, "wall");
-    mw.mu = 0.0;
-    int iw = 0;
-    if (clab_world_add_material(w, &m, err) < 0 || (frictionless_walls && (iw = clab_world_add_material(w, &mw, err)) < 0) ||
-        wave_add_plane(w, "bottom", clab_v3(0, 0, 0), clab_v3(0, 0, 1), 0, err) ||
-        wave_add_plane(w, "wall_xm", clab_v3(0, 0, 0), clab_v3(1, 0, 0), iw, err) ||
-        wave_add_plane(w, "wall_xp", clab_v3(L, 0, 0), clab_v3(-1, 0, 0), iw, err) ||
-        wave_add_plane(w, "wall_ym", clab_v3(0, 0, 0), clab_v3(0, 1, 0), iw, err) ||
-        wave_add_plane(w, "wall_yp", clab_v3(0, L, 0), clab_v3(0, -1, 0), iw, err))
-        goto fail;
-    clab_body_def d = clab_default_body_def();
-    snprintf(d.name, sizeof d.name, "top");
-    const double hz = o->R, hx = 0.5 * L * (1.0 - 1e-3);
-    d.shape = clab_box(hx, hx, hz);
-    d.density = o->rho;
-    d.r = clab_v3(0.5 * L, 0.5 * L, ztop + hz);
-    if (clab_world_add_body(w, &d, err) < 0) goto fail;
-    return w;
-fail:
-    clab_world_destroy(w);
-    return NULL;
-}
-
-/* The simple-cubic column (compliant: at the Hertz equilibrium). */
-static clab_world *wave_world(const wave_opts *o, const wave_theory *t, int compliant, clab_error *err)
-{
-    const double a = t->a, L = o->nx * a, dw = compliant ? t->deltaw : 0.0, sp = compliant ? t->spacing : a;
-    const double ztop = o->R - dw + (o->nz - 1) * sp + o->R - (compliant ? t->deltat : 0.0);
-    clab_world *w = wave_frame(o, L, ztop, 0, err);
-    if (!w) return NULL;
-    for (int k = 0; k < o->nz; k++)
-        for (int j = 0; j < o->nx; j++)
-            for (int i = 0; i < o->nx; i++) {
-                clab_body_def d = clab_default_body_def();
-                snprintf(d.name, sizeof d.name, "s%d_%d_%d", k, j, i);
-                d.shape = clab_sphere(o->R);
-                d.density = o->rho;
-                d.r = clab_v3(o->R + i * a, o->R + j * a, o->R - dw + k * sp);
-                if (clab_world_add_body(w, &d, err) < 0) {
-                    clab_world_destroy(w);
-                    return NULL;
-                }
-            }
-    return w;
-}
-
 /* one case */
 typedef struct wave_case {
     const xp_method *m;
@@ -204,11 +129,32 @@ static int wave_bins(const wave_opts *o, const clab_world *w, int pack, int **bi
     return nb;
 }
 
-static int wave_run(const wave_opts *o, const wave_random *rnd, const wave_case *wc, char *sfile, char *afile,
-                    size_t flen, wave_result *res, xp_progress *pb, double pb0, double pbspan)
+/* the speeds of the force-law cases so far, for the exponent (wave-fit.csv); a checkpoint keeps them */
+typedef struct wave_fits {
+    double p[WAVE_NPACK][XP_MAX_METHODS][MAXP], v[WAVE_NPACK][XP_MAX_METHODS][MAXP], n[WAVE_NPACK][XP_MAX_METHODS];
+} wave_fits;
+
+/* A case's running values in a checkpoint: the pressed random column's length nrnd (0: none),
+ * the column (wave_random_pack), wave_fits, then WAVE_NRUN scalars (the wall time before a
+ * restart, the rest speed) and each layer's arrival, its last time and velocity, its peak. */
+enum { WAVE_NFITS = sizeof(wave_fits) / sizeof(double), WAVE_NRUN = 2 };
+
+static size_t wave_nvalues(const wave_opts *o, const wave_random *rnd, int nz)
+{
+    const size_t nrnd = o->packing[WAVE_RANDOM] ? wave_random_nvalues(rnd, o->np) : 0;
+    return 1 + nrnd + WAVE_NFITS + WAVE_NRUN + 4 * (size_t)nz;
+}
+
+/* One case, checkpointed (xp.h): fits, the speeds before (restored by a restart). 0, 1 on
+ * failure (printed), 2 stopped (*status). */
+static int wave_run(wave_opts *o, const wave_random *rnd, const wave_case *wc, char *sfile, char *afile,
+                    size_t flen, wave_result *res, xp_progress *pb, double pb0, double pbspan, clab_csv *sum,
+                    wave_fits *fits, int *status)
 {
     clab_error err;
-    int rc = 1, nz = 0;
+    int rc = 1, nz = 0, guarded = 0;
+    xp_guard g;
+    double *vals = NULL;
     const int compliant = wc->m->kind != XP_KIND_CCP, random = wc->pack == WAVE_RANDOM;
     int *bin = NULL, *count = NULL;
     const wave_theory t = wave_theory_at(o, wc->p);
@@ -227,7 +173,7 @@ static int wave_run(const wave_opts *o, const wave_random *rnd, const wave_case 
     const double Lside = random ? rnd->L : o->nx * t.a;
     clab_sim *s = NULL;
     clab_csv *csv = NULL, *acsv = NULL;
-    double *row = NULL, *arr = NULL, *pt = NULL, *pv = NULL, *depth = NULL, *vmax = NULL;
+    double *row = NULL, *arr, *pt, *pv, *depth = NULL, *vmax, *run;
     const char **cols = NULL;
     char (*names)[24] = NULL;
     clab_options meta, extra;
@@ -307,9 +253,9 @@ static int wave_run(const wave_opts *o, const wave_random *rnd, const wave_case 
     cols = calloc(ncol, sizeof *cols);
     names = calloc(ncol, sizeof *names);
     row = calloc(ncol, sizeof *row);
-    arr = malloc((size_t)nz * sizeof *arr), pt = malloc((size_t)nz * sizeof *pt), pv = malloc((size_t)nz * sizeof *pv);
-    vmax = calloc((size_t)nz, sizeof *vmax);
-    if (!cols || !names || !row || !arr || !pt || !pv || !depth || !vmax) {
+    const size_t nvals = wave_nvalues(o, rnd, nz), nrnd = nvals - (WAVE_NFITS + WAVE_NRUN + 4 * (size_t)nz) - 1;
+    vals = calloc(nvals, sizeof *vals);
+    if (!cols || !names || !row || !depth || !vals) {
         fprintf(stderr, "contactlab wave: out of memory\n");
         goto done;
     }
@@ -317,19 +263,37 @@ static int wave_run(const wave_opts *o, const wave_random *rnd, const wave_case 
     snprintf(names[1], 24, "v_plate_m_s");
     for (int k = 0; k < nz; k++) snprintf(names[k + 2], 24, "v_layer_%d_m_s", k);
     for (size_t i = 0; i < ncol; i++) cols[i] = names[i];
+    vals[0] = (double)nrnd;
+    if (nrnd) wave_random_pack(rnd, o->np, vals + 1);
+    memcpy(vals + 1 + nrnd, fits, sizeof *fits);
+    run = vals + 1 + nrnd + WAVE_NFITS;
+    arr = run + WAVE_NRUN, pt = arr + nz, pv = pt + nz, vmax = pv + nz;
     for (int k = 0; k < nz; k++) arr[k] = pt[k] = pv[k] = NAN;
+    const int resumed = xp_case_begin(&o->c, &g, s, sum, 2, vals, nvals);
+    guarded = 1;
+    if (resumed < 0) goto done;
+    if (resumed == 1) memcpy(fits, vals + 1 + nrnd, sizeof *fits), res->rest_speed = run[1];
     char path[2048];
     xp_path(&o->c, sfile, path, sizeof path);
-    const int flags = o->c.force ? CLAB_CSV_OVERWRITE : 0;
-    csv = clab_csv_open(path, flags, &err);
-    if (!csv || clab_csv_meta(csv, &meta, o->c.argc, o->c.argv, &err) || clab_csv_header(csv, cols, ncol, &err)) {
-        fprintf(stderr, "contactlab wave: %s\n", err.msg);
-        goto done;
-    }
-    const double vth = o->threshold * t.vp, t0 = xp_pile_now();
-    for (long k = 0; k <= nsteps; k++) {
+    const int flags = o->c.force || o->c.restart[0] ? CLAB_CSV_OVERWRITE : 0;
+    csv = xp_series_open(&o->c, &g, resumed, path, flags, &meta, cols, ncol);
+    if (!csv) goto done;
+    const double vth = o->threshold * t.vp, t0 = xp_pile_now(), wall0 = run[0];
+    const long kfirst = w->step; /* 0, or the step a restart continues from (its row done) */
+    for (long k = resumed == 1 ? kfirst + 1 : 0; k <= nsteps; k++) {
+        if (k - 1 > kfirst && xp_case_due(&o->c, k - 1)) { /* at step k - 1 */
+            run[0] = wall0 + xp_pile_now() - t0, run[1] = res->rest_speed;
+            int r = xp_case_poll(&o->c, &g, s, k - 1);
+            if (r) {
+                if (pb->on) fprintf(stderr, "\n");
+                if (r > 0) *status = xp_case_stopped(&o->c, s);
+                rc = r > 0 ? 2 : 1;
+                goto done;
+            }
+        }
         if (k > 0 && clab_sim_step(s, &err)) {
-            fprintf(stderr, "contactlab wave: %s, p = %g Pa: %s\n", wc->m->name, wc->p, err.msg);
+            if (pb->on) fprintf(stderr, "\n");
+            xp_case_fail(&o->c, &g, &err);
             goto done;
         }
         for (int l = 0; l < nz; l++) row[l + 2] = 0.0;
@@ -344,7 +308,8 @@ static int wave_run(const wave_opts *o, const wave_random *rnd, const wave_case 
         if (k >= npre && ((k - npre) % every == 0 || k == nsteps)) {
             row[0] = w->t - tpre;
             row[1] = w->bodies[0].rdot.z;
-            if (clab_csv_row(csv, row, ncol, &err)) {
+            run[0] = wall0 + xp_pile_now() - t0, run[1] = res->rest_speed;
+            if (clab_csv_row(csv, row, ncol, &err) || xp_guard_snapshot(&g, s, &err)) {
                 fprintf(stderr, "contactlab wave: %s\n", err.msg);
                 goto done;
             }
@@ -352,7 +317,7 @@ static int wave_run(const wave_opts *o, const wave_random *rnd, const wave_case 
         }
     }
     res->steps = (double)nsteps;
-    res->wall = xp_pile_now() - t0;
+    res->wall = wall0 + xp_pile_now() - t0;
     /* the speed: depth against arrival over layers fit_from .. nz - 2 */
     double *x = pt, *y = pv; /* reused as scratch */
     int nf = 0;
@@ -379,11 +344,11 @@ static int wave_run(const wave_opts *o, const wave_random *rnd, const wave_case 
     }
     rc = 0;
 done:
-    if (csv && clab_csv_close(csv, &err) && rc == 0) fprintf(stderr, "contactlab wave: %s\n", err.msg), rc = 1;
+    if (guarded) rc = xp_case_end(&o->c, &g, csv, rc);
     if (acsv && clab_csv_close(acsv, &err) && rc == 0) fprintf(stderr, "contactlab wave: %s\n", err.msg), rc = 1;
     clab_options_free(&meta);
     clab_options_free(&extra);
-    free(cols), free(names), free(row), free(arr), free(pt), free(pv), free(depth), free(vmax), free(bin), free(count);
+    free(cols), free(names), free(row), free(vals), free(depth), free(bin), free(count);
     clab_sim_destroy(s);
     clab_world_destroy(w);
     return rc;
@@ -403,7 +368,10 @@ static void wave_help(const xp_common *c)
            "iteration count (max_iter = N, tol = 0) for every N and h given: the apparent speed is the\n"
            "solver's (Unger, Brendel, Wolf and Kertesz, Phys. Rev. E 65, 061305 (2002)).\n"
            "Writes wave-<method>-p_<p>[-iter_<N>-h_<h>].csv, wave-arrival-*.csv, wave-summary.csv,\n"
-           "wave-fit.csv (the fitted exponent) and figures.\n\n"
+           "wave-fit.csv (the fitted exponent) and figures.\n"
+           "Checkpoints: SIGINT/SIGTERM, --stop-after N or --checkpoint-every N write <out>/wave.ckpt (a\n"
+           "pulse running, its CSVs flushed); the same command with --restart FILE continues it, the cases\n"
+           "done before kept and the pressed random column reused.\n\n"
            "Experiment options:\n"
            "  --nx N            spheres along each side of the column (default 4; --quick 2)\n"
            "  --nz N            layers (default 24; --quick 12)\n"
@@ -584,7 +552,15 @@ int xp_wave(int argc, char **argv)
     clab_options_set(&meta, "threshold", sv, NULL);
     clab_csv *sum = xp_summary_begin(&o.c, spath, &meta, scols, NS);
     if (!sum) goto out;
-    if (o.packing[WAVE_RANDOM] && wave_random_make(&o, &rnd)) {
+    /* the pressed random column: a restart reuses the interrupted run's (its checkpoint keeps it) */
+    const clab_checkpoint_output *ro = &o.c.resume.out;
+    if (o.packing[WAVE_RANDOM] && o.c.restart[0] &&
+        (ro->nvalues < 1 || !ro->values || wave_random_unpack(&rnd, o.np, ro->values + 1, ro->nvalues - 1))) {
+        fprintf(stderr, "contactlab wave: cannot restart: %s holds no pressed random column\n", o.c.restart);
+        clab_csv_close(sum, NULL);
+        goto out;
+    }
+    if (o.packing[WAVE_RANDOM] && !o.c.restart[0] && wave_random_make(&o, &rnd)) {
         clab_csv_close(sum, NULL);
         goto out;
     }
@@ -609,17 +585,20 @@ int xp_wave(int argc, char **argv)
     snprintf(label, sizeof label, "wave, %d runs", nc);
     xp_progress_begin(&pb, &o.c, label);
     rc = 0;
-    double fp[WAVE_NPACK][XP_MAX_METHODS][MAXP], fv[WAVE_NPACK][XP_MAX_METHODS][MAXP];
-    int nfp[WAVE_NPACK][XP_MAX_METHODS] = {{0}};
+    wave_fits *fits = calloc(1, sizeof *fits);
+    if (!fits) rc = 1;
+    int status = 0;
+    static const char *const packshort[WAVE_NPACK] = {"", "random "};
     for (int ic = 0; ic < nc && rc == 0; ic++) {
         const wave_case *wc = &cases[ic];
         wave_result r;
         memset(&r, 0, sizeof r);
-        char sfile[256], afile[300];
-        if (wave_run(&o, &rnd, wc, sfile, afile, sizeof sfile, &r, &pb, (double)ic / nc, 1.0 / nc)) {
-            rc = 1;
-            break;
-        }
+        char sfile[256], afile[300], clabel[96];
+        if (wc->m->kind != XP_KIND_CCP) snprintf(clabel, sizeof clabel, "%s%s p=%g", packshort[wc->pack], wc->m->name, wc->p);
+        else snprintf(clabel, sizeof clabel, "%s%s iter=%d h=%g", packshort[wc->pack], wc->m->name, wc->iters, wc->h);
+        if (xp_case_skip(&o.c, clabel)) continue; /* finished before the checkpoint */
+        rc = wave_run(&o, &rnd, wc, sfile, afile, sizeof sfile, &r, &pb, (double)ic / nc, 1.0 / nc, sum, fits, &status);
+        if (rc) break;
         const int compliant = wc->m->kind != XP_KIND_CCP;
         const double th = compliant ? wave_theory_at(&o, wc->p).c : INFINITY;
         const double rel = wc->m->kind == XP_KIND_PENALTY ? (r.speed - th) / th : NAN;
@@ -629,8 +608,11 @@ int xp_wave(int argc, char **argv)
         if (xp_summary_row(&o.c, sum, head, 2, vals, sizeof vals / sizeof vals[0], tail, 2)) rc = 1;
         if (compliant) {
             int mi = (int)(wc->m - o.c.table);
-            int *n = &nfp[wc->pack][mi];
-            if (mi >= 0 && mi < XP_MAX_METHODS && *n < MAXP) fp[wc->pack][mi][*n] = wc->p, fv[wc->pack][mi][(*n)++] = r.speed;
+            double *n = &fits->n[wc->pack][mi];
+            if (mi >= 0 && mi < XP_MAX_METHODS && *n < MAXP) {
+                const int j = (int)*n;
+                fits->p[wc->pack][mi][j] = wc->p, fits->v[wc->pack][mi][j] = r.speed, *n += 1.0;
+            }
         }
         if (pb.on) fprintf(stderr, "\r%*s\r", 80, "");
         printf("%-16s %-7s %9g %6d %9.2e %11.5g %11.5g %9.2e %7.2f\n", wc->m->name, packname[wc->pack], wc->p, wc->iters, wc->h, r.speed, th, rel,
@@ -646,7 +628,7 @@ int xp_wave(int argc, char **argv)
         clab_options_set(&fm, "experiment", "wave", NULL);
         clab_options_set(&fm, "alpha", "wave speed ~ A p^alpha, least squares of log speed against log p", NULL);
         clab_options_set(&fm, "alpha_theory", "1/6: Hertz contacts, k_t ~ F0^(1/3), c ~ sqrt(k_t)", NULL);
-        clab_csv *f = clab_csv_open(fpath, o.c.force ? CLAB_CSV_OVERWRITE : 0, &err);
+        clab_csv *f = clab_csv_open(fpath, o.c.force || o.c.restart[0] ? CLAB_CSV_OVERWRITE : 0, &err);
         static const char *const fcols[] = {"method", "packing", "pressures", "alpha", "A", "alpha_theory"};
         if (!f || clab_csv_meta(f, &fm, o.c.argc, o.c.argv, &err) || clab_csv_header(f, fcols, 6, &err)) {
             fprintf(stderr, "contactlab wave: %s\n", err.msg);
@@ -654,9 +636,9 @@ int xp_wave(int argc, char **argv)
         }
         for (int k = 0; k < WAVE_NPACK * o.c.ntable && rc == 0; k++) {
             const int pk = k / o.c.ntable, mi = k % o.c.ntable;
-            if (nfp[pk][mi] == 0) continue;
+            if (fits->n[pk][mi] == 0) continue;
             double A, alpha;
-            int n = xp_power_fit(fp[pk][mi], fv[pk][mi], (size_t)nfp[pk][mi], &A, &alpha);
+            int n = xp_power_fit(fits->p[pk][mi], fits->v[pk][mi], (size_t)fits->n[pk][mi], &A, &alpha);
             char c1[32], c2[32], c3[32], c4[32];
             snprintf(c1, sizeof c1, "%d", n);
             snprintf(c2, sizeof c2, "%.17g", alpha);
@@ -676,6 +658,8 @@ int xp_wave(int argc, char **argv)
         }
         clab_options_free(&fm);
     }
+    free(fits);
+    if (rc == 2) rc = status; /* stopped: the exit status, the checkpoint written */
     rc = xp_finish(&o.c, rc, sum, spath, "wave-*.csv", "wave.gp", "wave-velocity.png, wave-arrival.png, wave-speed.png");
 out:
     wave_random_free(&rnd);

@@ -1,6 +1,6 @@
-/* wave.h: what `contactlab wave` shares between its driver (wave.c) and its random dense
- * column (wave_random.c): the options, the Hertz column's theory at a pressure, the column's
- * body layout. */
+/* wave.h: what `contactlab wave` shares between its driver (wave.c), its columns (wave_column.c)
+ * and its random dense column (wave_random.c): the options, the Hertz column's theory at a
+ * pressure, the column's body layout. */
 #ifndef CLAB_WAVE_H
 #define CLAB_WAVE_H
 
@@ -48,6 +48,9 @@ int wave_add_plane(clab_world *w, const char *name, clab_vec3 r0, clab_vec3 n_in
 /* the material, the plates and walls of a column of side L whose top plate's underside is at
  * ztop (frictionless_walls: the side walls without friction); the spheres are the caller's */
 clab_world *wave_frame(const wave_opts *o, double L, double ztop, int frictionless_walls, clab_error *err);
+/* the simple-cubic column at pressure t's: compliant, at the Hertz equilibrium (overlaps
+ * delta0, deltaw, deltat); else touching (wave_column.c) */
+clab_world *wave_world(const wave_opts *o, const wave_theory *t, int compliant, clab_error *err);
 
 /* The random dense column (wave_random.c): nxr x nxr sphere diameters wide, nz high, its
  * spheres grown frictionless (xp_pack_grow, dense) between the column's walls (frictionless)
@@ -76,5 +79,10 @@ int wave_random_make(const wave_opts *o, wave_random *r);
 void wave_random_free(wave_random *r);
 /* the random column at pressure index k as a world (spheres from WAVE_FIRST on) */
 clab_world *wave_random_world(const wave_opts *o, const wave_random *r, int k, clab_error *err);
+/* the pressed column (np pressures) as running values of a checkpoint: their count, written
+ * into v, read back from v (nv of them; -1: not a column's) */
+size_t wave_random_nvalues(const wave_random *r, int np);
+void wave_random_pack(const wave_random *r, int np, double *v);
+int wave_random_unpack(wave_random *r, int np, const double *v, size_t nv);
 
 #endif

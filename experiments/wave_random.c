@@ -266,3 +266,43 @@ int wave_random_make(const wave_opts *o, wave_random *r)
     r->wall = xp_pile_now() - t0;
     return rc;
 }
+
+/* ---- the pressed column as a checkpoint's running values (a restart reuses it) ----
+ * n, L, phi_grown, wall, then per pressure ztop, phi, Z, rest, plate_r (3), plate_e (4),
+ * szz0, hold_v, hold_dz and the 3 n centers */
+enum { WR_HEAD = 4, WR_PER = 14 };
+
+size_t wave_random_nvalues(const wave_random *r, int np) { return WR_HEAD + (size_t)np * (WR_PER + 3 * (size_t)r->n); }
+
+void wave_random_pack(const wave_random *r, int np, double *v)
+{
+    v[0] = (double)r->n, v[1] = r->L, v[2] = r->phi_grown, v[3] = r->wall;
+    double *q = v + WR_HEAD;
+    for (int k = 0; k < np; k++) {
+        const double per[WR_PER] = {r->ztop[k],      r->phi[k],       r->Z[k],         r->rest[k],     r->plate_r[k].x,
+                                    r->plate_r[k].y, r->plate_r[k].z, r->plate_e[k].e0, r->plate_e[k].e1, r->plate_e[k].e2,
+                                    r->plate_e[k].e3, r->szz0[k],     r->hold_v[k],    r->hold_dz[k]};
+        memcpy(q, per, sizeof per);
+        memcpy(q + WR_PER, r->pos[k], 3 * (size_t)r->n * sizeof *q);
+        q += WR_PER + 3 * (size_t)r->n;
+    }
+}
+
+int wave_random_unpack(wave_random *r, int np, const double *v, size_t nv)
+{
+    if (nv < WR_HEAD || !(v[0] >= 1.0 && v[0] < 1e9)) return -1;
+    r->n = (long)v[0], r->L = v[1], r->phi_grown = v[2], r->wall = v[3];
+    if (wave_random_nvalues(r, np) > nv) return -1;
+    const double *q = v + WR_HEAD;
+    for (int k = 0; k < np; k++) {
+        r->ztop[k] = q[0], r->phi[k] = q[1], r->Z[k] = q[2], r->rest[k] = q[3];
+        r->plate_r[k] = clab_v3(q[4], q[5], q[6]);
+        r->plate_e[k] = (clab_quat){q[7], q[8], q[9], q[10]};
+        r->szz0[k] = q[11], r->hold_v[k] = q[12], r->hold_dz[k] = q[13];
+        free(r->pos[k]);
+        if (!(r->pos[k] = malloc(3 * (size_t)r->n * sizeof *r->pos[k]))) return -1;
+        memcpy(r->pos[k], q + WR_PER, 3 * (size_t)r->n * sizeof *r->pos[k]);
+        q += WR_PER + 3 * (size_t)r->n;
+    }
+    return 0;
+}

@@ -290,7 +290,7 @@ static void drop_option(xp_common *c, const char *arg, unsigned char kind)
 
 int xp_restart_supported(const char *name)
 {
-    static const char *const names[] = {"pile", "chain", "drop", "incline", "hopper"};
+    static const char *const names[] = {"pile", "chain", "drop", "incline", "hopper", "cone", "wave"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (strcmp(name, names[i]) == 0) return 1;
     return 0;

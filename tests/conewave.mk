@@ -6,3 +6,5 @@ tests_test_conewave_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/experiments
 tests_test_conewave_LDADD = $(CLAB_LDADD)
 TESTS += tests/test_conewave_cli.sh
 EXTRA_DIST += tests/test_conewave_cli.sh
+TESTS += tests/test_conewave_restart.sh
+EXTRA_DIST += tests/test_conewave_restart.sh
