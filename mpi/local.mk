@@ -13,4 +13,4 @@ contactlab_SOURCES += $(clab_mpi_sources) mpi/xp_mpi.c mpi/xp_mpi.h mpi/run_mpi.
 contactlab_CPPFLAGS += -I$(srcdir)/mpi -I$(srcdir)/experiments $(MPI_CFLAGS)
 contactlab_LDADD += $(MPI_LIBS)
 endif
-EXTRA_DIST += $(clab_mpi_sources) mpi/xp_mpi.c mpi/xp_mpi.h mpi/run_mpi.c scripts/install-mpi-deps.sh
+EXTRA_DIST += $(clab_mpi_sources) mpi/xp_mpi.c mpi/xp_mpi.h mpi/run_mpi.c scripts/install-mpi-deps.sh scripts/apt-install.sh

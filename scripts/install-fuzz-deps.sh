@@ -4,15 +4,4 @@
 # Debian's default clang; on Debian 12 it pulls libclang-rt-14-dev).
 #   ./configure --enable-fuzz CC=clang && make fuzz
 set -e
-SUDO=
-[ "$(id -u)" -eq 0 ] || SUDO=sudo
-pkgs="clang libclang-rt-dev"
-missing=
-for p in $pkgs; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $p"
-done
-if [ -n "$missing" ]; then
-    echo "installing:$missing"
-    $SUDO apt-get update -qq
-    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null
-fi
+exec "$(dirname "$0")/apt-install.sh" clang libclang-rt-dev
