@@ -350,3 +350,14 @@ void clab_ccp_project(const clab_ccp *P, double *nu)
     for (size_t i = 0; i < P->nblocks; i++)
         if (P->blocks[i].kind == CLAB_CCP_CONE) clab_cone_project(P->blocks[i].mu, &nu[P->blocks[i].first]);
 }
+
+int clab_ccp_grow(double **p, size_t *cap, size_t n)
+{
+    if (n <= *cap && *p) return CLAB_OK;
+    size_t c = n + n / 2 + 16;
+    double *q = realloc(*p, c * sizeof *q);
+    if (!q) return CLAB_ENOMEM;
+    *p = q;
+    *cap = c;
+    return CLAB_OK;
+}

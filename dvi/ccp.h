@@ -159,4 +159,8 @@ int clab_ccp_dense_N(const clab_ccp *P, double *Nd);
 /* Project every block of nu onto its set C_k (cone blocks onto K_i, free blocks unchanged). */
 void clab_ccp_project(const clab_ccp *P, double *nu);
 
+/* the steps' scratch: *p holds at least n doubles (grown by half again when short; the
+ * contents kept); CLAB_OK or CLAB_ENOMEM (*p unchanged) */
+int clab_ccp_grow(double **p, size_t *cap, size_t n);
+
 #endif

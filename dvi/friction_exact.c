@@ -31,17 +31,6 @@ void clab_exact_free(clab_friction_exact *x)
     clab_exact_init(x);
 }
 
-static int grow(double **p, size_t *cap, size_t n)
-{
-    if (n <= *cap && *p) return CLAB_OK;
-    size_t c = n + n / 2 + 16;
-    double *q = realloc(*p, c * sizeof *q);
-    if (!q) return CLAB_ENOMEM;
-    *p = q;
-    *cap = c;
-    return CLAB_OK;
-}
-
 int clab_exact_options(clab_friction_exact *x, clab_options *opt, clab_error *err)
 {
     if (clab_options_choice(opt, "friction", friction_names, &x->friction, err) ||
@@ -102,7 +91,7 @@ double clab_ccp_residual_exact(const clab_ccp *P, const double *nu, const double
 static int append_history(clab_friction_exact *x, const clab_ccp_result *sub)
 {
     if (sub->nhistory == 0) return CLAB_OK;
-    if (grow(&x->history, &x->cap_history, x->nhistory + sub->nhistory)) return CLAB_ENOMEM;
+    if (clab_ccp_grow(&x->history, &x->cap_history, x->nhistory + sub->nhistory)) return CLAB_ENOMEM;
     memcpy(&x->history[x->nhistory], sub->history, sub->nhistory * sizeof *x->history);
     x->nhistory += sub->nhistory;
     return CLAB_OK;
@@ -120,7 +109,7 @@ int clab_exact_solve(clab_friction_exact *x, clab_ccp *P, const clab_ccp_solver_
     x->change = 0.0;
     x->residual = 0.0;
     x->converged = 1;
-    if (grow(&x->p0, &x->cap_p0, n) || grow(&x->d, &x->cap_d, n) || grow(&x->u, &x->cap_u, 6 * P->nbodies))
+    if (clab_ccp_grow(&x->p0, &x->cap_p0, n) || clab_ccp_grow(&x->d, &x->cap_d, n) || clab_ccp_grow(&x->u, &x->cap_u, 6 * P->nbodies))
         return clab_error_set(err, CLAB_ENOMEM, "dvi: out of memory for exact friction (%zu unknowns)", n);
     memcpy(x->p0, P->p, n * sizeof *P->p);
 

@@ -29,17 +29,6 @@ struct clab_dvi_ranks {
     size_t cap_x, cap_dv;
 };
 
-static int grow(double **p, size_t *cap, size_t n)
-{
-    if (n <= *cap && *p) return CLAB_OK;
-    size_t c = n + n / 2 + 16;
-    double *q = realloc(*p, c * sizeof *q);
-    if (!q) return CLAB_ENOMEM;
-    *p = q;
-    *cap = c;
-    return CLAB_OK;
-}
-
 void clab_dvi_ranks_free(clab_dvi *s)
 {
     struct clab_dvi_ranks *R = s->ranks;
@@ -158,7 +147,7 @@ int clab_dvi_ranks_step(clab_dvi *s, clab_world *w, const clab_contacts *c, doub
     if (nb != rk->nbodies)
         return clab_error_set(err, CLAB_EINVAL, "dvi: %zu bodies, the ranks' part was set for %zu", nb, rk->nbodies);
     int rc = own_contacts(R, c);
-    if (!rc && (grow(&s->u, &s->cap_u, 6 * nb) || grow(&s->v_saved, &s->cap_v, 6 * nb))) rc = CLAB_ENOMEM;
+    if (!rc && (clab_ccp_grow(&s->u, &s->cap_u, 6 * nb) || clab_ccp_grow(&s->v_saved, &s->cap_v, 6 * nb))) rc = CLAB_ENOMEM;
     if (rc) rc = clab_error_set(err, rc, "dvi: out of memory (%zu bodies)", nb);
     const int kicked = !rc; /* v(l) kept in s->v_saved */
     if (kicked) clab_dvi_free_velocity(s, w, h);
@@ -167,8 +156,8 @@ int clab_dvi_ranks_step(clab_dvi *s, clab_world *w, const clab_contacts *c, doub
     clab_split_free(&R->S);
     if (!rc) rc = clab_split_build_part(&R->S, &s->ccp, rk->owner, rk->size, rk->rank, err);
     const size_t n = s->ccp.n;
-    if (!rc && (grow(&s->nu, &s->cap_nu, n) || grow(&s->d, &s->cap_d, n) || grow(&R->x, &R->cap_x, n) ||
-                grow(&R->dv, &R->cap_dv, 6 * (R->S.part ? R->S.part[0].P.nbodies : 0))))
+    if (!rc && (clab_ccp_grow(&s->nu, &s->cap_nu, n) || clab_ccp_grow(&s->d, &s->cap_d, n) || clab_ccp_grow(&R->x, &R->cap_x, n) ||
+                clab_ccp_grow(&R->dv, &R->cap_dv, 6 * (R->S.part ? R->S.part[0].P.nbodies : 0))))
         rc = clab_error_set(err, CLAB_ENOMEM, "dvi: out of memory");
     s->h = h;
     memset(&s->last, 0, sizeof s->last);

@@ -20,17 +20,6 @@
 #include "dvi_internal.h"
 #include "plain.h"
 
-static int grow(double **p, size_t *cap, size_t n)
-{
-    if (n <= *cap && *p) return CLAB_OK;
-    size_t c = n + n / 2 + 16;
-    double *q = realloc(*p, c * sizeof *q);
-    if (!q) return CLAB_ENOMEM;
-    *p = q;
-    *cap = c;
-    return CLAB_OK;
-}
-
 /* the contact frame of contact i as a rotation: world = [n u w] local */
 static clab_vec3 to_world(const clab_contact *c, const double *g)
 {
@@ -135,15 +124,15 @@ int clab_dvi_step(void *self, clab_world *w, const clab_contacts *c, double h, c
     clab_dvi *s = self;
     if (s->ranks) return clab_dvi_ranks_step(s, w, c, h, err); /* the rank's part (split_step.c) */
     size_t nb = w->nbodies;
-    if (grow(&s->u, &s->cap_u, 6 * nb) || grow(&s->v_saved, &s->cap_v, 6 * nb))
+    if (clab_ccp_grow(&s->u, &s->cap_u, 6 * nb) || clab_ccp_grow(&s->v_saved, &s->cap_v, 6 * nb))
         return clab_error_set(err, CLAB_ENOMEM, "dvi: out of memory (%zu bodies)", nb);
     clab_dvi_free_velocity(s, w, h);
     /* 2. the CCP of Eq. (10), regularized when asked (Lacoursiere-Servin, regularize.h) */
     int rc = clab_ccp_build(&s->ccp, w, c, h, s->recovery_speed, err);
     if (!rc) clab_dvi_reg_apply(&s->reg, &s->ccp, w, c, s->v_saved, h);
     const clab_ccp *P = &s->ccp;
-    if (!rc && grow(&s->nu, &s->cap_nu, P->n)) rc = clab_error_set(err, CLAB_ENOMEM, "dvi: out of memory");
-    if (!rc && grow(&s->d, &s->cap_d, P->n)) rc = clab_error_set(err, CLAB_ENOMEM, "dvi: out of memory");
+    if (!rc && clab_ccp_grow(&s->nu, &s->cap_nu, P->n)) rc = clab_error_set(err, CLAB_ENOMEM, "dvi: out of memory");
+    if (!rc && clab_ccp_grow(&s->d, &s->cap_d, P->n)) rc = clab_error_set(err, CLAB_ENOMEM, "dvi: out of memory");
     s->h = h;
     memset(&s->last, 0, sizeof s->last);
     memset(&s->diag, 0, sizeof s->diag);

@@ -8,6 +8,7 @@
 #include "clab_measure.h"
 #include "clab_mesh.h"
 #include "hopper.h"
+#include "pile_scene.h"
 
 /* a polygon of HP_NSEG sides with the area of the circle of radius r has circumradius
  * r sqrt(2 pi / (M sin(2 pi / M))) (M triangles of area r_p^2 sin(2 pi/M)/2) */
@@ -114,21 +115,6 @@ int hp_mesh(const hp_def *d, double D_o, int closed, double height, double **xyz
     *xyz = t.xyz;
     *ntri = t.n;
     return 0;
-}
-
-/* a fixed half-space through r0 whose outward normal (body z) is n_in, pointing into the box */
-static int add_plane(clab_world *w, const char *name, clab_vec3 r0, clab_vec3 n_in, int material, clab_error *err)
-{
-    clab_body_def b = clab_default_body_def();
-    snprintf(b.name, sizeof b.name, "%s", name);
-    b.shape = clab_plane();
-    b.fixed = 1;
-    b.material = material;
-    b.r = r0;
-    clab_vec3 z = clab_v3(0.0, 0.0, 1.0), axis = clab_v3_cross(z, n_in);
-    double s = clab_v3_norm(axis), c = clab_v3_dot(z, n_in);
-    b.e = s > 1e-12 ? clab_q_axis_angle(axis, atan2(s, c)) : clab_q_identity();
-    return clab_world_add_body(w, &b, err) < 0 ? -1 : 0;
 }
 
 /* the radius of the container's cross-section at height z, less the margin m (flat: the half
@@ -239,13 +225,13 @@ clab_world *hp_build(const hp_def *d, double D_o, int floor, const clab_world *f
     const double height = top + 4.0 * d->radius;
     if (d->geometry == HP_FLAT) {
         const double a = 0.5 * d->width;
-        if (add_plane(w, "wall_xm", clab_v3(-a, 0, 0), clab_v3(1, 0, 0), mat_wall, err) ||
-            add_plane(w, "wall_xp", clab_v3(a, 0, 0), clab_v3(-1, 0, 0), mat_wall, err) ||
-            add_plane(w, "wall_ym", clab_v3(0, -a, 0), clab_v3(0, 1, 0), mat_wall, err) ||
-            add_plane(w, "wall_yp", clab_v3(0, a, 0), clab_v3(0, -1, 0), mat_wall, err))
+        if (xp_add_plane(w, "wall_xm", clab_v3(-a, 0, 0), clab_v3(1, 0, 0), mat_wall, err) ||
+            xp_add_plane(w, "wall_xp", clab_v3(a, 0, 0), clab_v3(-1, 0, 0), mat_wall, err) ||
+            xp_add_plane(w, "wall_ym", clab_v3(0, -a, 0), clab_v3(0, 1, 0), mat_wall, err) ||
+            xp_add_plane(w, "wall_yp", clab_v3(0, a, 0), clab_v3(0, -1, 0), mat_wall, err))
             goto fail;
     }
-    if (floor == HP_GATE && add_plane(w, "gate", clab_v3(0, 0, 0), clab_v3(0, 0, 1), mat_wall, err)) goto fail;
+    if (floor == HP_GATE && xp_add_plane(w, "gate", clab_v3(0, 0, 0), clab_v3(0, 0, 1), mat_wall, err)) goto fail;
     if (floor != HP_GATE || d->geometry == HP_CONE) {
         /* the gate's build of a cone has the walls only: the orifice as wide as the outlet */
         const double Dm = floor == HP_GATE ? d->bottom : D_o;

@@ -107,22 +107,6 @@ static double mean_volume(const xp_pile_def *d)
     return 4.0 / 3.0 * M_PI * pow(d->radius, 3) * (1.0 + d->poly * d->poly);
 }
 
-/* a fixed half-space through r0 whose outward normal A(e) (0,0,1) is n_in (into the box) */
-static int add_plane(clab_world *w, const char *name, clab_vec3 r0, clab_vec3 n_in, int material, clab_error *err)
-{
-    clab_body_def d = clab_default_body_def();
-    snprintf(d.name, sizeof d.name, "%s", name);
-    d.shape = clab_plane();
-    d.fixed = 1;
-    d.material = material;
-    d.r = r0;
-    /* the rotation taking z to n_in: about z x n_in by the angle between them */
-    clab_vec3 z = clab_v3(0.0, 0.0, 1.0), axis = clab_v3_cross(z, n_in);
-    double s = clab_v3_norm(axis), c = clab_v3_dot(z, n_in);
-    d.e = s > 1e-12 ? clab_q_axis_angle(axis, atan2(s, c)) : clab_q_identity();
-    return clab_world_add_body(w, &d, err) < 0 ? -1 : 0;
-}
-
 clab_world *xp_pile_build(const xp_pile_def *d, xp_pile_info *info, clab_error *err)
 {
     if (d->n < 1 || !(d->radius > 0.0) || !(d->poly >= 0.0 && d->poly < 0.5) || !(d->density > 0.0) ||
@@ -167,11 +151,11 @@ clab_world *xp_pile_build(const xp_pile_def *d, xp_pile_info *info, clab_error *
 
     /* the box: floor and four walls, normals into the box */
     const double h2 = 0.5 * L;
-    if (add_plane(w, "floor", clab_v3(0, 0, 0), clab_v3(0, 0, 1), mat_grain, err) ||
-        add_plane(w, "wall_xm", clab_v3(-h2, 0, 0), clab_v3(1, 0, 0), mat_wall, err) ||
-        add_plane(w, "wall_xp", clab_v3(h2, 0, 0), clab_v3(-1, 0, 0), mat_wall, err) ||
-        add_plane(w, "wall_ym", clab_v3(0, -h2, 0), clab_v3(0, 1, 0), mat_wall, err) ||
-        add_plane(w, "wall_yp", clab_v3(0, h2, 0), clab_v3(0, -1, 0), mat_wall, err))
+    if (xp_add_plane(w, "floor", clab_v3(0, 0, 0), clab_v3(0, 0, 1), mat_grain, err) ||
+        xp_add_plane(w, "wall_xm", clab_v3(-h2, 0, 0), clab_v3(1, 0, 0), mat_wall, err) ||
+        xp_add_plane(w, "wall_xp", clab_v3(h2, 0, 0), clab_v3(-1, 0, 0), mat_wall, err) ||
+        xp_add_plane(w, "wall_ym", clab_v3(0, -h2, 0), clab_v3(0, 1, 0), mat_wall, err) ||
+        xp_add_plane(w, "wall_yp", clab_v3(0, h2, 0), clab_v3(0, -1, 0), mat_wall, err))
         goto fail;
 
     double H = d->n * V / (d->phi0 * L * L), top = 0.0, mass = 0.0;

@@ -18,7 +18,9 @@
 #ifndef CLAB_PILE_SCENE_H
 #define CLAB_PILE_SCENE_H
 
+#include <math.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "xp.h"
 
@@ -73,6 +75,21 @@ typedef struct xp_pile_info {
 
 /* The world; NULL with err set on bad parameters or allocation failure. */
 clab_world *xp_pile_build(const xp_pile_def *d, xp_pile_info *info, clab_error *err);
+/* a fixed half-space through r0 whose outward normal A(e) (0,0,1) is n_in (into the box), a
+ * body of w named name; 0, or -1 with err set (the pile's, the hopper's and the wave column's walls) */
+static inline int xp_add_plane(clab_world *w, const char *name, clab_vec3 r0, clab_vec3 n_in, int material, clab_error *err)
+{
+    clab_body_def d = clab_default_body_def();
+    snprintf(d.name, sizeof d.name, "%s", name);
+    d.shape = clab_plane();
+    d.fixed = 1;
+    d.material = material;
+    d.r = r0;
+    clab_vec3 z = clab_v3(0.0, 0.0, 1.0), axis = clab_v3_cross(z, n_in);
+    double s = clab_v3_norm(axis), c = clab_v3_dot(z, n_in);
+    d.e = s > 1e-12 ? clab_q_axis_angle(axis, atan2(s, c)) : clab_q_identity();
+    return clab_world_add_body(w, &d, err) < 0 ? -1 : 0;
+}
 
 /* Put the pile's parameters into output metadata. */
 void xp_pile_meta(const xp_pile_def *d, const xp_pile_info *info, clab_options *m);

@@ -44,7 +44,6 @@ wave_theory wave_theory_at(const wave_opts *o, double p);
 /* The column's bodies: 0 the bottom plate (driven), 1..4 the side walls, 5 the top plate (a
  * box of half height R, loaded), then the spheres. */
 #define WAVE_FIRST 6
-int wave_add_plane(clab_world *w, const char *name, clab_vec3 r0, clab_vec3 n_in, int material, clab_error *err);
 /* the material, the plates and walls of a column of side L whose top plate's underside is at
  * ztop (frictionless_walls: the side walls without friction); the spheres are the caller's */
 clab_world *wave_frame(const wave_opts *o, double L, double ztop, int frictionless_walls, clab_error *err);

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "pile_scene.h"
 #include "wave.h"
 
 /* The column's frame: the material, the bottom plate (body 0), the side walls (1..4), the top
@@ -14,20 +15,6 @@
  * column: its spheres press on the walls, and walls that hold them by friction pin the
  * column's edge, so that a pulse dies out over a few diameters); else they share the spheres'
  * friction (the simple-cubic column, whose spheres touch the walls without force). */
-int wave_add_plane(clab_world *w, const char *name, clab_vec3 r0, clab_vec3 n_in, int material, clab_error *err)
-{
-    clab_body_def d = clab_default_body_def();
-    snprintf(d.name, sizeof d.name, "%s", name);
-    d.shape = clab_plane();
-    d.fixed = 1;
-    d.material = material;
-    d.r = r0;
-    clab_vec3 z = clab_v3(0.0, 0.0, 1.0), axis = clab_v3_cross(z, n_in);
-    double s = clab_v3_norm(axis), c = clab_v3_dot(z, n_in);
-    d.e = s > 1e-12 ? clab_q_axis_angle(axis, atan2(s, c)) : clab_q_identity();
-    return clab_world_add_body(w, &d, err) < 0 ? -1 : 0;
-}
-
 clab_world *wave_frame(const wave_opts *o, double L, double ztop, int frictionless_walls, clab_error *err)
 {
     clab_world_def wd = clab_default_world_def();
@@ -41,11 +28,11 @@ clab_world *wave_frame(const wave_opts *o, double L, double ztop, int frictionle
     mw.mu = 0.0;
     int iw = 0;
     if (clab_world_add_material(w, &m, err) < 0 || (frictionless_walls && (iw = clab_world_add_material(w, &mw, err)) < 0) ||
-        wave_add_plane(w, "bottom", clab_v3(0, 0, 0), clab_v3(0, 0, 1), 0, err) ||
-        wave_add_plane(w, "wall_xm", clab_v3(0, 0, 0), clab_v3(1, 0, 0), iw, err) ||
-        wave_add_plane(w, "wall_xp", clab_v3(L, 0, 0), clab_v3(-1, 0, 0), iw, err) ||
-        wave_add_plane(w, "wall_ym", clab_v3(0, 0, 0), clab_v3(0, 1, 0), iw, err) ||
-        wave_add_plane(w, "wall_yp", clab_v3(0, L, 0), clab_v3(0, -1, 0), iw, err))
+        xp_add_plane(w, "bottom", clab_v3(0, 0, 0), clab_v3(0, 0, 1), 0, err) ||
+        xp_add_plane(w, "wall_xm", clab_v3(0, 0, 0), clab_v3(1, 0, 0), iw, err) ||
+        xp_add_plane(w, "wall_xp", clab_v3(L, 0, 0), clab_v3(-1, 0, 0), iw, err) ||
+        xp_add_plane(w, "wall_ym", clab_v3(0, 0, 0), clab_v3(0, 1, 0), iw, err) ||
+        xp_add_plane(w, "wall_yp", clab_v3(0, L, 0), clab_v3(0, -1, 0), iw, err))
         goto fail;
     clab_body_def d = clab_default_body_def();
     snprintf(d.name, sizeof d.name, "top");

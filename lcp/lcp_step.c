@@ -15,17 +15,6 @@
 #include "lcp_internal.h"
 #include "plain.h"
 
-static int grow(double **p, size_t *cap, size_t n)
-{
-    if (n <= *cap && *p) return CLAB_OK;
-    size_t c = n + n / 2 + 16;
-    double *q = realloc(*p, c * sizeof *q);
-    if (!q) return CLAB_ENOMEM;
-    *p = q;
-    *cap = c;
-    return CLAB_OK;
-}
-
 /* the initial z, nu: the last step's impulses by contact key (pgs, or lemke with
  * lemke_start=pgs, with warm_start=on), else 0 */
 static void initial_guess(clab_lcp *s, const clab_world *w, const clab_contacts *c)
@@ -106,7 +95,7 @@ int clab_lcp_step(void *self, clab_world *w, const clab_contacts *c, double h, c
 {
     clab_lcp *s = self;
     const size_t nb = w->nbodies;
-    if (grow(&s->u, &s->cap_u, 6 * nb) || grow(&s->v_saved, &s->cap_v, 6 * nb))
+    if (clab_ccp_grow(&s->u, &s->cap_u, 6 * nb) || clab_ccp_grow(&s->v_saved, &s->cap_v, 6 * nb))
         return clab_error_set(err, CLAB_ENOMEM, "lcp: out of memory (%zu bodies)", nb);
     /* 1. v* = v(l) + h M^-1 f(l), keeping v(l) */
     for (size_t k = 0; k < nb; k++) {
@@ -122,7 +111,7 @@ int clab_lcp_step(void *self, clab_world *w, const clab_contacts *c, double h, c
     int rc = clab_ccp_build(&s->ccp, w, c, h, s->recovery_speed, err);
     const clab_ccp *P = &s->ccp;
     const size_t m = (size_t)s->cone.k + 2;
-    if (!rc && (grow(&s->z, &s->cap_z, m * P->ncontacts + 1) || grow(&s->nu, &s->cap_nu, 2 * P->n + 1)))
+    if (!rc && (clab_ccp_grow(&s->z, &s->cap_z, m * P->ncontacts + 1) || clab_ccp_grow(&s->nu, &s->cap_nu, 2 * P->n + 1)))
         rc = clab_error_set(err, CLAB_ENOMEM, "lcp: out of memory (%zu contacts)", P->ncontacts);
     s->d = s->nu + P->n;
     s->h = h;

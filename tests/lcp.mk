@@ -2,6 +2,7 @@
 ## backend on a plane and an incline (the polyhedral cone's threshold), joints, options
 clab_tests += tests/test_lcp tests/test_lcp_backend
 clab_tests += tests/test_lcp_reg
+noinst_HEADERS += tests/lcp_brute.h
 tests_test_lcp_reg_LDADD = $(CLAB_LDADD)
 tests_test_lcp_reg_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/lcp
 tests_test_lcp_LDADD = $(CLAB_LDADD)

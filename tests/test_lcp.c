@@ -25,86 +25,14 @@
 #include "add_body.h"
 #include "clab_collide.h"
 #include "lcp_internal.h"
+#include "lcp_brute.h"
 #include "tap.h"
 
 static unsigned long long rng = 88172645463325252ULL;
-static double urand(void) /* xorshift64, uniform in [0, 1) */
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (double)(rng >> 11) / 9007199254740992.0;
-}
-
-/* solve the a x a system A x = b in place (partial pivoting); -1 when singular */
-static int gauss(double *A, double *b, int a)
-{
-    for (int c = 0; c < a; c++) {
-        int p = c;
-        for (int r = c + 1; r < a; r++)
-            if (fabs(A[r * a + c]) > fabs(A[p * a + c])) p = r;
-        if (fabs(A[p * a + c]) < 1e-10) return -1;
-        for (int j = 0; j < a; j++) {
-            double t = A[c * a + j];
-            A[c * a + j] = A[p * a + j];
-            A[p * a + j] = t;
-        }
-        double t = b[c];
-        b[c] = b[p];
-        b[p] = t;
-        for (int r = c + 1; r < a; r++) {
-            const double f = A[r * a + c] / A[c * a + c];
-            for (int j = c; j < a; j++) A[r * a + j] -= f * A[c * a + j];
-            b[r] -= f * b[c];
-        }
-    }
-    for (int r = a - 1; r >= 0; r--) {
-        double v = b[r];
-        for (int j = r + 1; j < a; j++) v -= A[r * a + j] * b[j];
-        b[r] = v / A[r * a + r];
-    }
-    return 0;
-}
-
-/* max violation of z >= 0, w >= 0 and z_i w_i = 0 for w = M z + q, relative to the size of z
- * (the data are O(1); an ill-conditioned basis gives a large z whose w is good to rounding of
- * |M z|): max(-z_i, -w_i) / (1 + |z|), |z_i w_i| / (1 + |z|)^2 */
-static double violation(int n, const double *M, const double *q, const double *z)
-{
-    double v = 0.0, zmax = 0.0;
-    for (int i = 0; i < n; i++) zmax = fmax(zmax, fabs(z[i]));
-    const double s = 1.0 + zmax;
-    for (int i = 0; i < n; i++) {
-        double w = q[i];
-        for (int j = 0; j < n; j++) w += M[i * n + j] * z[j];
-        v = fmax(v, fmax(-z[i], -w) / s);
-        v = fmax(v, fabs(z[i] * w) / (s * s));
-    }
-    return v;
-}
-
+static double urand(void) { return lcp_urand(&rng); }
+#define violation lcp_violation
 /* brute force over the complementary bases: the number of solutions found, the first in z */
-static int brute(int n, const double *M, const double *q, double *z)
-{
-    int found = 0;
-    for (unsigned mask = 0; mask < (1u << n); mask++) {
-        int idx[8], a = 0;
-        for (int i = 0; i < n; i++)
-            if (mask & (1u << i)) idx[a++] = i;
-        double A[64], b[8], x[8] = {0};
-        for (int r = 0; r < a; r++) {
-            for (int c = 0; c < a; c++) A[r * a + c] = M[idx[r] * n + idx[c]];
-            b[r] = -q[idx[r]];
-        }
-        if (a > 0 && gauss(A, b, a)) continue;
-        for (int r = 0; r < a; r++) x[idx[r]] = b[r];
-        if (violation(n, M, q, x) <= 1e-9) {
-            if (!found) memcpy(z, x, (size_t)n * sizeof *z);
-            found++;
-        }
-    }
-    return found;
-}
+static int brute(int n, const double *M, const double *q, double *z) { return lcp_brute(n, M, q, z, 1, 1e-10); }
 
 /* M = B B^T (+ diag) (+ skew), B n x r entries in [-1, 1] */
 static void make_matrix(int n, int r, double diag, double skew, double *M)

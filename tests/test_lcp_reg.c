@@ -17,50 +17,17 @@
 #include <string.h>
 
 #include "lcp_internal.h"
+#include "lcp_brute.h"
 #include "tap.h"
 
 #define NMAX 12
 
 static unsigned long long rng = 1181783497276652981ULL;
-static double urand(void) /* xorshift64, uniform in [0, 1) */
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (double)(rng >> 11) / 9007199254740992.0;
-}
+static double urand(void) { return lcp_urand(&rng); }
+#define violation lcp_violation
+/* every solution over the complementary bases (at most max kept in Z, n apart); the count */
+static int brute(int n, const double *M, const double *q, double *Z, int max) { return lcp_brute(n, M, q, Z, max, 1e-12); }
 
-/* solve the a x a system A x = b in place (partial pivoting); -1 when singular */
-static int gauss(double *A, double *b, int a)
-{
-    for (int c = 0; c < a; c++) {
-        int p = c;
-        for (int r = c + 1; r < a; r++)
-            if (fabs(A[r * a + c]) > fabs(A[p * a + c])) p = r;
-        if (fabs(A[p * a + c]) < 1e-12) return -1;
-        for (int j = 0; j < a; j++) {
-            const double t = A[c * a + j];
-            A[c * a + j] = A[p * a + j];
-            A[p * a + j] = t;
-        }
-        const double t = b[c];
-        b[c] = b[p];
-        b[p] = t;
-        for (int r = c + 1; r < a; r++) {
-            const double f = A[r * a + c] / A[c * a + c];
-            for (int j = c; j < a; j++) A[r * a + j] -= f * A[c * a + j];
-            b[r] -= f * b[c];
-        }
-    }
-    for (int r = a - 1; r >= 0; r--) {
-        double v = b[r];
-        for (int j = r + 1; j < a; j++) v -= A[r * a + j] * b[j];
-        b[r] = v / A[r * a + r];
-    }
-    return 0;
-}
-
-/* the natural-map residual max |min(z_i, w_i)|, w = M z + q, and max |z| */
 /* the natural-map residual max |min(z_i, w_i)|, w = M z + q, and max |z| over the impulse rows
  * (c_n, beta: not the lambda rows, the last of each m) */
 static double natural(int n, int m, const double *M, const double *q, const double *z, double *zmax)
@@ -74,44 +41,6 @@ static double natural(int n, int m, const double *M, const double *q, const doub
         if (i % m != m - 1) *zmax = fmax(*zmax, fabs(z[i]));
     }
     return v;
-}
-
-/* max violation of z >= 0, w >= 0, z_i w_i = 0, relative to 1 + |z| (as tests/test_lcp.c) */
-static double violation(int n, const double *M, const double *q, const double *z)
-{
-    double v = 0.0, zmax = 0.0;
-    for (int i = 0; i < n; i++) zmax = fmax(zmax, fabs(z[i]));
-    const double s = 1.0 + zmax;
-    for (int i = 0; i < n; i++) {
-        double w = q[i];
-        for (int j = 0; j < n; j++) w += M[i * n + j] * z[j];
-        v = fmax(v, fmax(-z[i], -w) / s);
-        v = fmax(v, fabs(z[i] * w) / (s * s));
-    }
-    return v;
-}
-
-/* every solution over the complementary bases (at most max kept in Z, n apart); the count */
-static int brute(int n, const double *M, const double *q, double *Z, int max)
-{
-    int found = 0;
-    for (unsigned mask = 0; mask < (1u << n); mask++) {
-        int idx[NMAX], a = 0;
-        for (int i = 0; i < n; i++)
-            if (mask & (1u << i)) idx[a++] = i;
-        double A[NMAX * NMAX], b[NMAX], x[NMAX] = {0};
-        for (int r = 0; r < a; r++) {
-            for (int c = 0; c < a; c++) A[r * a + c] = M[idx[r] * n + idx[c]];
-            b[r] = -q[idx[r]];
-        }
-        if (a > 0 && gauss(A, b, a)) continue;
-        for (int r = 0; r < a; r++) x[idx[r]] = b[r];
-        if (violation(n, M, q, x) <= 1e-9) {
-            if (found < max) memcpy(&Z[found * n], x, (size_t)n * sizeof *x);
-            found++;
-        }
-    }
-    return found;
 }
 
 /* a random Stewart-Trinkle LCP (unscaled) of nc contacts with k edges: N = J J^T of rank r
