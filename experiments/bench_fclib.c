@@ -7,7 +7,7 @@
  * settled by SETTLE_STEPS DVI steps, and a stack of NBOX boxes on a floor; each file is the
  * problem of the step after. contactlab: apgd (the Tasora-Anitescu CCP, for reference) and
  * exact (Coulomb's problem, De Saxce around apgd). Per problem and solver: contacts, tolerance, iterations,
- * seconds, ns per (contact x iteration), the error reached in the FCLIB/Siconos convention
+ * seconds (wall clock and the process's CPU time), ns per (contact x iteration) in CPU time, the error reached in the FCLIB/Siconos convention
  * (|F|_2/|q|_2, clab_fc_error_siconos, the same function for every solver) and contactlab's
  * exact-Coulomb residual r_E (m/s), and the agreement with the reference solution (of the
  * converged ones the one with the smallest error in Siconos's convention, else contactlab's
@@ -135,7 +135,7 @@ typedef struct sol {
     char name[32];
     double tol;
     long iterations;
-    double seconds, err_sic, r_exact, err_own;
+    double seconds, cpu, err_sic, r_exact, err_own; /* cpu: the process's CPU time of the solve [s] */
     int converged;
     double *r, *u;
 } sol;
@@ -171,12 +171,14 @@ static int bench_file(const bench_ctx *c, const char *path, FILE *csv, FILE *xcs
         S->r = calloc(n + 1, sizeof *S->r), S->u = calloc(n + 1, sizeof *S->u);
         fprintf(stderr, "  %s: contactlab %s ...\n", base, clab_solvers[k]);
         xp_fc_run e;
+        const double c0 = bench_cpu_now(1);
         if (!S->r || !S->u || xp_fc_solve(&fp, &P, clab_solvers[k], ctol, citer, S->r, S->u, &e, &err)) {
             fprintf(stderr, "contactlab bench fclib: %s: %s\n", clab_solvers[k], err.msg);
             free(S->r), free(S->u);
             continue;
         }
         snprintf(S->name, sizeof S->name, "clab %s", clab_solvers[k]);
+        S->cpu = bench_cpu_now(1) - c0;
         S->tol = ctol, S->iterations = e.iterations, S->seconds = e.seconds, S->converged = e.converged;
         S->err_sic = e.err_siconos, S->r_exact = e.residual_exact;
         S->err_own = k == 0 ? e.residual : e.residual_exact;
@@ -197,12 +199,14 @@ static int bench_file(const bench_ctx *c, const char *path, FILE *csv, FILE *xcs
         clab_sic_result res;
         fprintf(stderr, "  %s: Siconos %s ...\n", base, sic[k]);
         long it = strcmp(sic[k], "nsn-ac") == 0 ? siter / 10 : siter;
+        const double c0 = bench_cpu_now(1);
         if (!S->r || !S->u || clab_sic_solve(&fp, sic[k], stol, it, S->r, S->u, &res, &err)) {
             fprintf(stderr, "contactlab bench fclib: siconos %s: %s\n", sic[k], err.msg);
             free(S->r), free(S->u);
             continue;
         }
         snprintf(S->name, sizeof S->name, "siconos %s", sic[k]);
+        S->cpu = bench_cpu_now(1) - c0;
         S->tol = stol, S->iterations = res.iterations, S->seconds = res.seconds, S->converged = res.info == 0;
         S->err_sic = clab_fc_error_siconos(&fp, S->r, S->u);
         S->err_own = res.error;
@@ -222,21 +226,22 @@ static int bench_file(const bench_ctx *c, const char *path, FILE *csv, FILE *xcs
         if (runs[k].converged && isfinite(runs[k].err_sic) && (ref < 0 || runs[k].err_sic < runs[ref].err_sic)) ref = k;
     for (int k = 0; k < nr && ref < 0; k++)
         if (strcmp(runs[k].name, "clab exact") == 0) ref = k;
-    printf("  %-16s %8s %9s %9s %11s %11s %11s %11s %11s %11s %11s %s\n", "solver", "contacts", "tol", "iter", "seconds",
-           "ns/(c x it)", "err Siconos", "own error", "r_E [m/s]", "du [m/s]", "dr/|r|", "n(du>1e-4)");
+    printf("  %-16s %8s %9s %9s %11s %11s %11s %11s %11s %11s %11s %11s %s\n", "solver", "contacts", "tol", "iter",
+           "seconds", "CPU s", "ns/(c x it)", "err Siconos", "own error", "r_E [m/s]", "du [m/s]", "dr/|r|", "n(du>1e-4)");
     for (int k = 0; k < nr; k++) {
         sol *S = &runs[k];
-        double ns = S->iterations > 0 && fp.nc ? 1e9 * S->seconds / ((double)S->iterations * (double)fp.nc) : 0.0;
+        /* per (contact x iteration) in CPU time: the wall clock of a shared host counts the others' work */
+        double ns = S->iterations > 0 && fp.nc ? 1e9 * S->cpu / ((double)S->iterations * (double)fp.nc) : 0.0;
         double du = ref >= 0 ? max_abs_diff(S->u, runs[ref].u, n) : NAN;
         double rmax = ref >= 0 ? max_abs(runs[ref].r, n) : NAN;
         double dr = ref >= 0 && rmax > 0 ? max_abs_diff(S->r, runs[ref].r, n) / rmax : NAN;
         size_t ndu = ref >= 0 ? count_diff(S->u, runs[ref].u, fp.nc, 1e-4) : 0;
-        printf("  %-16s %8zu %9.1e %9ld %11.4g %11.1f %11.3e %11.3e %11.3e %11.3e %11.3e %11zu%s%s\n", S->name, fp.nc,
-               S->tol, S->iterations, S->seconds, ns, S->err_sic, S->err_own, S->r_exact, du, dr, ndu,
+        printf("  %-16s %8zu %9.1e %9ld %11.4g %11.4g %11.1f %11.3e %11.3e %11.3e %11.3e %11.3e %11zu%s%s\n", S->name,
+               fp.nc, S->tol, S->iterations, S->seconds, S->cpu, ns, S->err_sic, S->err_own, S->r_exact, du, dr, ndu,
                S->converged ? "" : "  (not converged)", k == ref ? "  (reference)" : "");
         if (csv)
-            fprintf(csv, "%s,%zu,%s,%.3g,%ld,%.6g,%.4g,%.6e,%.6e,%.6e,%.6e,%.6e,%zu,%d\n", base, fp.nc, S->name, S->tol,
-                    S->iterations, S->seconds, ns, S->err_sic, S->err_own, S->r_exact, du, dr, ndu, S->converged);
+            fprintf(csv, "%s,%zu,%s,%.3g,%ld,%.6g,%.6g,%.4g,%.6e,%.6e,%.6e,%.6e,%.6e,%zu,%d\n", base, fp.nc, S->name,
+                    S->tol, S->iterations, S->seconds, S->cpu, ns, S->err_sic, S->err_own, S->r_exact, du, dr, ndu, S->converged);
     }
     /* the cross-check of contactlab's exact solution and the best converged Siconos solution */
     int a = -1, b = -1;
@@ -303,8 +308,9 @@ int bench_fclib(const bench_ctx *c)
     if (csv)
         fprintf(csv, "# contactlab bench fclib: err_siconos = |F|_2/|q|_2 (natural map of Coulomb's problem, rho 1); "
                      "own_error = contactlab's residual [m/s] or Siconos's reported error; r_exact = contactlab's "
-                     "exact-Coulomb residual [m/s]; du [m/s], dr relative to the reference's max |r|\n"
-                     "problem,contacts,solver,tol,iterations,seconds,ns_per_contact_iteration,err_siconos,own_error,"
+                     "exact-Coulomb residual [m/s]; du [m/s], dr relative to the reference's max |r|; seconds: wall clock, "
+                     "cpu_seconds: the process's CPU time (all threads) of the solve, ns_per_contact_iteration from it\n"
+                     "problem,contacts,solver,tol,iterations,seconds,cpu_seconds,ns_per_contact_iteration,err_siconos,own_error,"
                      "r_exact_m_s,du_m_s,dr_rel,contacts_du_above_1e-4_m_s,converged\n");
     char xpath[1200];
     snprintf(xpath, sizeof xpath, "%s/fclib-crosscheck.csv", c->out);
