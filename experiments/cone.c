@@ -189,7 +189,9 @@ static const char *const series_cols[] = {"t_s", "depth_m", "F_tip_N", "F_shaft_
 enum { NCOLS = sizeof series_cols / sizeof series_cols[0] };
 
 /* One (method, speed) case, checkpointed (xp.h): the series, *res; st: the stats of the cases
- * before (restored by a restart). 0, 1 on failure (printed), 2 stopped (*status). */
+ * before (restored by a restart). 0, 1 on failure (printed), 2 stopped (*status). One function
+ * of one time loop: the restart, the steps, the output rows and the checkpoint share the
+ * loop's running sums, which splitting would pass around as a dozen arguments. */
 static int cone_case(cone_opts *o, const cone_bed *b, const xp_method *m, double v, char *file, size_t flen,
                      double *hused, cone_result *res, xp_progress *pb, double pb0, double pbspan, clab_csv *sum,
                      cone_stats *cs, int *status)

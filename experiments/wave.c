@@ -146,7 +146,9 @@ static size_t wave_nvalues(const wave_opts *o, const wave_random *rnd, int nz)
 }
 
 /* One case, checkpointed (xp.h): fits, the speeds before (restored by a restart). 0, 1 on
- * failure (printed), 2 stopped (*status). */
+ * failure (printed), 2 stopped (*status). One function of one time loop: the restart, the
+ * piston's steps, the layers' arrival detection and the checkpoint share the loop's running
+ * values, which splitting would pass around as a dozen arguments. */
 static int wave_run(wave_opts *o, const wave_random *rnd, const wave_case *wc, char *sfile, char *afile,
                     size_t flen, wave_result *res, xp_progress *pb, double pb0, double pbspan, clab_csv *sum,
                     wave_fits *fits, int *status)
