@@ -160,6 +160,8 @@ typedef struct run_files {
     char ckpt[2048];   /* <out>/<prefix>.ckpt */
     long nout;         /* output steps written (numbers the VTK frames) */
     size_t nshapes;    /* boxes and planes: the VTK frames' companion series */
+    int argc;          /* the command line (run's) */
+    char **argv;
 } run_files;
 
 /* the domain and the sim of the scene's world on every rank */
@@ -230,6 +232,14 @@ static int open_files(const clab_scene *sc, const run_opts *o, const clab_mpi_do
     const int flags = o->force ? CLAB_CSV_OVERWRITE : 0;
     if (!f->keep) return clab_error_set(err, CLAB_ENOMEM, "out of memory");
     if (xp_mkdir_p(o->out)) return clab_error_set(err, CLAB_EIO, "cannot create %s", o->out);
+    if (o->force && !b) { /* this scene's and backend's earlier results go first, as in contactlab run */
+        xp_common c;
+        xp_common_init(&c, "run", f->argc, f->argv);
+        snprintf(c.out, sizeof c.out, "%s", o->out);
+        const int bad = xp_out_clean(&c, xp_run_own_file, f->prefix);
+        xp_common_free(&c);
+        if (bad) return clab_error_set(err, CLAB_EIO, "--force: cannot clean %s", o->out);
+    }
     snprintf(path, sizeof path, "%s/%s-bodies.csv", o->out, f->prefix);
     snprintf(spath, sizeof spath, "%s/%s-steps.csv", o->out, f->prefix);
     if (b) {
@@ -369,7 +379,7 @@ static void print_resume(const run_files *f, const run_opts *o, int size)
 static int restart(clab_mpi_sim *ms, const clab_scene *sc, const run_opts *o, clab_run_mpi_book *b, long *nsteps,
                    clab_error *err)
 {
-    int rc = clab_run_mpi_checkpoint_read(ms, o->restart, b, err);
+    int one = 0, rc = clab_run_mpi_checkpoint_read(ms, o->restart, (clab_options *)&sc->options, b, &one, err);
     const clab_world *w = ms->d->local;
     if (!rc && b->h != sc->h) { /* another step: the rest of the run at this one */
         long rest = 0;
@@ -385,8 +395,8 @@ static int restart(clab_mpi_sim *ms, const clab_scene *sc, const run_opts *o, cl
                                               "past it (t_end = %g s, step %ld): nothing to continue", o->restart,
                             w->step, w->t, sc->t_end, *nsteps);
     if (!rc && ms->d->rank == 0) {
-        printf("%s: restarting from %s at step %ld, t = %.9g s, on %d rank(s)\n", o->scene, o->restart, w->step, w->t,
-               ms->d->size);
+        printf("%s: restarting from %s%s at step %ld, t = %.9g s, on %d rank(s)\n", o->scene, o->restart,
+               one ? " (a one-process run's)" : "", w->step, w->t, ms->d->size);
         fflush(stdout);
     }
     return rc;
@@ -442,6 +452,7 @@ int clab_xp_mpi_run(int argc, char **argv)
     snprintf(f.prefix, sizeof f.prefix, "%s-%s", name, sc.backend);
     snprintf(f.ckpt, sizeof f.ckpt, "%s/%s.ckpt", o.out, f.prefix);
     f.keep = kept_args(argc, argv, &f.nkeep);
+    f.argc = argc, f.argv = argv;
     clab_run_mpi_book book;
     memset(&book, 0, sizeof book);
     if (!rc && o.restart) rc = restart(ms, &sc, &o, &book, &nsteps, &err);

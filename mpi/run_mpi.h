@@ -22,8 +22,11 @@ typedef struct clab_run_mpi_book {
  * through "<path>.tmp" renamed into place. */
 int clab_run_mpi_checkpoint_write(clab_mpi_sim *ms, const char *path, const clab_run_mpi_book *b, clab_error *err);
 /* Restart from such a file right after clab_mpi_sim_create: the state on every rank and b (every
- * rank). A one-process checkpoint or one without the run's trailer is refused, naming what it is. */
-int clab_run_mpi_checkpoint_read(clab_mpi_sim *ms, const char *path, clab_run_mpi_book *b, clab_error *err);
+ * rank). A one-process checkpoint of contactlab run (CLABCKPT; *one_process = 1) is read into a
+ * one-rank domain on rank 0 (opt: the sim's options) and continued alike. A file without the
+ * run's trailer (contactlab bench --checkpoint) is refused, named. */
+int clab_run_mpi_checkpoint_read(clab_mpi_sim *ms, const char *path, clab_options *opt, clab_run_mpi_book *b,
+                                 int *one_process, clab_error *err);
 /* The stop signal any rank caught (xp_stop_signal: SIGINT, SIGTERM), 0 when none: the maximum
  * over the ranks, so all stop at the same step boundary. */
 int clab_run_mpi_stop_signal(clab_mpi_domain *d);
