@@ -9,10 +9,10 @@
  *   written: numbers the VTK frames), int64 every (the run's output interval), double h (its
  *   step [s]), "CLABRUNM".
  *
- * The decomposition's reader stops before the trailer, so `contactlab bench --restart` reads
- * these files too. A one-process checkpoint of contactlab run (CLABCKPT) is converted on rank 0
- * into such a file, which every rank then reads. The file goes to "<path>.tmp", is flushed to disk and renamed over path, so
- * an interrupted write leaves the previous checkpoint whole. */
+ * The decomposition's reader (clab_mpi_checkpoint_read) stops before the trailer. The file goes
+ * to "<path>.tmp", is flushed to disk and renamed over path, so an interrupted write leaves the
+ * previous checkpoint whole. A one-process checkpoint of contactlab run (CLABCKPT) is converted
+ * on rank 0 into such a file, which every rank then reads. */
 #include "config.h"
 
 #include <stdint.h>
