@@ -194,6 +194,7 @@ static void key_option(const char *key, char *buf, size_t n)
     else if (strcmp(key, "output_every") == 0) snprintf(buf, n, "--every");
     else if (strcmp(key, "backend") == 0) snprintf(buf, n, "--backend");
     else if (strncmp(key, "option.", 7) == 0) snprintf(buf, n, "--opt %s", key + 7);
+    else if (strncmp(key, "mpi_", 4) == 0) snprintf(buf, n, "%s (the ranks: mpirun -np, --grid)", key);
     else snprintf(buf, n, "%s (a backend parameter: --opt or the scene)", key);
 }
 

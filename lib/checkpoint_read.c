@@ -20,6 +20,9 @@
 static int check_header(const unsigned char *data, size_t len, const char *name, uint32_t *version, ckpt_rd *r,
                         clab_error *err)
 {
+    if (len >= 8 && memcmp(data, "CLABMPI1", 8) == 0) /* mpi/checkpoint.c's */
+        return clab_error_set(err, CLAB_EIO, "%s: a checkpoint of a run across MPI ranks (CLABMPI1, not CLABCKPT): "
+                                             "the --with-mpi build's contactlab run continues it (doc/mpi.md)", name);
     if (len < 8 || memcmp(data, ckpt_magic, 8) != 0)
         return clab_error_set(err, CLAB_EIO, "%s: not a contactlab checkpoint (no CLABCKPT signature)", name);
     if (len < CKPT_HEADER_LEN)

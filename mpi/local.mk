@@ -9,8 +9,8 @@ clab_mpi_sources = \
 	mpi/checkpoint.c \
 	mpi/ccp_comm.c
 if HAVE_MPI
-contactlab_SOURCES += $(clab_mpi_sources) mpi/xp_mpi.c mpi/xp_mpi.h mpi/run_mpi.c
+contactlab_SOURCES += $(clab_mpi_sources) mpi/xp_mpi.c mpi/xp_mpi.h mpi/run_mpi.c mpi/run_mpi.h mpi/run_mpi_ckpt.c
 contactlab_CPPFLAGS += -I$(srcdir)/mpi -I$(srcdir)/experiments $(MPI_CFLAGS)
 contactlab_LDADD += $(MPI_LIBS)
 endif
-EXTRA_DIST += $(clab_mpi_sources) mpi/xp_mpi.c mpi/xp_mpi.h mpi/run_mpi.c scripts/install-mpi-deps.sh scripts/apt-install.sh
+EXTRA_DIST += $(clab_mpi_sources) mpi/xp_mpi.c mpi/xp_mpi.h mpi/run_mpi.c mpi/run_mpi.h mpi/run_mpi_ckpt.c scripts/install-mpi-deps.sh scripts/apt-install.sh

@@ -3,13 +3,18 @@
  * rows of the one-process `contactlab run` (the bodies in the scene's order from the gathered
  * states; the steps' contacts counted once each, by the owner of body a, or of b when a is
  * fixed; the deepest penetration over them; the kinetic energy summed over the gathered world in
- * the scene's order) and the same metadata plus mpi_ranks and mpi_grid. The options that the
- * decomposition does not run yet (VTK frames, contact and wall outputs, checkpoints, restarts,
- * FCLIB export) are refused, named. */
+ * the scene's order) and the same metadata plus mpi_ranks and mpi_grid; with --vtk the frames of
+ * the one-process run, byte for byte, written by rank 0 from the same gather. --checkpoint-every,
+ * --restart, --stop-after and SIGINT/SIGTERM (on mpirun or on any rank) as contactlab run has them:
+ * the ranks agree on a stop at the step boundary, rank 0 flushes the CSVs and the checkpoint is
+ * one file (run_mpi_ckpt.c) that a run on any number of ranks continues, the CSVs cut back to it
+ * and continued byte for byte. The options the decomposition does not run (contact and wall
+ * outputs, FCLIB export) are refused, named. */
 #include "config.h"
 
 #include <getopt.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,13 +22,15 @@
 #include "clab_csv.h"
 #include "clab_mpi.h"
 #include "clab_scene.h"
+#include "clab_vtk.h"
+#include "run_mpi.h"
 #include "xp.h"
 #include "xp_mpi.h"
 
 typedef struct run_opts {
-    const char *scene, *backend, *out;
+    const char *scene, *backend, *out, *restart;
     double h, t_end;
-    long every;
+    long every, vtk, ckpt_every, stop_after;
     int force, grid[3], balance;
     clab_options cli;
 } run_opts;
@@ -35,7 +42,10 @@ static int parse(int argc, char **argv, run_opts *o, int rank)
                                        {"opt", required_argument, 0, 'O'},     {"out", required_argument, 0, 'o'},
                                        {"force", no_argument, 0, 'f'},         {"no-plot", no_argument, 0, 'N'},
                                        {"no-progress", no_argument, 0, 'Q'},   {"grid", required_argument, 0, 'g'},
-                                       {"balance", no_argument, 0, 'B'},       {0, 0, 0, 0}};
+                                       {"balance", no_argument, 0, 'B'},       {"vtk", required_argument, 0, 'v'},
+                                       {"checkpoint-every", required_argument, 0, 'C'},
+                                       {"restart", required_argument, 0, 'R'}, {"stop-after", required_argument, 0, 'S'},
+                                       {0, 0, 0, 0}};
     optind = 1;
     opterr = 0;
     int ch;
@@ -60,11 +70,16 @@ static int parse(int argc, char **argv, run_opts *o, int rank)
             if (sscanf(optarg, "%dx%dx%d", &o->grid[0], &o->grid[1], &o->grid[2]) != 3) goto bad;
             break;
         case 'B': o->balance = 1; break;
+        case 'v': o->vtk = strtol(optarg, &end, 10); if (*end || o->vtk < 0) goto bad; break;
+        case 'C': o->ckpt_every = strtol(optarg, &end, 10); if (*end || o->ckpt_every < 1) goto bad; break;
+        case 'S': o->stop_after = strtol(optarg, &end, 10); if (*end || o->stop_after < 1) goto bad; break;
+        case 'R': o->restart = optarg; break;
         default:
             if (rank == 0)
                 fprintf(stderr, "contactlab run: option '%s' is not supported across MPI ranks (mpirun -np P); "
                                 "supported there: --backend --h --t-end --every --opt --out --force --no-plot "
-                                "--no-progress --grid --balance (doc/mpi.md)\n", argv[optind - 1]);
+                                "--no-progress --vtk --checkpoint-every --restart --stop-after --grid --balance "
+                                "(doc/mpi.md)\n", argv[optind - 1]);
             return -1;
         }
         continue;
@@ -141,6 +156,12 @@ typedef struct run_files {
     char **keep;       /* the command line as it determines the results */
     int nkeep;
     int ns;            /* steps columns: NSFORCE, or NSMAX with the solver's */
+    char prefix[400];  /* <scene>-<backend> */
+    char ckpt[2048];   /* <out>/<prefix>.ckpt */
+    long nout;         /* output steps written (numbers the VTK frames) */
+    size_t nshapes;    /* boxes and planes: the VTK frames' companion series */
+    int argc;          /* the command line (run's) */
+    char **argv;
 } run_files;
 
 /* the domain and the sim of the scene's world on every rank */
@@ -161,10 +182,12 @@ static int start(const clab_scene *sc, const run_opts *o, clab_mpi_domain **d, c
     return rc;
 }
 
-/* the command line as contactlab run writes it in the metadata: not --out, --force,
- * --no-plot, --no-progress, --grid, --balance */
+/* the command line as contactlab run writes it in the metadata: not --out, --force, --no-plot,
+ * --no-progress, --vtk, the checkpoint options, --grid, --balance */
 static char **kept_args(int argc, char **argv, int *nkeep)
 {
+    static const char *const valued[] = {"--out", "--grid", "--vtk", "--checkpoint-every", "--restart", "--stop-after"};
+    static const char *const flags[] = {"--force", "--no-plot", "--no-progress", "--balance"};
     char **keep = calloc((size_t)argc + 2, sizeof *keep);
     *nkeep = 0;
     if (!keep) return NULL;
@@ -172,23 +195,27 @@ static char **kept_args(int argc, char **argv, int *nkeep)
     keep[(*nkeep)++] = "run";
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (!strcmp(a, "--out") || !strcmp(a, "--grid")) {
-            i++;
-            continue;
+        int skip = 0;
+        for (size_t k = 0; k < sizeof valued / sizeof *valued && !skip; k++) {
+            const size_t n = strlen(valued[k]);
+            if (!strcmp(a, valued[k])) skip = 2;
+            else if (!strncmp(a, valued[k], n) && a[n] == '=') skip = 1;
         }
-        if (!strncmp(a, "--out=", 6) || !strncmp(a, "--grid=", 7) || !strcmp(a, "--force") || !strcmp(a, "--no-plot") ||
-            !strcmp(a, "--no-progress") || !strcmp(a, "--balance"))
-            continue;
-        keep[(*nkeep)++] = argv[i];
+        for (size_t k = 0; k < sizeof flags / sizeof *flags && !skip; k++) skip = !strcmp(a, flags[k]);
+        if (skip == 2) i++;
+        if (!skip) keep[(*nkeep)++] = argv[i];
     }
     return keep;
 }
 
-/* rank 0: the three CSVs opened with their metadata and headers, the names written */
+/* rank 0: the three CSVs opened with their metadata and headers, or (b: a restart's
+ * bookkeeping) the two series cut back to the checkpoint and continued, their metadata
+ * rewritten when this run's differs (xp_run_restart_meta, as contactlab run does); the names
+ * written. *old_every: the interrupted run's output interval. */
 static int open_files(const clab_scene *sc, const run_opts *o, const clab_mpi_domain *d, const char *name,
-                      clab_options *meta, run_files *f, clab_error *err)
+                      clab_options *meta, run_files *f, const clab_run_mpi_book *b, long *old_every, clab_error *err)
 {
-    char v[64], path[2400];
+    char v[64], path[2400], spath[2400];
     snprintf(v, sizeof v, "%d", d->size);
     clab_options_set(meta, "mpi_ranks", v, NULL);
     snprintf(v, sizeof v, "%dx%dx%d", d->grid[0], d->grid[1], d->grid[2]);
@@ -205,13 +232,33 @@ static int open_files(const clab_scene *sc, const run_opts *o, const clab_mpi_do
     const int flags = o->force ? CLAB_CSV_OVERWRITE : 0;
     if (!f->keep) return clab_error_set(err, CLAB_ENOMEM, "out of memory");
     if (xp_mkdir_p(o->out)) return clab_error_set(err, CLAB_EIO, "cannot create %s", o->out);
-    snprintf(path, sizeof path, "%s/%s-%s-bodies.csv", o->out, name, sc->backend);
-    if (!(f->fb = clab_csv_open(path, flags, err))) return CLAB_EIO;
-    snprintf(path, sizeof path, "%s/%s-%s-steps.csv", o->out, name, sc->backend);
-    if (!(f->fs = clab_csv_open(path, flags, err))) return CLAB_EIO;
-    if (clab_csv_meta(f->fb, meta, f->nkeep, f->keep, err) || clab_csv_header(f->fb, bcols, NB, err) ||
-        clab_csv_meta(f->fs, meta, f->nkeep, f->keep, err) || clab_csv_header(f->fs, scols, (size_t)f->ns, err))
-        return CLAB_EIO;
+    if (o->force && !b) { /* this scene's and backend's earlier results go first, as in contactlab run */
+        xp_common c;
+        xp_common_init(&c, "run", f->argc, f->argv);
+        snprintf(c.out, sizeof c.out, "%s", o->out);
+        const int bad = xp_out_clean(&c, xp_run_own_file, f->prefix);
+        xp_common_free(&c);
+        if (bad) return clab_error_set(err, CLAB_EIO, "--force: cannot clean %s", o->out);
+    }
+    snprintf(path, sizeof path, "%s/%s-bodies.csv", o->out, f->prefix);
+    snprintf(spath, sizeof spath, "%s/%s-steps.csv", o->out, f->prefix);
+    if (b) {
+        long long n[2] = {(long long)b->bytes[0], (long long)b->bytes[1]};
+        long ev = 0;
+        const double t = d->global->t;
+        if (xp_run_restart_meta(path, &n[0], meta, f->nkeep, f->keep, bcols, NB, t, 0, &ev, err) < 0 ||
+            xp_run_restart_meta(spath, &n[1], meta, f->nkeep, f->keep, scols, (size_t)f->ns, t, 1, old_every, err) < 0)
+            return CLAB_EIO;
+        if (!(f->fb = clab_csv_resume(path, n[0], (long)b->rows[0], NB, err))) return CLAB_EIO;
+        if (!(f->fs = clab_csv_resume(spath, n[1], (long)b->rows[1], (size_t)f->ns, err))) return CLAB_EIO;
+    } else {
+        if (!(f->fb = clab_csv_open(path, flags, err))) return CLAB_EIO;
+        if (!(f->fs = clab_csv_open(spath, flags, err))) return CLAB_EIO;
+        if (clab_csv_meta(f->fb, meta, f->nkeep, f->keep, err) || clab_csv_header(f->fb, bcols, NB, err) ||
+            clab_csv_meta(f->fs, meta, f->nkeep, f->keep, err) || clab_csv_header(f->fs, scols, (size_t)f->ns, err))
+            return CLAB_EIO;
+    }
+    clab_csv_set_flush_every(f->fb, (long)d->global->nbodies); /* one write per output step */
     size_t *order = malloc((d->global->nbodies ? d->global->nbodies : 1) * sizeof *order);
     if (!order) return clab_error_set(err, CLAB_ENOMEM, "out of memory");
     for (size_t i = 0; i < d->global->nbodies; i++) order[i] = i; /* the global order is the scene's */
@@ -221,8 +268,25 @@ static int open_files(const clab_scene *sc, const run_opts *o, const clab_mpi_do
     return rc;
 }
 
-/* an output step: the states gathered, rank 0's rows of the bodies and of the step */
-static int write_rows(clab_mpi_sim *ms, run_files *f, clab_error *err)
+/* rank 0: the VTK frame of the gathered world, the one-process run's file (the spheres, and the
+ * boxes and planes in the companion series <prefix>_shapes) */
+static int write_frame(const clab_world *w, const run_opts *o, const run_files *f, clab_error *err)
+{
+    char vp[2048], shp[420];
+    const int vflags = o->force || o->restart ? CLAB_VTK_OVERWRITE : 0; /* a restart writes its frames again */
+    const long frame = f->nout / o->vtk;
+    snprintf(shp, sizeof shp, "%s_shapes", f->prefix);
+    if (clab_vtk_frame_path(vp, sizeof vp, o->out, f->prefix, frame, err) ||
+        clab_vtk_write_spheres_ordered(w, NULL, vp, vflags, err))
+        return CLAB_EIO;
+    if (f->nshapes && (clab_vtk_frame_path(vp, sizeof vp, o->out, shp, frame, err) ||
+                       clab_vtk_write_shapes_ordered(w, NULL, vp, vflags, err)))
+        return CLAB_EIO;
+    return CLAB_OK;
+}
+
+/* an output step: the states gathered, rank 0's rows of the bodies and of the step, its frame */
+static int write_rows(clab_mpi_sim *ms, const run_opts *o, run_files *f, clab_error *err)
 {
     clab_mpi_domain *d = ms->d;
     double nc = 0.0, pen = 0.0;
@@ -245,8 +309,100 @@ static int write_rows(clab_mpi_sim *ms, run_files *f, clab_error *err)
                                     (double)st.iterations, st.residual, (double)st.maxiter_hits};
         orc = clab_csv_row(f->fs, srow, (size_t)f->ns, err);
     }
+    if (d->rank == 0 && !orc && o->vtk > 0 && f->nout % o->vtk == 0) orc = write_frame(w, o, f, err);
+    f->nout++;
     return clab_mpi_agree(d, orc, NULL, err);
 }
+
+/* a checkpoint now: rank 0's CSVs flushed, their lengths in the file's trailer */
+static int checkpoint(clab_mpi_sim *ms, const run_files *f, long every, clab_error *err)
+{
+    clab_run_mpi_book b;
+    memset(&b, 0, sizeof b);
+    int rc = CLAB_OK;
+    if (ms->d->rank == 0) {
+        rc = clab_csv_flush(f->fb, err) || clab_csv_flush(f->fs, err) ? CLAB_EIO : CLAB_OK;
+        b.bytes[0] = clab_csv_bytes(f->fb), b.rows[0] = clab_csv_rows(f->fb);
+        b.bytes[1] = clab_csv_bytes(f->fs), b.rows[1] = clab_csv_rows(f->fs);
+    }
+    b.nout = f->nout;
+    b.every = every;
+    b.h = ms->sim->h;
+    rc = clab_mpi_agree(ms->d, rc, NULL, err);
+    return rc ? rc : clab_run_mpi_checkpoint_write(ms, f->ckpt, &b, err);
+}
+
+/* The steps from k_start to nsteps, as contactlab run takes them: the rows of every output step
+ * (not k_start's when the interrupted run wrote them: start_row_done), then, once a step was
+ * taken, a stop (a signal on any rank, --stop-after) or a periodic checkpoint, then the step.
+ * *status: 0, or the exit status of a stop (128 + the signal, 3 for --stop-after). */
+static int run_steps(clab_mpi_sim *ms, const run_opts *o, run_files *f, long every, long nsteps, int start_row_done,
+                     int *sig, int *status, clab_error *err)
+{
+    const long k_start = ms->d->local->step;
+    int rc = CLAB_OK;
+    for (long k = k_start; !rc; k++) {
+        if ((k % every == 0 || k == nsteps) && !(k == k_start && start_row_done)) rc = write_rows(ms, o, f, err);
+        if (rc || k >= nsteps) break;
+        if (k > k_start) {
+            *sig = clab_run_mpi_stop_signal(ms->d); /* every rank: the same answer */
+            const int stop = *sig || (o->stop_after > 0 && k == o->stop_after);
+            if (stop || (o->ckpt_every > 0 && k % o->ckpt_every == 0)) rc = checkpoint(ms, f, every, err);
+            if (stop && !rc) {
+                *status = *sig ? 128 + *sig : 3;
+                break;
+            }
+        }
+        if (!rc) rc = clab_mpi_sim_step(ms, err);
+    }
+    return rc;
+}
+
+/* rank 0: how to continue a stopped run */
+static void print_resume(const run_files *f, const run_opts *o, int size)
+{
+    printf("to resume: mpirun -np %d", size);
+    for (int i = 0; i < f->nkeep; i++) {
+        fputc(' ', stdout);
+        xp_shell_word(stdout, f->keep[i]);
+    }
+    fputs(" --out ", stdout);
+    xp_shell_word(stdout, o->out);
+    if (o->ckpt_every > 0) printf(" --checkpoint-every %ld", o->ckpt_every);
+    if (o->vtk > 0) printf(" --vtk %ld", o->vtk);
+    fputs(" --restart ", stdout);
+    xp_shell_word(stdout, f->ckpt);
+    fputs("   (any number of ranks)\n", stdout);
+}
+
+/* a restart: the checkpoint's state on every rank, the steps the run has at this h */
+static int restart(clab_mpi_sim *ms, const clab_scene *sc, const run_opts *o, clab_run_mpi_book *b, long *nsteps,
+                   clab_error *err)
+{
+    int one = 0, rc = clab_run_mpi_checkpoint_read(ms, o->restart, (clab_options *)&sc->options, b, &one, err);
+    const clab_world *w = ms->d->local;
+    if (!rc && b->h != sc->h) { /* another step: the rest of the run at this one */
+        long rest = 0;
+        rc = clab_sim_step_count(fmax(sc->t_end - w->t, 0.0), sc->h, &rest, err);
+        if (!rc) *nsteps = w->step + rest;
+        if (!rc && ms->d->rank == 0)
+            fprintf(stderr, "contactlab run: warning: %s was written with h = %g s; this run has h = %g s, so its "
+                            "CSVs continue the interrupted run's but are not what one uninterrupted run would give\n",
+                    o->restart, b->h, sc->h);
+    }
+    if (!rc && w->step >= *nsteps)
+        rc = clab_error_set(err, CLAB_EINVAL, "cannot restart: %s holds step %ld (t = %.9g s), the end of this run or "
+                                              "past it (t_end = %g s, step %ld): nothing to continue", o->restart,
+                            w->step, w->t, sc->t_end, *nsteps);
+    if (!rc && ms->d->rank == 0) {
+        printf("%s: restarting from %s%s at step %ld, t = %.9g s, on %d rank(s)\n", o->scene, o->restart,
+               one ? " (a one-process run's)" : "", w->step, w->t, ms->d->size);
+        fflush(stdout);
+    }
+    return rc;
+}
+
+static const char *signal_name(int sig) { return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal"; }
 
 int clab_xp_mpi_run(int argc, char **argv)
 {
@@ -281,7 +437,9 @@ int clab_xp_mpi_run(int argc, char **argv)
     MPI_Bcast(&nsteps, 1, MPI_LONG, 0, MPI_COMM_WORLD);
     clab_mpi_domain *d = NULL;
     clab_mpi_sim *ms = NULL;
-    run_files f = {NULL, NULL, NULL, 0, NSFORCE};
+    run_files f;
+    memset(&f, 0, sizeof f);
+    f.ns = NSFORCE;
     int all = 0;
     MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (!all) rc = start(&sc, &o, &d, &ms, &err);
@@ -291,21 +449,45 @@ int clab_xp_mpi_run(int argc, char **argv)
     snprintf(name, sizeof name, "%s", base ? base + 1 : o.scene);
     char *dot = strrchr(name, '.');
     if (dot) *dot = '\0';
+    snprintf(f.prefix, sizeof f.prefix, "%s-%s", name, sc.backend);
+    snprintf(f.ckpt, sizeof f.ckpt, "%s/%s.ckpt", o.out, f.prefix);
     f.keep = kept_args(argc, argv, &f.nkeep);
-    if (!rc) rc = clab_mpi_agree(d, rank == 0 ? open_files(&sc, &o, d, name, &meta, &f, &err) : CLAB_OK, NULL, &err);
-    /* the rows of step 0, every output step and the last, as contactlab run writes them */
+    f.argc = argc, f.argv = argv;
+    clab_run_mpi_book book;
+    memset(&book, 0, sizeof book);
+    if (!rc && o.restart) rc = restart(ms, &sc, &o, &book, &nsteps, &err);
+    long old_every = 0;
+    if (!rc) {
+        f.nout = (long)book.nout;
+        f.nshapes = clab_vtk_count_shapes(d->global);
+        const int orc = rank == 0 ? open_files(&sc, &o, d, name, &meta, &f, o.restart ? &book : NULL, &old_every, &err)
+                                  : CLAB_OK;
+        rc = clab_mpi_agree(d, orc, NULL, &err);
+    }
+    MPI_Bcast(&old_every, 1, MPI_LONG, 0, MPI_COMM_WORLD);
+    /* the rows of step 0, every output step and the last, as contactlab run writes them (a
+     * restart: not the rows of its first step when the interrupted run wrote them) */
     const long every = sc.output_every > 0 ? sc.output_every : 1;
-    for (long k = 0; !rc; k++) {
-        if (k % every == 0 || k == nsteps) rc = write_rows(ms, &f, &err);
-        if (rc || k >= nsteps) break;
-        rc = clab_mpi_sim_step(ms, &err);
+    int sig = 0, status = 0;
+    if (!rc) {
+        const long k0 = d->local->step;
+        const int start_row_done = o.restart && k0 % (old_every > 0 ? old_every : every) == 0;
+        xp_catch_signals();
+        rc = run_steps(ms, &o, &f, every, nsteps, start_row_done, &sig, &status, &err);
     }
     if (f.fb && clab_csv_close(f.fb, rc ? NULL : &err) && !rc) rc = CLAB_EIO;
     if (f.fs && clab_csv_close(f.fs, rc ? NULL : &err) && !rc) rc = CLAB_EIO;
-    if (!rc && rank == 0)
-        printf("%s: %ld steps on %d rank(s) (grid %dx%dx%d), %ld rebuilds; %s/%s-%s-{bodies,steps,body-names}.csv\n",
-               o.scene, nsteps, size, d->grid[0], d->grid[1], d->grid[2], d->traffic.rebuilds, o.out, name,
-               sc.backend);
+    if (!rc && rank == 0 && status) {
+        const clab_world *w = d->global; /* (gathered by the checkpoint) */
+        if (sig) printf("contactlab run: stopped by %s after step %ld of %ld (t = %.9g s)", signal_name(sig), w->step,
+                        nsteps, w->t);
+        else printf("contactlab run: stopped after step %ld of %ld (t = %.9g s), as --stop-after asked", w->step,
+                    nsteps, w->t);
+        printf(" on %d rank(s); CSVs flushed (complete rows), checkpoint written: %s\n", size, f.ckpt);
+        print_resume(&f, &o, size);
+    } else if (!rc && rank == 0)
+        printf("%s: %ld steps on %d rank(s) (grid %dx%dx%d), %ld rebuilds; %s/%s-{bodies,steps,body-names}.csv\n",
+               o.scene, nsteps, size, d->grid[0], d->grid[1], d->grid[2], d->traffic.rebuilds, o.out, f.prefix);
     if (!rc && rank == 0) { /* iteration-limit hits are results too, as contactlab run says */
         clab_solver_stats st;
         memset(&st, 0, sizeof st);
@@ -315,6 +497,7 @@ int clab_xp_mpi_run(int argc, char **argv)
                             "without reaching the tolerance; the steps CSV counts them in column maxiter_hits\n",
                     st.maxiter_hits, st.solves, ms->sim->type->name);
     }
+    fflush(stdout);
     if (rc && err.msg[0]) fprintf(stderr, "contactlab run (mpi, rank %d): %s: %s\n", rank, o.scene, err.msg);
     free(f.keep);
     clab_mpi_sim_destroy(ms);
@@ -322,5 +505,5 @@ int clab_xp_mpi_run(int argc, char **argv)
     clab_options_free(&meta);
     clab_scene_free(&sc);
     clab_options_free(&o.cli);
-    return rc ? 1 : 0;
+    return rc ? 1 : status;
 }

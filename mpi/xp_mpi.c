@@ -24,12 +24,28 @@
 #include "pile_scene.h"
 #include "xp_mpi.h"
 
+/* `contactlab run ... --restart F` with F a checkpoint of a run across ranks (CLABMPI1): continued
+ * by the decomposition on however many ranks this is, 1 (with or without mpirun) included */
+static int run_restarts_mpi(int argc, char **argv)
+{
+    const char *f = NULL;
+    for (int i = 2; argc >= 2 && !strcmp(argv[1], "run") && i < argc; i++) {
+        if (!strcmp(argv[i], "--restart") && i + 1 < argc) f = argv[i + 1];
+        else if (!strncmp(argv[i], "--restart=", 10)) f = argv[i] + 10;
+    }
+    char m[8];
+    FILE *fp = f ? fopen(f, "rb") : NULL;
+    const int mpi = fp && fread(m, 1, 8, fp) == 8 && !memcmp(m, "CLABMPI1", 8);
+    if (fp) fclose(fp);
+    return mpi;
+}
+
 int clab_xp_mpi_wanted(int argc, char **argv)
 {
     const char *n = getenv("OMPI_COMM_WORLD_SIZE");
     if (!n) n = getenv("PMI_SIZE");
-    if (!n) return 0;
-    return atoi(n) > 1 || (argc >= 2 && strcmp(argv[1], "bench") == 0);
+    if (!n) return run_restarts_mpi(argc, argv);
+    return atoi(n) > 1 || (argc >= 2 && strcmp(argv[1], "bench") == 0) || run_restarts_mpi(argc, argv);
 }
 
 typedef struct mpi_opts {
