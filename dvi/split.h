@@ -146,4 +146,11 @@ typedef struct clab_split_control {
 int clab_split_solve(const char *name, const clab_split *S, const clab_split_comm *comm, const clab_ccp_options *o,
                      const clab_split_control *ctl, double *const *x, clab_ccp_result *res, clab_error *err);
 
+/* The complementarity diagnostics of Eq. (7)-(8) of the parts' x (ccp_solver.h), one
+ * process's numbers: d = N x + p by one product (u, d: body and row scratch of every part;
+ * d left holding it), each part's maxima over its blocks, then a max all-reduce. Called by
+ * every part. */
+int clab_split_diagnose(const clab_split *S, const clab_split_comm *comm, double *const *x, double *const *u,
+                        double *const *d, clab_ccp_diagnostics *out, clab_error *err);
+
 #endif

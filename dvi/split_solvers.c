@@ -323,3 +323,28 @@ int clab_split_solve(const char *name, const clab_split *S, const clab_split_com
     free(R.a), free(R.m), free(R.acc);
     return rc;
 }
+
+/* the diagnostics of x (split.h): d = N x + p by one product (an exchange), each part's
+ * clab_ccp_diagnose over its blocks, then a max all-reduce of the three (a block held by two
+ * parts has the same numbers on both, so the maxima are one process's) */
+int clab_split_diagnose(const clab_split *S, const clab_split_comm *comm, double *const *x, double *const *u,
+                        double *const *d, clab_ccp_diagnostics *out, clab_error *err)
+{
+    const size_t nl = (size_t)S->nlocal;
+    double *m = calloc(3 * (nl ? nl : 1), sizeof *m);
+    if (!m) return clab_error_set(err, CLAB_ENOMEM, "dvi split: out of memory");
+    run R = {S, comm, S->nlocal, NULL, m, NULL, err};
+    int rc = products(&R, x, u, d);
+    for (size_t j = 0; !rc && j < nl; j++) {
+        const clab_ccp *P = &S->part[j].P;
+        clab_ccp_diagnostics dg;
+        for (size_t k = 0; k < P->n; k++) d[j][k] += P->p[k];
+        clab_ccp_diagnose(P, x[j], d[j], &dg);
+        m[3 * j] = dg.gamma_outside_K, m[3 * j + 1] = dg.d_outside_dual, m[3 * j + 2] = dg.complementarity;
+    }
+    if (!rc && (rc = comm->max(comm->ctx, S, m, 3)))
+        clab_error_set(err, rc, "dvi split: the all-reduce of the diagnostics failed");
+    if (!rc) out->gamma_outside_K = m[0], out->d_outside_dual = m[1], out->complementarity = m[2];
+    free(m);
+    return rc;
+}

@@ -204,6 +204,9 @@ static void print_solver(const clab_sim *s, const char *what)
     if (st.solves > 0)
         printf("  %s: %ld solves, %ld iterations, %ld at the limit; the last: %ld iterations, residual %.17g m/s\n", what,
                st.solves, st.total_iterations, st.maxiter_hits, st.iterations, st.residual);
+    if (st.solves > 0) /* Eq. (7)-(8) at the last solve's gamma */
+        printf("  %s, complementarity: gamma outside K %.17g N s, d outside K* %.17g m/s, |gamma.d| %.17g N m\n", what,
+               st.gamma_outside_K, st.d_outside_polar, st.complementarity);
 }
 
 /* the one-rank run of the same steps (clab_sim, as bench chute runs it), its end state's hash */
