@@ -9,8 +9,11 @@
  * and APGD then compute the plain solvers' iterates with sums=exact to the bit (split.h), the
  * velocity update of an owned body is the same sum in the same order as one process's, and the
  * warm start, kept by contact key, holds the impulses of this rank's blocks (a block shared
- * with another rank has the same bits on both). The ghosts' velocities are left at v* (their
- * owners send their states after the step). */
+ * with another rank has the same bits on both). Gauss-Seidel runs as the split solver's
+ * (Gauss-Seidel inside the rank, Jacobi across ranks: bits depending on P). After the solve the
+ * complementarity diagnostics of Eq. (7)-(8) are computed across the ranks (one product, one
+ * maximum), as step.c computes them. The ghosts' velocities are left at v* (their owners send
+ * their states after the step). */
 #include <stdlib.h>
 #include <string.h>
 

@@ -61,7 +61,7 @@ static void usage(FILE *f)
                "  --checkpoint F   write a checkpoint of the run to F (one file, any P restarts from it) after\n"
                "                   step --checkpoint-step N (default: the last)\n"
                "  --restart F      continue from such a checkpoint up to step --steps\n"
-               "  --backend B      penalty (default) or dvi (solver=jacobi|apgd, run with fast=off sums=exact)\n"
+               "  --backend B      penalty (default) or dvi (solver=jacobi|apgd|gs, run with fast=off sums=exact)\n"
                "  --h S            the step [s] (default: chute 1e-5; pile: penalty's stable step, dvi 1e-3)\n"
                "  --opt K=V        a backend or sim option (repeatable), as contactlab run takes them\n"
                "  --check          also run the steps on rank 0 alone (clab_sim) and compare bit for bit\n"
