@@ -129,13 +129,11 @@ typedef struct clab_split_control {
     void *ctx;
 } clab_split_control;
 
-/* Relaxation of the blocks shared between parts in the split Gauss-Seidel, whose exact local
- * solves are Jacobi updates across the parts. Chosen on the piles of tests/test_dvi_split.c
- * (iterations to 1e-9 m/s against one process's, P = 2..4, slab and random partitions): 0.5
- * takes up to 4.0 times as many, 0.3 up to 6.6 times (the jacobi solver's step instead of
- * the exact solve, omega 0.3: 14 times), 1 diverges on some partitions (two parts correcting
- * the same velocity error at once) */
-#define CLAB_SPLIT_GS_SHARED_OMEGA 0.5
+/* The split Gauss-Seidel relaxes a block shared between parts (a Jacobi update across them)
+ * by 1 / max(k_a, k_b), k_b the number of shared blocks on its body b: every sweep then
+ * decreases the QP's objective on any partition (split_solvers.c, gs_shared_omega). A fixed
+ * 0.5 diverged on the pile of doc/mpi.md cut into bricks narrower than a sphere (--grid 4x1x1:
+ * every contact shared, up to 12 on a body). */
 
 /* Solve the CCP split over S with the solver of that name ("jacobi", "apgd": the iterates of
  * the plain solver with sums=exact, to the bit; "gs": Gauss-Seidel inside a part, Jacobi on
@@ -145,5 +143,12 @@ typedef struct clab_split_control {
  * codes of ccp_solver.h, the same on every part. */
 int clab_split_solve(const char *name, const clab_split *S, const clab_split_comm *comm, const clab_ccp_options *o,
                      const clab_split_control *ctl, double *const *x, clab_ccp_result *res, clab_error *err);
+
+/* The complementarity diagnostics of Eq. (7)-(8) of the parts' x (ccp_solver.h), one
+ * process's numbers: d = N x + p by one product (u, d: body and row scratch of every part;
+ * d left holding it), each part's maxima over its blocks, then a max all-reduce. Called by
+ * every part. */
+int clab_split_diagnose(const clab_split *S, const clab_split_comm *comm, double *const *x, double *const *u,
+                        double *const *d, clab_ccp_diagnostics *out, clab_error *err);
 
 #endif

@@ -16,10 +16,11 @@
  * Here each part sweeps its own blocks (those whose moving bodies it all owns) in the global
  * order as the plain solver does, while the blocks shared between two parts take Gauss-Seidel's
  * exact local solve from the velocities of the start of the sweep, which both holders know
- * alike, relaxed by CLAB_SPLIT_GS_SHARED_OMEGA (a Jacobi update: the other part moves the same
- * bodies at the same time): Gauss-Seidel inside a part, Jacobi across parts. On one part it is
- * the plain gs to the bit; on P parts its iterates depend on the partition (they converge to
- * a solution of the same CCP, whose velocities are unique). */
+ * alike, relaxed by 1 / (the most shared blocks on one of its bodies) (a Jacobi update: the
+ * other part moves the same bodies at the same time; gs_shared_omega says why every sweep then
+ * decreases the QP's objective): Gauss-Seidel inside a part, Jacobi across parts. On one part
+ * it is the plain gs to the bit; on P parts its iterates depend on the partition (they
+ * converge to a solution of the same CCP, whose velocities are unique). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,18 +145,56 @@ static int jacobi(run *R, const clab_ccp_options *o, const clab_split_control *c
 
 /* ---- Gauss-Seidel inside a part, Jacobi across parts ---- */
 
+/* the relaxation of every shared block: omega_i = 1 / max(k_a, k_b), k_b the number of
+ * shared blocks on moving body b (an owned body has all its blocks on its part, so its count
+ * is local; a ghost's comes from its owner by one exchange of width 1, so both holders of a
+ * block get the same omega_i). Then sum_{i on b} omega_i <= 1 for every body, and the
+ * simultaneous update of the shared blocks is a convex combination of their exact local
+ * solves: by Cauchy-Schwarz on each body, |sum_i omega_i M^-1 D_i dx_i|_M^2 <= sum_i omega_i
+ * |M^-1 D_i dx_i|_M^2, so f(x + sum_i omega_i dx_i) - f(x) <= sum_i omega_i (f(x + dx_i) -
+ * f(x)) <= 0 for the QP f of Eq. (11), and each block stays in its cone. Every sweep then
+ * decreases f (the blocks inside a part are Gauss-Seidel's exact minimizations): no
+ * divergence on any partition. k is a count of body slots in kk (scratch, 1 a body). */
+static int gs_shared_omega(run *R, double *const *kk, double *const *om)
+{
+    for (int j = 0; j < R->nl; j++) {
+        const clab_split_part *p = &R->S->part[j];
+        const clab_ccp *P = &p->P;
+        memset(kk[j], 0, P->nbodies * sizeof *kk[j]);
+        for (size_t i = 0; i < P->nblocks; i++) {
+            if (!p->shared[i]) continue;
+            const size_t a = (size_t)P->items[i].a, b = (size_t)P->items[i].b;
+            if (a < p->nowned) kk[j][a] += 1.0;
+            if (b < p->nowned) kk[j][b] += 1.0;
+        }
+    }
+    int rc = R->comm->exchange(R->comm->ctx, R->S, kk, 1);
+    if (rc) return clab_error_set(R->err, rc, "dvi split: the ghost exchange failed");
+    for (int j = 0; j < R->nl; j++) {
+        const clab_split_part *p = &R->S->part[j];
+        const clab_ccp *P = &p->P;
+        for (size_t i = 0; i < P->nblocks; i++) {
+            const int a = P->items[i].a, b = P->items[i].b;
+            const double ka = P->invm[a] != 0.0 ? kk[j][a] : 0.0, kb = P->invm[b] != 0.0 ? kk[j][b] : 0.0;
+            const double k = ka > kb ? ka : kb;
+            om[j][i] = p->shared[i] && k > 0.0 ? 1.0 / k : 1.0;
+        }
+    }
+    return CLAB_OK;
+}
+
 /* part j's sweep: the shared blocks by the exact local solve from d (the start of the sweep,
- * the same on both holders), relaxed by CLAB_SPLIT_GS_SHARED_OMEGA, then its own blocks by
+ * the same on both holders), relaxed by om (gs_shared_omega), then its own blocks by
  * Gauss-Seidel; u updated as the blocks move */
-static void gs_sweep(run *R, int j, const double *f, double omega, const double *d, double *u, double *x)
+static void gs_sweep(run *R, int j, const double *f, const double *om, double omega, const double *d, double *u,
+                     double *x)
 {
     const clab_split_part *p = &R->S->part[j];
     const clab_ccp *P = &p->P;
     for (size_t i = 0; i < P->nblocks; i++) {
         if (!p->shared[i]) continue;
         double dx[3];
-        if (clab_ccp_plain_local_step(P, i, &f[CLAB_BLOCK_FACTORS * i], CLAB_SPLIT_GS_SHARED_OMEGA,
-                                      &d[P->blocks[i].first], x, dx))
+        if (clab_ccp_plain_local_step(P, i, &f[CLAB_BLOCK_FACTORS * i], om[i], &d[P->blocks[i].first], x, dx))
             clab_ccp_plain_gs_add_velocity(P, i, P->blocks[i].size, dx, u);
     }
     for (size_t i = 0; i < P->nblocks; i++)
@@ -168,11 +207,14 @@ static int gs(run *R, const clab_ccp_options *o, const clab_split_control *ctl, 
     int rc = CLAB_OK;
     double *const *Nx = slot(R, 0, ROWS, &rc), *const *d = slot(R, 1, ROWS, &rc);
     double *const *u = slot(R, 2, BODIES, &rc), *const *f = slot(R, 3, FACTORS, &rc);
+    double *const *om = slot(R, 4, FACTORS, &rc); /* one a block (FACTORS >= 1 a block) */
     double r;
-    if ((rc = start(R, rc, f, x)) || (rc = products(R, x, u, Nx)) || (rc = residual(R, x, Nx, d, &r))) return rc;
+    if ((rc = start(R, rc, f, x)) || (rc = gs_shared_omega(R, u, om)) || (rc = products(R, x, u, Nx)) ||
+        (rc = residual(R, x, Nx, d, &r)))
+        return rc;
     res->body_passes = 1;
     while (r > o->tol && res->iterations < o->max_iter && isfinite(r)) {
-        for (int j = 0; j < R->nl; j++) gs_sweep(R, j, f[j], o->omega, d[j], u[j], x[j]);
+        for (int j = 0; j < R->nl; j++) gs_sweep(R, j, f[j], om[j], o->omega, d[j], u[j], x[j]);
         if ((res->iterations + 1) % CLAB_PLAIN_GS_REFRESH == 0) {
             for (int j = 0; j < R->nl; j++) clab_ccp_plain_minv_D(P_of(R, j), x[j], u[j]);
             res->body_passes++;
@@ -321,5 +363,30 @@ int clab_split_solve(const char *name, const clab_split *S, const clab_split_com
     int rc = R.a && R.m && R.acc ? fn(&R, o, ctl, x, res)
                                  : clab_error_set(err, CLAB_ENOMEM, "dvi split: out of memory");
     free(R.a), free(R.m), free(R.acc);
+    return rc;
+}
+
+/* the diagnostics of x (split.h): d = N x + p by one product (an exchange), each part's
+ * clab_ccp_diagnose over its blocks, then a max all-reduce of the three (a block held by two
+ * parts has the same numbers on both, so the maxima are one process's) */
+int clab_split_diagnose(const clab_split *S, const clab_split_comm *comm, double *const *x, double *const *u,
+                        double *const *d, clab_ccp_diagnostics *out, clab_error *err)
+{
+    const size_t nl = (size_t)S->nlocal;
+    double *m = calloc(3 * (nl ? nl : 1), sizeof *m);
+    if (!m) return clab_error_set(err, CLAB_ENOMEM, "dvi split: out of memory");
+    run R = {S, comm, S->nlocal, NULL, m, NULL, err};
+    int rc = products(&R, x, u, d);
+    for (size_t j = 0; !rc && j < nl; j++) {
+        const clab_ccp *P = &S->part[j].P;
+        clab_ccp_diagnostics dg;
+        for (size_t k = 0; k < P->n; k++) d[j][k] += P->p[k];
+        clab_ccp_diagnose(P, x[j], d[j], &dg);
+        m[3 * j] = dg.gamma_outside_K, m[3 * j + 1] = dg.d_outside_dual, m[3 * j + 2] = dg.complementarity;
+    }
+    if (!rc && (rc = comm->max(comm->ctx, S, m, 3)))
+        clab_error_set(err, rc, "dvi split: the all-reduce of the diagnostics failed");
+    if (!rc) out->gamma_outside_K = m[0], out->d_outside_dual = m[1], out->complementarity = m[2];
+    free(m);
     return rc;
 }

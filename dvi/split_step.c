@@ -9,8 +9,11 @@
  * and APGD then compute the plain solvers' iterates with sums=exact to the bit (split.h), the
  * velocity update of an owned body is the same sum in the same order as one process's, and the
  * warm start, kept by contact key, holds the impulses of this rank's blocks (a block shared
- * with another rank has the same bits on both). The ghosts' velocities are left at v* (their
- * owners send their states after the step). */
+ * with another rank has the same bits on both). Gauss-Seidel runs as the split solver's
+ * (Gauss-Seidel inside the rank, Jacobi across ranks: bits depending on P). After the solve the
+ * complementarity diagnostics of Eq. (7)-(8) are computed across the ranks (one product, one
+ * maximum), as step.c computes them. The ghosts' velocities are left at v* (their owners send
+ * their states after the step). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,12 +53,11 @@ int clab_dvi_set_ranks(void *self, const clab_backend_ranks *ranks, clab_error *
         return CLAB_OK;
     }
     const char *name = s->solver->name;
-    if (strcmp(name, "jacobi") && strcmp(name, "apgd"))
+    if (strcmp(name, "jacobi") && strcmp(name, "apgd") && strcmp(name, "gs"))
         return clab_error_set(err, CLAB_EINVAL,
                               "dvi: solver=%s does not run across ranks (jacobi and apgd do, with the one-process "
-                              "bits%s)",
-                              name,
-                              strcmp(name, "gs") == 0 ? "; Gauss-Seidel's order would depend on the partition" : "");
+                              "bits; gs, Gauss-Seidel inside a rank and Jacobi across, with bits depending on P)",
+                              name);
     if (s->fast || s->sums != CLAB_SUMS_EXACT)
         return clab_error_set(err, CLAB_EINVAL, "dvi: across ranks only with fast=off sums=exact (the plain solvers, "
                                                 "exactly rounded global sums)");
@@ -128,6 +130,9 @@ static int solve_update(clab_dvi *s, clab_world *w, const clab_split_comm *comm,
         return clab_error_set(err, rc, "%s (step at t = %.9g s, %zu contacts of this rank)", sub.msg, w->t,
                               s->ccp.ncontacts);
     to_part(R, s->nu, R->x, 1);
+    double *const dv[1] = {R->dv}, *const d[1] = {s->d};
+    if ((rc = clab_split_diagnose(&R->S, comm, x, dv, d, &s->diag, &sub))) /* d = N nu + p, as step.c's */
+        return clab_error_set(err, rc, "%s", sub.msg);
     clab_ccp_plain_dv(&p->P, R->x, R->dv); /* owned slots: one process's sums (split.h) */
     for (size_t k = 0; k < p->nowned; k++) {
         clab_body *b = &w->bodies[p->body[k]];

@@ -77,7 +77,7 @@ static void usage(FILE *f)
                "  --checkpoint F   write a checkpoint of the run to F (one file, any P restarts from it) after\n"
                "                   step --checkpoint-step N (default: the last)\n"
                "  --restart F      continue from such a checkpoint up to step --steps\n"
-               "  --backend B      penalty (default) or dvi (solver=jacobi|apgd, run with fast=off sums=exact)\n"
+               "  --backend B      penalty (default) or dvi (solver=jacobi|apgd|gs, run with fast=off sums=exact)\n"
                "  --h S            the step [s] (default: chute 1e-5; pile: penalty's stable step, dvi 1e-3)\n"
                "  --opt K=V        a backend or sim option (repeatable), as contactlab run takes them\n"
                "  --check          also run the steps on rank 0 alone (clab_sim) and compare bit for bit\n"
@@ -220,6 +220,9 @@ static void print_solver(const clab_sim *s, const char *what)
     if (st.solves > 0)
         printf("  %s: %ld solves, %ld iterations, %ld at the limit; the last: %ld iterations, residual %.17g m/s\n", what,
                st.solves, st.total_iterations, st.maxiter_hits, st.iterations, st.residual);
+    if (st.solves > 0) /* Eq. (7)-(8) at the last solve's gamma */
+        printf("  %s, complementarity: gamma outside K %.17g N s, d outside K* %.17g m/s, |gamma.d| %.17g N m\n", what,
+               st.gamma_outside_K, st.d_outside_polar, st.complementarity);
 }
 
 /* the one-rank run of the same steps (clab_sim, as bench chute runs it), its end state's hash */

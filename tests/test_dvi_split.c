@@ -18,7 +18,7 @@
  *     P > 1 it converges (residual <= TOL_GS) and its velocities agree with the one-process
  *     solution to TOL_V: the velocities of the CCP's solution set are unique (the QP of
  *     Eq. (11) is convex, N = D^T M^-1 D), so two solutions to TOL_GS differ in velocity by a
- *     few TOL_GS relative to N's conditioning (measured: at most 4.6e-8 m/s); its iterates,
+ *     few TOL_GS relative to N's conditioning (measured: at most 4.5e-8 m/s); its iterates,
  *     iteration counts and bits depend on the partition.
  *   - sums=exact against the default sequential sums, apgd and bb to TOL_A: apgd gives the
  *     same bits on these piles (its sums only decide the backtracking and restart tests, and

@@ -149,10 +149,10 @@ $run -np 3 ./contactlab $dvi --opt solver=apgd --checkpoint "$tmp/dvi.ckpt" --ch
 st=$?
 [ $st -eq 0 ] && grep -q 'restarted from .* at step 25' "$tmp/drs.out" && cmp -s "$tmp/dvi-rs.bin" "$tmp/dvi-apgd-1.bin"
 ok $? "dvi apgd: written on 3 ranks at step 25, restarted on 2: the uninterrupted run's end state to the bit (exit $st)"
-$run -np 2 ./contactlab $dvi --opt solver=gs --steps 2 >"$tmp/dgs.out" 2>&1
+$run -np 2 ./contactlab $dvi --opt solver=bb --steps 2 >"$tmp/dgs.out" 2>&1
 st=$?
-[ $st -ne 0 ] && grep -q 'solver=gs does not run across ranks' "$tmp/dgs.out"
-ok $? "mpirun -np 2 contactlab bench pile --backend dvi --opt solver=gs: refused, naming the solver (exit $st)"
+[ $st -ne 0 ] && grep -q 'solver=bb does not run across ranks' "$tmp/dgs.out"
+ok $? "mpirun -np 2 contactlab bench pile --backend dvi --opt solver=bb: refused, naming the solver (exit $st)"
 # refusals: a command the decomposition does not run, named
 $run -np 2 ./contactlab bowling --quick --out "$tmp/bowl" >"$tmp/bowl.out" 2>&1
 st=$?
