@@ -99,13 +99,15 @@ done
 ok $same "dvi apgd: a one-process run stopped at step 140, continued on 3 ranks: the bodies and steps CSVs' rows (solver columns too) of the uninterrupted run (exit $st)"
 
 # ---- SIGTERM ----
-# 18,750 steps (about 10 s on 2 ranks here); the signal once the steps CSV holds 10 rows (1,800
-# steps). Open MPI's mpirun (4.1) passes a SIGTERM or SIGINT it gets on to the ranks as SIGTERM
+# Open MPI's mpirun (4.1) passes a SIGTERM or SIGINT it gets on to the ranks as SIGTERM
 # odls_base_sigkill_timeout seconds later (default 1) and kills them with SIGKILL as many
-# seconds after that: 2 s here, time enough for the ranks' checkpoint of 27 beads.
-long="--backend penalty --h 1.6e-4 --t-end 3 --every 200 --no-plot --no-progress"
+# seconds after that: 2 s here, time enough for the ranks' checkpoint of 27 beads. So the run
+# must last well beyond the signal plus 2 s: 187,500 steps (5 s on 2 ranks of a quiet 2-core
+# host, longer when it is loaded; one process: 4 s), the signal once the steps CSV holds 60
+# lines (about 8 rows, 1,600 steps).
+long="--backend penalty --h 1.6e-4 --t-end 30 --every 500 --no-plot --no-progress"
 ./contactlab run "$scene" $long --out "$tmp/u" >/dev/null 2>&1
-ok $? "the uninterrupted one-process run of 18,750 steps"
+ok $? "the uninterrupted one-process run of 187,500 steps"
 ref=$(rows "$tmp/u/$pre-bodies.csv" | sha256sum | cut -d' ' -f1)
 tail -n 32 "$tmp/u/$pre-bodies.csv" | sha256sum | cut -d" " -f1 | sed "s/^/# its last 32 rows (the end state): /"
 wait_rows() { # wait_rows FILE N: until FILE has N lines (at most 60 s)
