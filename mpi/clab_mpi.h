@@ -13,9 +13,11 @@
  * its state after the step is the same to the bit. After each step the owners send their
  * bodies' states (r, e, rdot, wbar) to the ranks that hold them as ghosts (clab_mpi_forward).
  * Ownership, ghosts and the local world are rebuilt when some body has moved more than
- * skin/2 since the last rebuild, decided over all ranks (MPI_Allreduce); the rebuild moves the
- * backend's keyed state (the penalty history, the DVI warm start) with its contacts
- * (lib/clab_backend_keyed.h, keys in global indices). The DVI step couples the ranks in its
+ * skin/2 since the last rebuild, decided over all ranks (MPI_Allreduce): each owner sends its
+ * bodies, and the backend's keyed state of their contacts (the penalty history, the DVI warm
+ * start: lib/clab_backend_keyed.h, keys in global indices), to the ranks of their new local
+ * worlds, point to point (mpi/migrate.c); no rank holds or sends every body, but rank 0 at an
+ * output (clab_mpi_gather). The DVI step couples the ranks in its
  * solve: the backend steps the rank's part (set_ranks) with the split solver's communication over
  * MPI (mpi/ccp_comm.c), giving one process's bits for projected Jacobi and APGD with
  * fast=off sums=exact (doc/mpi.md).
@@ -39,7 +41,7 @@ typedef struct clab_mpi_traffic {
     long re_messages;     /* rebuilds: the counts (MPI_Alltoall) and the migrating bodies, ghosts and
                            * keyed records (point to point) */
     double re_bytes;
-    long steps, rebuilds; /* steps taken and rebuilds done (the first build included) */
+    long steps, rebuilds; /* steps taken and rebuilds done after the first build (a restart's included) */
     long ccp_exchanges;   /* the DVI split solver's (mpi/ccp_comm.c): exchanges of ghost velocities, */
     long ccp_messages;    /* their messages and bytes sent, */
     double ccp_bytes;
@@ -114,7 +116,8 @@ void clab_mpi_grid(int size, const double L[3], int grid[3]);
  * d->balance (the cuts at the bodies' quantiles, from the first build on). Refused
  * (CLAB_EINVAL naming the feature): joints, driven bodies, loads, a moving body without a bound
  * (a free plane), more than 64 ranks along an axis. skin [m] > 0: the displacement between
- * rebuilds; envelope [m]: the backend's. The local world is built (the first rebuild). */
+ * rebuilds; envelope [m]: the backend's. The local world is built from `global` (the first
+ * rebuild); the command's process gets glibc's mmap threshold fixed (mpi/domain.c). */
 int clab_mpi_domain_create(clab_mpi_domain **out, MPI_Comm comm, clab_world *global, const int *grid, int balance,
                            double skin, double envelope, clab_error *err);
 void clab_mpi_domain_destroy(clab_mpi_domain *d);

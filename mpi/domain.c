@@ -328,28 +328,58 @@ static int plan(clab_mpi_domain *d, clab_error *err)
     return rc;
 }
 
-/* room for n local bodies in the local world and the maps (grown by half again) */
-static int reserve(clab_mpi_domain *d, size_t n, size_t names, clab_error *err)
+/* the local world's arrays and the maps for n bodies and `names` bytes of names, new (the
+ * merge reads the old ones: a body staying on the rank is not copied through a message) */
+typedef struct local_arrays {
+    clab_body *bodies;
+    size_t *name_off, *gid;
+    char *names;
+    unsigned char *mine;
+    int *lowner;
+    clab_vec3 *r0;
+} local_arrays;
+
+static int new_arrays(local_arrays *a, size_t n, size_t names, clab_error *err)
+{
+    const size_t m = n ? n : 1;
+    a->bodies = malloc(m * sizeof *a->bodies);
+    a->name_off = malloc(m * sizeof *a->name_off);
+    a->gid = malloc(m * sizeof *a->gid);
+    a->names = malloc(names ? names : 1);
+    a->mine = malloc(m);
+    a->lowner = malloc(m * sizeof *a->lowner);
+    a->r0 = malloc(m * sizeof *a->r0);
+    if (a->bodies && a->name_off && a->gid && a->names && a->mine && a->lowner && a->r0) return CLAB_OK;
+    free(a->bodies);
+    free(a->name_off);
+    free(a->gid);
+    free(a->names);
+    free(a->mine);
+    free(a->lowner);
+    free(a->r0);
+    return clab_error_set(err, CLAB_ENOMEM, "mpi: out of memory for %zu local bodies", n);
+}
+
+/* the new arrays in, the old ones freed */
+static void swap_arrays(clab_mpi_domain *d, const local_arrays *a, size_t n, size_t names)
 {
     clab_world *lw = d->local;
-    if (names > lw->name_cap) {
-        char *p = realloc(lw->name_pool, names + names / 2);
-        if (!p) return clab_error_set(err, CLAB_ENOMEM, "mpi: out of memory for the names");
-        lw->name_pool = p;
-        lw->name_cap = names + names / 2;
-    }
-    if (n <= d->cap) return CLAB_OK;
-    const size_t c = n + n / 2;
-    void *p;
-    if ((p = realloc(lw->bodies, c * sizeof *lw->bodies))) lw->bodies = p;
-    if (p && (p = realloc(lw->name_off, c * sizeof *lw->name_off))) lw->name_off = p;
-    if (p && (p = realloc(d->gid, c * sizeof *d->gid))) d->gid = p;
-    if (p && (p = realloc(d->mine, c))) d->mine = p;
-    if (p && (p = realloc(d->lowner, c * sizeof *d->lowner))) d->lowner = p;
-    if (p && (p = realloc(d->r0, c * sizeof *d->r0))) d->r0 = p;
-    if (!p) return clab_error_set(err, CLAB_ENOMEM, "mpi: out of memory for %zu local bodies", n);
-    d->cap = lw->cap_bodies = c;
-    return CLAB_OK;
+    free(lw->bodies);
+    free(lw->name_off);
+    free(lw->name_pool);
+    free(d->gid);
+    free(d->mine);
+    free(d->lowner);
+    free(d->r0);
+    lw->bodies = a->bodies;
+    lw->name_off = a->name_off;
+    lw->name_pool = a->names;
+    d->gid = a->gid;
+    d->mine = a->mine;
+    d->lowner = a->lowner;
+    d->r0 = a->r0;
+    lw->nbodies = lw->cap_bodies = d->cap = n;
+    lw->name_len = lw->name_cap = names;
 }
 
 int clab_mpi_set_local(clab_mpi_domain *d, const clab_mpi_body *mv, size_t n, clab_error *err)
@@ -362,22 +392,22 @@ int clab_mpi_set_local(clab_mpi_domain *d, const clab_mpi_body *mv, size_t n, cl
         names += l;
         fn += l;
     }
-    int rc = reserve(d, n + d->nfixed, names ? names : 1, err);
+    local_arrays A;
+    int rc = new_arrays(&A, n + d->nfixed, names, err);
     if (rc) return rc;
-    clab_world *lw = d->local;
     size_t a = 0, f = 0, k = 0, len = 0;
     fn = d->fixed_names;
     while (a < n || f < d->nfixed) { /* the merge in global order */
         const int fixed = f < d->nfixed && (a == n || d->fixed_gid[f] < mv[a].gid);
         const char *name = fixed ? fn : mv[a].name;
         const size_t l = strlen(name) + 1;
-        lw->bodies[k] = fixed ? d->fixed[f] : *mv[a].b;
-        d->gid[k] = fixed ? d->fixed_gid[f] : mv[a].gid;
-        d->lowner[k] = fixed ? -1 : clab_mpi_owner_of(d, lw->bodies[k].r);
-        d->mine[k] = d->lowner[k] == d->rank;
-        d->r0[k] = lw->bodies[k].r;
-        memcpy(lw->name_pool + len, name, l);
-        lw->name_off[k++] = len;
+        A.bodies[k] = fixed ? d->fixed[f] : *mv[a].b;
+        A.gid[k] = fixed ? d->fixed_gid[f] : mv[a].gid;
+        A.lowner[k] = fixed ? -1 : clab_mpi_owner_of(d, A.bodies[k].r);
+        A.mine[k] = A.lowner[k] == d->rank;
+        A.r0[k] = A.bodies[k].r;
+        memcpy(A.names + len, name, l);
+        A.name_off[k++] = len;
         len += l;
         if (fixed) {
             f++;
@@ -386,8 +416,7 @@ int clab_mpi_set_local(clab_mpi_domain *d, const clab_mpi_body *mv, size_t n, cl
             a++;
         }
     }
-    lw->nbodies = k;
-    lw->name_len = len;
+    swap_arrays(d, &A, k, names);
     return plan(d, err);
 }
 

@@ -93,24 +93,24 @@ int clab_mpi_balance(clab_mpi_domain *d, const clab_vec3 *x, size_t n, clab_erro
 #define BODY_HEAD (sizeof(uint64_t) + sizeof(clab_body) + sizeof(uint64_t))
 static size_t name_room(const char *name) { return (strlen(name) + 1 + 7) / 8 * 8; }
 
-/* what this rank sends at a rebuild: for each owned body its ranks (dest[dst[j] .. dst[j+1]) of
- * owned body j, ok[] its local index), then the bytes for each rank */
+/* what this rank sends at a rebuild: owned body j (local index own[j]) goes to the ranks
+ * dest[dst[j] .. dst[j+1]); then the bytes for each rank */
 typedef struct mig_plan {
     size_t nown, *own;      /* owned local indices */
+    size_t *oidx;           /* [local nbodies] j of local body own[j], SIZE_MAX for the others */
     size_t *dst;            /* [nown + 1] */
     int *dest;
     size_t *sdispl;         /* [size + 1] bytes to each rank */
-    size_t *bytes_keyed;    /* [size] of which keyed records (after the bodies) */
     char *sbuf;
 } mig_plan;
 
 static void plan_free(mig_plan *m)
 {
     free(m->own);
+    free(m->oidx);
     free(m->dst);
     free(m->dest);
     free(m->sdispl);
-    free(m->bytes_keyed);
     free(m->sbuf);
 }
 
@@ -122,15 +122,17 @@ static int find_dests(const clab_mpi_domain *d, mig_plan *m, clab_error *err)
     size_t n = 0, cap = 0;
     for (size_t k = 0; k < lw->nbodies; k++) n += d->mine[k];
     m->own = malloc((n ? n : 1) * sizeof *m->own);
+    m->oidx = malloc((lw->nbodies ? lw->nbodies : 1) * sizeof *m->oidx);
     m->dst = malloc((n + 1) * sizeof *m->dst);
     int *q = malloc((size_t)P * sizeof *q);
-    if (!m->own || !m->dst || !q) {
+    if (!m->own || !m->oidx || !m->dst || !q) {
         free(q);
         return clab_error_set(err, CLAB_ENOMEM, "mpi: out of memory");
     }
     m->nown = 0;
     m->dst[0] = 0;
     for (size_t k = 0; k < lw->nbodies; k++) {
+        m->oidx[k] = d->mine[k] ? m->nown : SIZE_MAX;
         if (!d->mine[k]) continue;
         const int c = clab_mpi_dest(d, &lw->bodies[k], q);
         const size_t at = m->dst[m->nown];
@@ -151,20 +153,8 @@ static int find_dests(const clab_mpi_domain *d, mig_plan *m, clab_error *err)
     return CLAB_OK;
 }
 
-/* the owned-body index of local body k (binary search on own[]), SIZE_MAX when not owned */
-static size_t owned_index(const mig_plan *m, size_t k)
-{
-    size_t lo = 0, hi = m->nown;
-    while (lo < hi) {
-        const size_t c = lo + (hi - lo) / 2;
-        if (m->own[c] < k) lo = c + 1;
-        else hi = c;
-    }
-    return lo < m->nown && m->own[lo] == k ? lo : SIZE_MAX;
-}
-
-/* the ranks a keyed record goes to: those of its owned bodies a and b (local indices; each
- * list increasing), once each, into q; their number */
+/* the ranks a keyed record goes to: those of its owned bodies (owned indices ia, ib; SIZE_MAX:
+ * not owned; each list increasing), once each, into q; their number */
 static int record_dests(const mig_plan *m, size_t ia, size_t ib, int *q)
 {
     const int *A = ia == SIZE_MAX ? NULL : m->dest + m->dst[ia], *B = ib == SIZE_MAX ? NULL : m->dest + m->dst[ib];
@@ -191,8 +181,7 @@ static int pack(clab_mpi_domain *d, mig_plan *m, const char *rec, size_t nrec, s
     size_t *at = calloc((size_t)P + 1, sizeof *at), *nb = calloc((size_t)P, sizeof *nb);
     int *q = malloc((size_t)P * sizeof *q);
     m->sdispl = calloc((size_t)P + 1, sizeof *m->sdispl);
-    m->bytes_keyed = calloc((size_t)P, sizeof *m->bytes_keyed);
-    int rc = at && nb && q && m->sdispl && m->bytes_keyed ? CLAB_OK : clab_error_set(err, CLAB_ENOMEM, "mpi: out of memory");
+    int rc = at && nb && q && m->sdispl ? CLAB_OK : clab_error_set(err, CLAB_ENOMEM, "mpi: out of memory");
     for (int pass = 0; pass < 2 && !rc; pass++) {
         for (size_t j = 0; j < m->nown; j++) { /* the bodies */
             const size_t k = m->own[j];
@@ -200,6 +189,7 @@ static int pack(clab_mpi_domain *d, mig_plan *m, const char *rec, size_t nrec, s
             const size_t sz = BODY_HEAD + name_room(name);
             for (size_t e = m->dst[j]; e < m->dst[j + 1]; e++) {
                 const int r = m->dest[e];
+                if (r == d->rank) continue; /* (taken from the old local world: unpack) */
                 if (pass) {
                     char *p = m->sbuf + m->sdispl[r] + at[r];
                     const uint64_t g = d->gid[k], room = name_room(name);
@@ -213,15 +203,18 @@ static int pack(clab_mpi_domain *d, mig_plan *m, const char *rec, size_t nrec, s
                 nb[r] += !pass;
             }
         }
-        for (size_t i = 0; i < nrec; i++) { /* the keyed records, global keys */
+        for (size_t i = 0; i < nrec; i++) { /* the keyed records, renumbered to global keys */
             uint64_t key;
             memcpy(&key, rec + i * rsz, sizeof key);
-            const size_t ka = clab_mpi_local_index(d, key >> 38), kb = clab_mpi_local_index(d, (key >> 12) & 0x3ffffffu);
-            const size_t ia = ka == SIZE_MAX ? SIZE_MAX : owned_index(m, ka), ib = kb == SIZE_MAX ? SIZE_MAX : owned_index(m, kb);
-            const int n = record_dests(m, ia, ib, q);
+            const size_t ka = (size_t)(key >> 38), kb = (size_t)((key >> 12) & 0x3ffffffu);
+            const int n = record_dests(m, m->oidx[ka], m->oidx[kb], q);
+            key = clab_contact_key((int)d->gid[ka], (int)d->gid[kb], (unsigned)(key & 0xfffu));
             for (int e = 0; e < n; e++) {
-                if (pass) memcpy(m->sbuf + m->sdispl[q[e]] + at[q[e]], rec + i * rsz, rsz);
-                else m->bytes_keyed[q[e]] += rsz;
+                if (pass) {
+                    char *p = m->sbuf + m->sdispl[q[e]] + at[q[e]];
+                    memcpy(p, rec + i * rsz, rsz);
+                    memcpy(p, &key, sizeof key);
+                }
                 at[q[e]] += rsz;
             }
         }
@@ -241,14 +234,20 @@ static int pack(clab_mpi_domain *d, mig_plan *m, const char *rec, size_t nrec, s
     return rc;
 }
 
-/* the keyed records of the owned bodies' contacts, global keys (NULL, 0 without a backend) */
+/* the keyed records of the owned bodies' contacts, in local keys (pack renumbers them) */
 static int export_keyed(clab_mpi_sim *ms, char **rec, size_t *n, size_t *rsz, clab_error *err)
 {
     const clab_mpi_domain *d = ms->d;
     const clab_backend_keyed *k = clab_backend_keyed_of(ms->sim->type);
+    const size_t nb = d->local->nbodies;
+    size_t *id = malloc((nb ? nb : 1) * sizeof *id);
     void *r = NULL;
     *rsz = k->size;
-    int rc = k->export_state(ms->sim->self, d->gid, d->mine, d->local->nbodies, &r, n, err);
+    *n = 0;
+    if (!id) return clab_error_set(err, CLAB_ENOMEM, "mpi: out of memory");
+    for (size_t j = 0; j < nb; j++) id[j] = j;
+    int rc = k->export_state(ms->sim->self, id, d->mine, nb, &r, n, err);
+    free(id);
     *rec = r;
     if (rc) *n = 0;
     return rc;
@@ -261,9 +260,11 @@ static int cmp_gid(const void *a, const void *b)
 }
 
 /* the received bytes: the bodies (increasing gid) and the keyed records of each rank */
-static int unpack(clab_mpi_sim *ms, const char *rbuf, const size_t *rdispl, size_t rsz, clab_error *err)
+static int unpack(clab_mpi_sim *ms, const mig_plan *m, const char *rbuf, const size_t *rdispl, size_t rsz,
+                  clab_error *err)
 {
     clab_mpi_domain *d = ms->d;
+    const clab_world *lw = d->local;
     const int P = d->size;
     size_t n = 0, nk = 0;
     for (int pass = 0; pass < 2; pass++) { /* pass 0 counts, pass 1 fills */
@@ -279,6 +280,13 @@ static int unpack(clab_mpi_sim *ms, const char *rbuf, const size_t *rdispl, size
             }
         }
         n = nk = 0;
+        for (size_t j = 0; j < m->nown; j++) /* the owned bodies this rank keeps, from the old world */
+            for (size_t e = m->dst[j]; e < m->dst[j + 1]; e++) {
+                if (m->dest[e] != d->rank) continue;
+                const size_t k = m->own[j];
+                if (pass) mv[n] = (clab_mpi_body){d->gid[k], &lw->bodies[k], clab_world_body_name(lw, k)};
+                n++;
+            }
         for (int r = 0; r < P; r++) {
             const char *p = rbuf + rdispl[r], *end = rbuf + rdispl[r + 1];
             uint64_t hdr[1];
@@ -301,7 +309,9 @@ static int unpack(clab_mpi_sim *ms, const char *rbuf, const size_t *rdispl, size
         }
         if (!pass) continue;
         int rc = CLAB_OK;
-        qsort(mv, n, sizeof *mv, cmp_gid); /* the ranks' lists merged in global order */
+        size_t up = 1;
+        while (up < n && mv[up - 1].gid < mv[up].gid) up++;
+        if (up < n) qsort(mv, n, sizeof *mv, cmp_gid); /* the ranks' lists merged in global order */
         for (size_t j = 1; j < n && !rc; j++)
             if (mv[j - 1].gid == mv[j].gid)
                 rc = clab_error_set(err, CLAB_EINVAL, "mpi: body %llu received twice", (unsigned long long)mv[j].gid);
@@ -332,9 +342,10 @@ int clab_mpi_migrate(clab_mpi_sim *ms, clab_error *err)
         free(x);
         if (!rc) { /* the ranks under the new cuts */
             free(m.own);
+            free(m.oidx);
             free(m.dst);
             free(m.dest);
-            m.own = m.dst = NULL;
+            m.own = m.oidx = m.dst = NULL;
             m.dest = NULL;
             rc = find_dests(d, &m, err);
         }
@@ -344,8 +355,8 @@ int clab_mpi_migrate(clab_mpi_sim *ms, clab_error *err)
     free(rec);
     int rc2 = clab_mpi_exchange(d, rc ? NULL : m.sbuf, rc ? NULL : m.sdispl, &rbuf, rdispl, err);
     rc = rc ? rc : rc2;
+    if (!rc) rc = unpack(ms, &m, rbuf, rdispl, rsz, err);
     plan_free(&m);
-    if (!rc) rc = unpack(ms, rbuf, rdispl, rsz, err);
     free(rbuf);
     free(rdispl);
     if (!rc) rc = clab_mpi_sim_parts(ms, err);

@@ -114,7 +114,9 @@ static int cmp_key(const void *a, const void *b)
 
 size_t clab_mpi_sort_keyed(char *c, size_t n, size_t sz)
 {
-    qsort(c, n, sz, cmp_key);
+    size_t up = 1;
+    while (up < n && cmp_key(c + (up - 1) * sz, c + up * sz) < 0) up++;
+    if (up < n) qsort(c, n, sz, cmp_key);
     size_t m = 0;
     for (size_t i = 0; i < n; i++)
         if (m == 0 || memcmp(c + (m - 1) * sz, c + i * sz, sizeof(uint64_t)) != 0) memmove(c + m++ * sz, c + i * sz, sz);
@@ -142,12 +144,30 @@ int clab_mpi_import_keyed(clab_mpi_sim *ms, char *all, size_t nall, clab_error *
     const clab_mpi_domain *d = ms->d;
     const clab_backend_keyed *type = clab_backend_keyed_of(ms->sim->type);
     const size_t sz = type->size;
-    size_t m = 0;
+    size_t m = 0, a = 0;
+    const size_t nb = d->local->nbodies;
     for (size_t i = 0; i < nall; i++) {
         uint64_t key;
         memcpy(&key, all + i * sz, sizeof key);
-        const size_t a = clab_mpi_local_index(d, key >> 38), b = clab_mpi_local_index(d, (key >> 12) & 0x3ffffffu);
-        if (a == SIZE_MAX || b == SIZE_MAX) continue;
+        /* the keys increase: body a by a pointer moving up the gid array; b (> a) by a search
+         * galloping up from a, then halving */
+        while (a < nb && d->gid[a] < (key >> 38)) a++;
+        if (a == nb || d->gid[a] != (key >> 38)) continue;
+        const uint64_t gb = (key >> 12) & 0x3ffffffu;
+        size_t lo = a + 1, hi = a + 1, s = 1;
+        while (hi < nb && d->gid[hi] < gb) {
+            lo = hi + 1;
+            hi += s;
+            s *= 2;
+        }
+        hi = hi < nb ? hi + 1 : nb; /* gb in gid[lo .. hi) if anywhere */
+        while (lo < hi) {
+            const size_t c = lo + (hi - lo) / 2;
+            if (d->gid[c] < gb) lo = c + 1;
+            else hi = c;
+        }
+        if (lo == nb || d->gid[lo] != gb) continue;
+        const size_t b = lo;
         key = clab_contact_key((int)a, (int)b, (unsigned)(key & 0xfffu));
         memmove(all + m * sz, all + i * sz, sz);
         memcpy(all + m++ * sz, &key, sizeof key);
