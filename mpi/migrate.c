@@ -15,8 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* bisection steps of a balanced cut: the cut within 2^-40 of the centers' span of a count quantile */
-#define BALANCE_STEPS 40
+/* the balanced cuts' search: rounds, each splitting every cut's bracket into bins (one
+ * MPI_Allreduce of the counts below the bins' inner edges of every cut of every axis): the cut
+ * within 64^-6 = 2^-36 of the centers' span of its count quantile after 6 rounds */
+#define BALANCE_BINS 64
+#define BALANCE_ROUNDS 6
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -36,56 +39,71 @@ static long below(const double *x, size_t n, double c)
     return (long)lo;
 }
 
-/* Along each cut axis k (g slabs), inner cut j is the bisection's least c with #{x_k < c} >=
- * floor(j n / g) over all ranks' bodies (n moving bodies): BALANCE_STEPS halvings of [min, max]
- * of the centers, each one MPI_Allreduce of the g - 1 counts. */
+/* the inner edges of bin b = 1 .. BINS - 1 of [lo, hi] */
+static double edge(double lo, double hi, int b) { return lo + (hi - lo) * b / BALANCE_BINS; }
+
+/* Along each cut axis k (g slabs), inner cut j is the search's least c with #{x_k < c} >=
+ * floor(j n / g) over all ranks' bodies (n moving bodies), c on the bins' edges within [min, max]
+ * of the centers: each round keeps of a cut's bracket the bin where the count crosses its
+ * target. The cuts of an axis come out in order (a larger target never picks an earlier bin). */
 int clab_mpi_balance(clab_mpi_domain *d, const clab_vec3 *x, size_t n, clab_error *err)
 {
-    double *v = malloc((n ? n : 1) * sizeof *v);
-    int bad = !v;
+    int nc = 0; /* the cuts searched, over the axes */
+    for (int k = 0; k < 3; k++) nc += d->grid[k] - 1;
+    if (nc == 0) return CLAB_OK;
+    const size_t nb = BALANCE_BINS - 1;
+    double *v = malloc((n ? 3 * n : 1) * sizeof *v), *lo = malloc((size_t)nc * sizeof *lo), *hi = malloc((size_t)nc * sizeof *hi);
+    long *cnt = malloc((size_t)nc * nb * sizeof *cnt), tot = (long)n;
+    int bad = !v || !lo || !hi || !cnt;
     MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, d->comm);
-    if (bad) {
-        free(v);
-        return clab_error_set(err, CLAB_ENOMEM, "mpi: out of memory for the balance");
-    }
-    for (int k = 0; k < 3; k++) {
-        const int g = d->grid[k];
-        if (g == 1) continue;
-        double ext[2] = {INFINITY, INFINITY}; /* min, -max */
+    int rc = bad ? clab_error_set(err, CLAB_ENOMEM, "mpi: out of memory for the balance") : CLAB_OK;
+    double ext[6] = {INFINITY, INFINITY, INFINITY, INFINITY, INFINITY, INFINITY}; /* min, -max of x, y, z */
+    for (int k = 0; k < 3 && !rc; k++) {
+        double *w = v + (size_t)k * n;
         for (size_t i = 0; i < n; i++) {
-            v[i] = k == 0 ? x[i].x : k == 1 ? x[i].y : x[i].z;
-            ext[0] = fmin(ext[0], v[i]);
-            ext[1] = fmin(ext[1], -v[i]);
+            w[i] = k == 0 ? x[i].x : k == 1 ? x[i].y : x[i].z;
+            ext[2 * k] = fmin(ext[2 * k], w[i]);
+            ext[2 * k + 1] = fmin(ext[2 * k + 1], -w[i]);
         }
-        qsort(v, n, sizeof *v, cmp_double);
-        long tot = (long)n, cnt[64];
-        double lo[64], hi[64], mid[64];
-        MPI_Allreduce(MPI_IN_PLACE, ext, 2, MPI_DOUBLE, MPI_MIN, d->comm);
+        qsort(w, n, sizeof *w, cmp_double);
+    }
+    if (!rc) {
+        MPI_Allreduce(MPI_IN_PLACE, ext, 6, MPI_DOUBLE, MPI_MIN, d->comm);
         MPI_Allreduce(MPI_IN_PLACE, &tot, 1, MPI_LONG, MPI_SUM, d->comm);
         d->traffic.re_messages += 2;
-        d->traffic.re_bytes += 2 * sizeof(double) + sizeof(long);
-        if (tot < g || !(ext[0] <= -ext[1])) continue; /* fewer bodies than slabs: the cuts stay */
-        for (int j = 1; j < g; j++) {
-            lo[j] = ext[0];
-            hi[j] = -ext[1];
-        }
-        for (int it = 0; it < BALANCE_STEPS; it++) {
-            for (int j = 1; j < g; j++) {
-                mid[j] = lo[j] + 0.5 * (hi[j] - lo[j]);
-                cnt[j] = below(v, n, mid[j]);
+        d->traffic.re_bytes += 6 * sizeof(double) + sizeof(long);
+        for (int k = 0, c = 0; k < 3; k++)
+            for (int j = 1; j < d->grid[k]; j++, c++) {
+                lo[c] = ext[2 * k];
+                hi[c] = -ext[2 * k + 1];
             }
-            MPI_Allreduce(MPI_IN_PLACE, cnt + 1, g - 1, MPI_LONG, MPI_SUM, d->comm);
-            d->traffic.re_messages++;
-            d->traffic.re_bytes += (double)(g - 1) * sizeof(long);
-            for (int j = 1; j < g; j++) {
-                if (cnt[j] < (long)((size_t)j * (size_t)tot / (size_t)g)) lo[j] = mid[j];
-                else hi[j] = mid[j];
-            }
-        }
-        for (int j = 1; j < g; j++) d->cut[k][j] = hi[j];
     }
+    for (int round = 0; round < BALANCE_ROUNDS && !rc; round++) {
+        for (int k = 0, c = 0; k < 3; k++)
+            for (int j = 1; j < d->grid[k]; j++, c++)
+                for (int b = 1; b < BALANCE_BINS; b++) cnt[(size_t)c * nb + (size_t)b - 1] = below(v + (size_t)k * n, n, edge(lo[c], hi[c], b));
+        MPI_Allreduce(MPI_IN_PLACE, cnt, nc * (int)nb, MPI_LONG, MPI_SUM, d->comm);
+        d->traffic.re_messages++;
+        d->traffic.re_bytes += (double)nc * (double)nb * sizeof(long);
+        for (int k = 0, c = 0; k < 3; k++)
+            for (int j = 1; j < d->grid[k]; j++, c++) {
+                const long t = (long)((size_t)j * (size_t)tot / (size_t)d->grid[k]);
+                int b = 1;
+                while (b < BALANCE_BINS && cnt[(size_t)c * nb + (size_t)b - 1] < t) b++;
+                const double l = edge(lo[c], hi[c], b - 1), h = b < BALANCE_BINS ? edge(lo[c], hi[c], b) : hi[c];
+                lo[c] = l;
+                hi[c] = h;
+            }
+    }
+    /* fewer bodies than slabs, or none: the cuts stay */
+    for (int k = 0, c = 0; k < 3 && !rc; k++)
+        for (int j = 1; j < d->grid[k]; j++, c++)
+            if (tot >= d->grid[k] && ext[2 * k] <= -ext[2 * k + 1]) d->cut[k][j] = fmax(hi[c], d->cut[k][j - 1]);
     free(v);
-    return CLAB_OK;
+    free(lo);
+    free(hi);
+    free(cnt);
+    return rc;
 }
 
 /* a body on the wire: global index, the body, the name's length with its '\0' rounded up to 8
