@@ -474,7 +474,7 @@ static int first_local(clab_mpi_domain *d, const clab_world *w, clab_error *err)
     return rc;
 }
 
-/* --balance at the start: each rank gives the bisection every size-th moving body */
+/* --balance at the start: each rank gives the search every size-th moving body */
 static int first_balance(clab_mpi_domain *d, const clab_world *w, clab_error *err)
 {
     size_t n = 0;

@@ -5,7 +5,7 @@
  * keyed records of its contacts (the penalty history, the DVI warm start). The counts go by one
  * MPI_Alltoall, the bytes point to point (clab_mpi_exchange); each rank merges what it receives
  * with the replicated fixed bodies in global order (clab_mpi_set_local). No rank holds or sends
- * O(N) data. Also --balance (bisection on counts) and the memory report of the bench. */
+ * O(N) data. Also --balance (a search on counts by bins) and the memory report of the bench. */
 #include "clab_mpi.h"
 #include "clab_backend_keyed.h"
 #include "mpi_internal.h"

@@ -49,7 +49,7 @@ int clab_mpi_set_local(clab_mpi_domain *d, const clab_mpi_body *mv, size_t n, cl
 /* the local index of global body g, SIZE_MAX when absent (binary search on d->gid) */
 size_t clab_mpi_local_index(const clab_mpi_domain *d, uint64_t g);
 /* --balance: the inner cuts at the quantiles of the moving bodies' centers, x[0 .. n) this rank's
- * share of them (every moving body on exactly one rank), by bisection on counts (collective) */
+ * share of them (every moving body on exactly one rank), by a search on counts in bins (collective) */
 int clab_mpi_balance(clab_mpi_domain *d, const clab_vec3 *x, size_t n, clab_error *err);
 /* the rebuild (mpi/migrate.c): each owned body and the keyed records of its contacts to the
  * ranks of its new local worlds, the local world, its lists and the backend's state anew
