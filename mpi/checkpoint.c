@@ -1,7 +1,10 @@
 /* checkpoint.c: one checkpoint file of a run across ranks, which a run on any number of ranks
  * restarts from (clab_mpi.h). It holds what the one-process state is made of: every body's
  * state in the global order, the time and step, the backend's keyed records with global keys
- * and the rest of its state (clab_backend_keyed.h). Rank 0 writes it; every rank reads it.
+ * and the rest of its state (clab_backend_keyed.h). Rank 0 writes it (the states and records
+ * gathered there); every rank reads it through, keeping the states of the bodies it owns and
+ * the records of its local world's contacts, and a rebuild sends the bodies to their owners
+ * under this run's bricks.
  *
  * Layout (native byte order, for restarts on the same kind of machine): "CLABMPI1", the
  * backend's name (32 bytes), uint64 nbodies, int64 step, double t, nbodies x 13 doubles (r, e,
@@ -25,8 +28,9 @@ int clab_mpi_checkpoint_write(clab_mpi_sim *ms, const char *path, clab_error *er
     const clab_backend_keyed *k = clab_backend_keyed_of(ms->sim->type);
     char *rec = NULL;
     size_t nrec = 0;
+    const int had = d->global != NULL; /* (rank 0: a whole world made for the file is freed after) */
     int rc = clab_mpi_gather(d, 0, err);
-    if (!rc) rc = clab_mpi_gather_keyed(ms, &rec, &nrec, err);
+    if (!rc) rc = clab_mpi_gather_keyed(ms, 0, &rec, &nrec, err);
     if (!rc && d->rank == 0) {
         const clab_world *g = d->global;
         char name[32] = {0};
@@ -50,52 +54,84 @@ int clab_mpi_checkpoint_write(clab_mpi_sim *ms, const char *path, clab_error *er
         if (!rc && bad) rc = clab_error_set(err, CLAB_EIO, "mpi checkpoint: writing %s failed", path);
     }
     free(rec);
+    if (d->rank == 0 && !had) clab_mpi_domain_release(d);
     return clab_mpi_agree(d, rc, NULL, err);
 }
 
-/* the file's contents into the domain's global world and *rec (every rank) */
-static int read_file(clab_mpi_sim *ms, const char *path, unsigned char *head, char **rec, size_t *nrec, clab_error *err)
+/* the file's states of the bodies this rank owns (and the fixed ones) into its local world, the
+ * time and step; then the head and the records whose two bodies the local world holds after
+ * the rebuild (read_records) */
+static int read_states(clab_mpi_sim *ms, FILE *f, const char *path, clab_error *err)
 {
     clab_mpi_domain *d = ms->d;
-    const clab_backend_keyed *k = clab_backend_keyed_of(ms->sim->type);
-    clab_world *g = d->global;
-    FILE *f = fopen(path, "rb");
-    if (!f) return clab_error_set(err, CLAB_EIO, "mpi restart: cannot read %s", path);
+    clab_world *lw = d->local;
     char m[8], name[32];
-    uint64_t nb, hs, rs, nr;
+    uint64_t nb;
     int64_t step;
     double t;
-    int rc = CLAB_OK;
     if (get(f, m, 8) || memcmp(m, magic, 8) || get(f, name, 32) || get(f, &nb, 8) || get(f, &step, 8) || get(f, &t, 8))
-        rc = clab_error_set(err, CLAB_EIO, "mpi restart: %s is not a checkpoint of a run across ranks", path);
-    else if (strncmp(name, ms->sim->type->name, sizeof name) != 0)
-        rc = clab_error_set(err, CLAB_EINVAL, "mpi restart: %s is of the %.32s backend, this run is %s", path, name,
-                            ms->sim->type->name);
-    else if (nb != g->nbodies)
-        rc = clab_error_set(err, CLAB_EINVAL, "mpi restart: %s holds %llu bodies, this world %zu", path,
-                            (unsigned long long)nb, g->nbodies);
-    for (size_t i = 0; i < g->nbodies && !rc; i++) {
+        return clab_error_set(err, CLAB_EIO, "mpi restart: %s is not a checkpoint of a run across ranks", path);
+    if (strncmp(name, ms->sim->type->name, sizeof name) != 0)
+        return clab_error_set(err, CLAB_EINVAL, "mpi restart: %s is of the %.32s backend, this run is %s", path, name,
+                              ms->sim->type->name);
+    if (nb != d->nglobal)
+        return clab_error_set(err, CLAB_EINVAL, "mpi restart: %s holds %llu bodies, this world %zu", path,
+                              (unsigned long long)nb, d->nglobal);
+    size_t f_at = 0;
+    for (size_t i = 0; i < d->nglobal; i++) {
         double s[CLAB_MPI_STATE];
-        if (get(f, s, sizeof s)) rc = clab_error_set(err, CLAB_EIO, "mpi restart: %s is truncated", path);
-        else clab_mpi_unpack(&g->bodies[i], s);
+        if (get(f, s, sizeof s)) return clab_error_set(err, CLAB_EIO, "mpi restart: %s is truncated", path);
+        const size_t k = clab_mpi_local_index(d, i);
+        if (k != SIZE_MAX && (d->mine[k] || lw->bodies[k].fixed)) clab_mpi_unpack(&lw->bodies[k], s);
+        while (f_at < d->nfixed && d->fixed_gid[f_at] < i) f_at++;
+        if (f_at < d->nfixed && d->fixed_gid[f_at] == i) clab_mpi_unpack(&d->fixed[f_at], s);
+        if (d->global) clab_mpi_unpack(&d->global->bodies[i], s);
     }
-    if (!rc && (get(f, &hs, 8) || hs != k->head_size || get(f, head, (size_t)hs) || get(f, &rs, 8) || rs != k->size ||
-                get(f, &nr, 8)))
-        rc = clab_error_set(err, CLAB_EIO, "mpi restart: %s: the backend's state does not fit this build", path);
-    char *r = NULL;
-    if (!rc && nr > 0 && !(r = malloc((size_t)(nr * rs))))
-        rc = clab_error_set(err, CLAB_ENOMEM, "mpi restart: out of memory for %llu records", (unsigned long long)nr);
-    if (!rc && nr > 0 && get(f, r, (size_t)(nr * rs))) rc = clab_error_set(err, CLAB_EIO, "mpi restart: %s is truncated", path);
-    fclose(f);
-    if (rc) {
-        free(r);
-        return rc;
+    lw->t = t;
+    lw->step = step;
+    if (d->global) {
+        d->global->t = t;
+        d->global->step = step;
     }
-    g->t = t;
-    g->step = step;
-    *rec = r;
-    *nrec = (size_t)nr;
     return CLAB_OK;
+}
+
+/* the backend's head and the records of the local world's contacts, renumbered (records are read
+ * one at a time: the file's O(N) records are not held) */
+static int read_records(clab_mpi_sim *ms, FILE *f, const char *path, unsigned char *head, clab_error *err)
+{
+    const clab_mpi_domain *d = ms->d;
+    const clab_backend_keyed *k = clab_backend_keyed_of(ms->sim->type);
+    uint64_t hs, rs, nr;
+    if (get(f, &hs, 8) || hs != k->head_size || get(f, head, (size_t)hs) || get(f, &rs, 8) || rs != k->size || get(f, &nr, 8))
+        return clab_error_set(err, CLAB_EIO, "mpi restart: %s: the backend's state does not fit this build", path);
+    char *keep = NULL, one[512];
+    size_t n = 0, cap = 0;
+    if (rs > sizeof one) return clab_error_set(err, CLAB_EINVAL, "mpi restart: records of %llu bytes", (unsigned long long)rs);
+    int rc = CLAB_OK;
+    for (uint64_t i = 0; i < nr && !rc; i++) {
+        uint64_t key;
+        if (get(f, one, (size_t)rs)) {
+            rc = clab_error_set(err, CLAB_EIO, "mpi restart: %s is truncated", path);
+            break;
+        }
+        memcpy(&key, one, sizeof key);
+        if (clab_mpi_local_index(d, key >> 38) == SIZE_MAX || clab_mpi_local_index(d, (key >> 12) & 0x3ffffffu) == SIZE_MAX)
+            continue;
+        if (n == cap) {
+            cap = 2 * cap + 64;
+            char *p = realloc(keep, cap * (size_t)rs);
+            if (!p) {
+                rc = clab_error_set(err, CLAB_ENOMEM, "mpi restart: out of memory");
+                break;
+            }
+            keep = p;
+        }
+        memcpy(keep + n++ * (size_t)rs, one, (size_t)rs);
+    }
+    if (!rc) rc = clab_mpi_import_keyed(ms, keep, n, err);
+    free(keep);
+    return rc;
 }
 
 int clab_mpi_checkpoint_read(clab_mpi_sim *ms, const char *path, clab_error *err)
@@ -103,22 +139,19 @@ int clab_mpi_checkpoint_read(clab_mpi_sim *ms, const char *path, clab_error *err
     clab_mpi_domain *d = ms->d;
     const clab_backend_keyed *k = clab_backend_keyed_of(ms->sim->type);
     unsigned char head[256];
-    char *rec = NULL;
-    size_t nrec = 0;
-    int rc = k->head_size <= sizeof head ? read_file(ms, path, head, &rec, &nrec, err)
-                                         : clab_error_set(err, CLAB_EINVAL, "mpi restart: backend head too large");
-    if (!rc) rc = clab_mpi_assign(d, err); /* the bricks and the local world of this P */
-    if (!rc) {
-        d->local->t = d->global->t;
-        d->local->step = d->global->step;
-        rc = clab_mpi_import_keyed(ms, rec, nrec, err);
-    }
-    if (!rc) rc = clab_mpi_sim_parts(ms, err);
+    FILE *f = fopen(path, "rb");
+    int rc = f ? CLAB_OK : clab_error_set(err, CLAB_EIO, "mpi restart: cannot read %s", path);
+    if (!rc && k->head_size > sizeof head) rc = clab_error_set(err, CLAB_EINVAL, "mpi restart: backend head too large");
+    if (!rc) rc = read_states(ms, f, path, err);
+    rc = clab_mpi_agree(d, rc, NULL, err);
+    /* the bodies to their owners under this run's bricks (the records follow from the file) */
+    if (!rc) rc = clab_mpi_agree(d, clab_mpi_migrate(ms, err), NULL, err);
+    if (!rc) rc = read_records(ms, f, path, head, err);
+    if (f) fclose(f);
     if (!rc) {
         k->set_head(ms->sim->self, head);
         clab_collider_invalidate(ms->sim->collider);
         ms->rebuild = 0;
     }
-    free(rec);
     return clab_mpi_agree(d, rc, NULL, err);
 }

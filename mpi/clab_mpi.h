@@ -13,9 +13,11 @@
  * its state after the step is the same to the bit. After each step the owners send their
  * bodies' states (r, e, rdot, wbar) to the ranks that hold them as ghosts (clab_mpi_forward).
  * Ownership, ghosts and the local world are rebuilt when some body has moved more than
- * skin/2 since the last rebuild, decided over all ranks (MPI_Allreduce); the rebuild moves the
- * backend's keyed state (the penalty history, the DVI warm start) with its contacts
- * (lib/clab_backend_keyed.h, keys in global indices). The DVI step couples the ranks in its
+ * skin/2 since the last rebuild, decided over all ranks (MPI_Allreduce): each owner sends its
+ * bodies, and the backend's keyed state of their contacts (the penalty history, the DVI warm
+ * start: lib/clab_backend_keyed.h, keys in global indices), to the ranks of their new local
+ * worlds, point to point (mpi/migrate.c); no rank holds or sends every body, but rank 0 at an
+ * output (clab_mpi_gather). The DVI step couples the ranks in its
  * solve: the backend steps the rank's part (set_ranks) with the split solver's communication over
  * MPI (mpi/ccp_comm.c), giving one process's bits for projected Jacobi and APGD with
  * fast=off sums=exact (doc/mpi.md).
@@ -36,9 +38,10 @@
 typedef struct clab_mpi_traffic {
     long fwd_messages;    /* per-step forward exchange of ghost states */
     double fwd_bytes;
-    long re_messages;     /* rebuilds: the gathers of the states and the keyed records */
+    long re_messages;     /* rebuilds: the counts (MPI_Alltoall) and the migrating bodies, ghosts and
+                           * keyed records (point to point) */
     double re_bytes;
-    long steps, rebuilds; /* steps taken and rebuilds done (the first build included) */
+    long steps, rebuilds; /* steps taken and rebuilds done after the first build (a restart's included) */
     long ccp_exchanges;   /* the DVI split solver's (mpi/ccp_comm.c): exchanges of ghost velocities, */
     long ccp_messages;    /* their messages and bytes sent, */
     double ccp_bytes;
@@ -60,14 +63,22 @@ typedef struct clab_mpi_domain {
     double envelope;        /* the largest envelope a sim of the domain may use [m] */
     double reach;           /* a ghost's bounding sphere comes within reach of the brick [m] */
     double skin;            /* rebuild when a body has moved more than skin/2 [m] */
-    clab_world *global;     /* every body in the global order: materials, names, replicated bodies;
-                             * moving bodies' states as of the last rebuild (all ranks) */
+    size_t nglobal;         /* bodies of the whole world */
+    clab_world *global;     /* the whole world in the global order (names, materials, every body),
+                             * its moving bodies' states as of the last clab_mpi_gather: on rank 0
+                             * only (NULL on the others), and not even there after
+                             * clab_mpi_domain_release (clab_mpi_gather makes it anew) */
     clab_world *local;      /* the local world (owned, replicated and ghost bodies, global order) */
-    size_t *gid;            /* [local->nbodies] global index of local body k */
+    size_t *gid;            /* [local->nbodies] global index of local body k, increasing */
     unsigned char *mine;    /* [local->nbodies] 1: owned here (replicated and ghost bodies: 0) */
-    long *lid;              /* [global->nbodies] local index of a global body, -1 when absent */
-    int *owner;             /* [global->nbodies] owner rank of a moving body, -1 for a fixed one */
+    int *lowner;            /* [local->nbodies] owner rank of a local moving body, -1 for a fixed one */
     clab_vec3 *r0;          /* [local->nbodies] positions at the last rebuild */
+    size_t cap;             /* allocated length of gid, mine, lowner, r0 */
+    /* the replicated fixed bodies (every rank): their global indices, bodies and names */
+    size_t nfixed;
+    size_t *fixed_gid;
+    clab_body *fixed;
+    char *fixed_names;      /* nfixed '\0'-terminated names, one after the other */
     /* the forward exchange: for rank q, send[sdispl[q] .. sdispl[q+1]) are the local indices of
      * the owned bodies rank q holds as ghosts; recv[rdispl[q] .. rdispl[q+1]) the local indices of
      * the ghosts rank q owns, both in global order */
@@ -86,7 +97,6 @@ typedef struct clab_mpi_sim {
     int rebuild;            /* the next step rebuilds first */
     /* a backend whose step couples the ranks (dvi: clab_backend_keyed's set_ranks) */
     struct clab_backend_ranks *ranks; /* the rank's part: owners of the local bodies, the communication */
-    int *lowner;            /* [local->nbodies] owner rank of each local body, -1 for a fixed one */
     clab_mpi_ccp_comm *ccp; /* the DVI split solver's communication (mpi/ccp_comm.c) */
     void *split_comm;       /* its clab_split_comm (dvi/split.h) */
 } clab_mpi_sim;
@@ -102,14 +112,18 @@ int clab_mpi_rank_options(const char *backend, clab_options *opt, clab_error *er
 void clab_mpi_grid(int size, const double L[3], int grid[3]);
 
 /* The domain of a world on every rank of comm: `global` (the same world on every rank, taken:
- * the domain destroys it) cut into bricks; grid NULL or {0, 0, 0}: clab_mpi_grid's; balance:
+ * the domain keeps it on rank 0 for the output and frees it on the others) cut into bricks; grid NULL or {0, 0, 0}: clab_mpi_grid's; balance:
  * d->balance (the cuts at the bodies' quantiles, from the first build on). Refused
  * (CLAB_EINVAL naming the feature): joints, driven bodies, loads, a moving body without a bound
  * (a free plane), more than 64 ranks along an axis. skin [m] > 0: the displacement between
- * rebuilds; envelope [m]: the backend's. The local world is built (the first rebuild). */
+ * rebuilds; envelope [m]: the backend's. The local world is built from `global` (the first
+ * rebuild); the command's process gets glibc's mmap threshold fixed (mpi/domain.c). */
 int clab_mpi_domain_create(clab_mpi_domain **out, MPI_Comm comm, clab_world *global, const int *grid, int balance,
                            double skin, double envelope, clab_error *err);
 void clab_mpi_domain_destroy(clab_mpi_domain *d);
+/* Frees the whole world on rank 0 too (not collective): no rank holds O(N) between outputs;
+ * clab_mpi_gather makes it anew on its root (without the bodies' names). */
+void clab_mpi_domain_release(clab_mpi_domain *d);
 
 /* The sim of the domain's local world under a backend with keyed hooks
  * (clab_backend_keyed_of; else refused, naming it), options as clab_sim_create's but for `sort` (refused: the bodies
@@ -125,7 +139,9 @@ void clab_mpi_sim_destroy(clab_mpi_sim *ms);
  * exchange of the owned states, the rebuild test. */
 int clab_mpi_sim_step(clab_mpi_sim *ms, clab_error *err);
 
-/* The states of every moving body into d->global on rank root (the others unchanged). */
+/* The states of every moving body into d->global on rank root (the others unchanged); when root
+ * holds no whole world, one is made there (the bodies gathered from their owners, without
+ * names): O(N) on the root at output time only. */
 int clab_mpi_gather(clab_mpi_domain *d, int root, clab_error *err);
 
 /* ---- checkpoints (mpi/checkpoint.c) ---- */
@@ -141,10 +157,14 @@ int clab_mpi_checkpoint_read(clab_mpi_sim *ms, const char *path, clab_error *err
 
 /* ---- the exchange layer (mpi/exchange.c) ---- */
 
-/* every rank's records (n of size bytes each) to every rank: *all (malloc'd), *nall records, in
- * rank order; counted in traffic as rebuild traffic */
-int clab_mpi_allgather(clab_mpi_domain *d, const void *rec, size_t n, size_t size, void **all, size_t *nall,
-                       clab_error *err);
+/* rebuild traffic: sbuf[sdispl[q] .. sdispl[q+1]) bytes to rank q (own part copied), counts agreed
+ * by one MPI_Alltoall, then point to point; *rbuf (malloc'd) the received bytes in rank order,
+ * rdispl[0 .. size] their offsets (caller's array of size + 1) */
+int clab_mpi_exchange(clab_mpi_domain *d, const char *sbuf, const size_t *sdispl, char **rbuf, size_t *rdispl,
+                      clab_error *err);
+/* n records of size bytes of every rank to rank root: *all (malloc'd on root), *nall, in rank order */
+int clab_mpi_gather_root(clab_mpi_domain *d, int root, const void *rec, size_t n, size_t size, void **all,
+                         size_t *nall, clab_error *err);
 /* the owned bodies' states to the ranks holding them as ghosts (d->send / d->recv) */
 int clab_mpi_forward(clab_mpi_domain *d, clab_error *err);
 /* an error flag and a rebuild flag over every rank (maximum of each); rc the local status */
@@ -154,5 +174,13 @@ int clab_mpi_agree(clab_mpi_domain *d, int rc, int *rebuild, clab_error *err);
 
 /* FNV-1a 64 of the bytes of r, e, rdot, wbar of every body of w, in index order */
 uint64_t clab_mpi_state_hash(const clab_world *w);
+
+/* ---- memory (mpi/migrate.c) ---- */
+
+/* the resident set of this process [bytes] (VmRSS; 0 where unknown). Not collective. */
+double clab_mpi_rss(void);
+/* rank 0 prints each rank's resident set above rss0 (clab_mpi_rss before the world was built)
+ * per local body (owned, replicated and ghosts) and per owned body */
+void clab_mpi_print_memory(clab_mpi_domain *d, double rss0);
 
 #endif

@@ -1,6 +1,7 @@
 /* exchange.c: the messages between ranks, each counted (clab_mpi_traffic): the per-step
- * forward exchange of ghost states, the rebuilds' gathers, the agreement on errors and
- * rebuilds. */
+ * forward exchange of ghost states, the rebuilds' bodies and records (counts by MPI_Alltoall,
+ * bytes point to point), the agreement on errors and rebuilds; and the gathers of the output
+ * on one rank (not counted). */
 #include "clab_mpi.h"
 #include "mpi_internal.h"
 
@@ -22,40 +23,86 @@ int clab_mpi_agree(clab_mpi_domain *d, int rc, int *rebuild, clab_error *err)
     return CLAB_OK;
 }
 
-int clab_mpi_allgather(clab_mpi_domain *d, const void *rec, size_t n, size_t size, void **all, size_t *nall,
-                       clab_error *err)
+int clab_mpi_exchange(clab_mpi_domain *d, const char *sbuf, const size_t *sdispl, char **rbuf, size_t *rdispl,
+                      clab_error *err)
 {
     const double t0 = MPI_Wtime();
     const int P = d->size;
+    *rbuf = NULL;
+    /* every rank takes part in the count exchange, failed (sbuf NULL: sends nothing) or not */
+    int *sc = calloc((size_t)P, sizeof *sc), *rcnt = calloc((size_t)P, sizeof *rcnt);
+    MPI_Request *rq = malloc(2 * (size_t)P * sizeof *rq);
+    int rc = sc && rcnt && rq ? CLAB_OK : clab_error_set(err, CLAB_ENOMEM, "mpi: out of memory");
+    for (int q = 0; q < P && !rc && sbuf; q++) {
+        if (sdispl[q + 1] - sdispl[q] > INT_MAX) rc = clab_error_set(err, CLAB_EINVAL, "mpi: a rebuild message too long");
+        else sc[q] = (int)(sdispl[q + 1] - sdispl[q]);
+    }
+    if (rc && sc) memset(sc, 0, (size_t)P * sizeof *sc);
+    int one = 0;
+    MPI_Alltoall(sc ? sc : &one, 1, MPI_INT, rcnt ? rcnt : &one, 1, MPI_INT, d->comm);
+    d->traffic.re_messages += P - 1;
+    d->traffic.re_bytes += (double)(P - 1) * sizeof(int);
+    rdispl[0] = 0;
+    for (int q = 0; q < P && rcnt; q++) rdispl[q + 1] = rdispl[q] + (size_t)(rc ? 0 : rcnt[q]);
+    char *buf = rc ? NULL : malloc(rdispl[P] ? rdispl[P] : 1);
+    if (!rc && !buf) rc = clab_error_set(err, CLAB_ENOMEM, "mpi: out of memory for %zu bytes", rdispl[P]);
+    /* a rank that failed here still posts what the others send it (into no buffer: it
+     * receives nothing, as its counts said) */
+    int nreq = 0;
+    for (int q = 0; q < P && buf; q++) {
+        const int n = rcnt[q];
+        if (n == 0) continue;
+        if (q == d->rank) memcpy(buf + rdispl[q], sbuf + sdispl[q], (size_t)n);
+        else MPI_Irecv(buf + rdispl[q], n, MPI_BYTE, q, 3, d->comm, &rq[nreq++]);
+    }
+    for (int q = 0; q < P && sbuf && rq; q++) {
+        const int n = sc[q];
+        if (n == 0 || q == d->rank) continue;
+        MPI_Isend(sbuf + sdispl[q], n, MPI_BYTE, q, 3, d->comm, &rq[nreq++]);
+        d->traffic.re_messages++;
+        d->traffic.re_bytes += n;
+    }
+    if (rq) MPI_Waitall(nreq, rq, MPI_STATUSES_IGNORE);
+    free(sc);
+    free(rcnt);
+    free(rq);
+    *rbuf = buf;
+    d->traffic.t_exchange += MPI_Wtime() - t0;
+    return rc;
+}
+
+int clab_mpi_gather_root(clab_mpi_domain *d, int root, const void *rec, size_t n, size_t size, void **all,
+                         size_t *nall, clab_error *err)
+{
+    const int P = d->size;
     *all = NULL;
     *nall = 0;
-    if (n * size > INT_MAX) return clab_error_set(err, CLAB_EINVAL, "mpi: %zu records too many for one gather", n);
-    int *cnt = malloc((size_t)P * sizeof *cnt), *dsp = malloc((size_t)P * sizeof *dsp);
-    int rc = cnt && dsp ? CLAB_OK : clab_error_set(err, CLAB_ENOMEM, "mpi: out of memory");
-    int my = (int)(n * size);
-    /* every rank takes part in both collectives, failed or not (no rank waits forever) */
-    if (rc) my = 0;
-    int dummy[1];
-    MPI_Allgather(&my, 1, MPI_INT, cnt ? cnt : dummy, 1, MPI_INT, d->comm);
-    size_t total = 0;
-    if (!rc)
-        for (int q = 0; q < P; q++) {
-            dsp[q] = (int)total;
-            total += (size_t)cnt[q];
-        }
-    if (!rc && total > INT_MAX) rc = clab_error_set(err, CLAB_EINVAL, "mpi: %zu bytes too many for one gather", total);
-    char *buf = rc ? NULL : malloc(total ? total : 1);
-    if (!rc && !buf) rc = clab_error_set(err, CLAB_ENOMEM, "mpi: out of memory for %zu bytes", total);
-    if (!rc) {
-        MPI_Allgatherv(rec, my, MPI_BYTE, buf, cnt, dsp, MPI_BYTE, d->comm);
-        d->traffic.re_messages += 2 * (P - 1);
-        d->traffic.re_bytes += (double)(P - 1) * (my + (double)sizeof(int));
-        *all = buf;
-        *nall = size ? total / size : 0;
+    int rc = n * size <= INT_MAX ? CLAB_OK : clab_error_set(err, CLAB_EINVAL, "mpi: %zu records too many for one gather", n);
+    int my = rc ? 0 : (int)(n * size), *cnt = NULL, *dsp = NULL, dummy = 0;
+    if (d->rank == root) {
+        cnt = malloc((size_t)P * sizeof *cnt);
+        dsp = malloc((size_t)P * sizeof *dsp);
+        if (!cnt || !dsp) rc = clab_error_set(err, CLAB_ENOMEM, "mpi: out of memory");
     }
+    MPI_Gather(&my, 1, MPI_INT, cnt ? cnt : &dummy, 1, MPI_INT, root, d->comm);
+    size_t total = 0;
+    for (int q = 0; q < P && cnt && dsp; q++) {
+        dsp[q] = (int)total;
+        total += (size_t)cnt[q];
+    }
+    char *buf = NULL;
+    if (d->rank == root && !rc && !(buf = malloc(total ? total : 1)))
+        rc = clab_error_set(err, CLAB_ENOMEM, "mpi: out of memory for %zu bytes", total);
+    if (d->rank == root && !buf && cnt) { /* (still in the gather, receiving nothing) */
+        total = 0;
+        memset(cnt, 0, (size_t)P * sizeof *cnt);
+    }
+    if (d->rank == root && total > INT_MAX) rc = clab_error_set(err, CLAB_EINVAL, "mpi: %zu bytes too many for one gather", total);
+    MPI_Gatherv(rec, my, MPI_BYTE, buf, cnt, dsp, MPI_BYTE, root, d->comm);
     free(cnt);
     free(dsp);
-    d->traffic.t_exchange += MPI_Wtime() - t0;
+    *all = buf;
+    *nall = size ? total / size : 0;
     return rc;
 }
 

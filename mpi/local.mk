@@ -7,7 +7,8 @@ clab_mpi_sources = \
 	mpi/exchange.c \
 	mpi/mpi_sim.c \
 	mpi/checkpoint.c \
-	mpi/ccp_comm.c
+	mpi/ccp_comm.c \
+	mpi/migrate.c
 if HAVE_MPI
 contactlab_SOURCES += $(clab_mpi_sources) mpi/xp_mpi.c mpi/xp_mpi.h mpi/run_mpi.c mpi/run_mpi.h mpi/run_mpi_ckpt.c
 contactlab_CPPFLAGS += -I$(srcdir)/mpi -I$(srcdir)/experiments $(MPI_CFLAGS)

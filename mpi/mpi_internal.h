@@ -30,18 +30,42 @@ int clab_mpi_owner_of(const clab_mpi_domain *d, clab_vec3 r);
 /* 1 when body b's bounding sphere comes within d->reach of rank q's brick (periodic images
  * included) */
 int clab_mpi_in_reach(const clab_mpi_domain *d, int q, const clab_body *b);
-/* owners, the local world, its maps and the exchange lists from d->global (not collective:
- * every rank computes the same from the same global states) */
-int clab_mpi_assign(clab_mpi_domain *d, clab_error *err);
+/* the ranks q (increasing) with clab_mpi_in_reach(d, q, b), into q[] (room for d->size): found
+ * among the bricks within reach along each axis, not by testing all; returns their number. The
+ * owner's brick is among them. Not collective. */
+int clab_mpi_dest(const clab_mpi_domain *d, const clab_body *b, int *q);
+
+/* a moving body of the new local world: global index, body, name */
+typedef struct clab_mpi_body {
+    uint64_t gid;
+    const clab_body *b;
+    const char *name;
+} clab_mpi_body;
+/* the local world anew: the n moving bodies mv (increasing gid) merged with the replicated fixed
+ * ones in global order, the maps, r0, the owners (clab_mpi_owner_of at these states) and the
+ * forward exchange's lists (not collective: the send list of p to q and q's receive list from p
+ * are computed from the same states by the same test) */
+int clab_mpi_set_local(clab_mpi_domain *d, const clab_mpi_body *mv, size_t n, clab_error *err);
+/* the local index of global body g, SIZE_MAX when absent (binary search on d->gid) */
+size_t clab_mpi_local_index(const clab_mpi_domain *d, uint64_t g);
+/* --balance: the inner cuts at the quantiles of the moving bodies' centers, x[0 .. n) this rank's
+ * share of them (every moving body on exactly one rank), by a search on counts in bins (collective) */
+int clab_mpi_balance(clab_mpi_domain *d, const clab_vec3 *x, size_t n, clab_error *err);
+/* the rebuild (mpi/migrate.c): each owned body and the keyed records of its contacts to the
+ * ranks of its new local worlds, the local world, its lists and the backend's state anew
+ * (collective) */
+int clab_mpi_migrate(clab_mpi_sim *ms, clab_error *err);
 
 /* the backend's keyed records of every rank (global keys), sorted, one of each key (a contact
- * between bodies of two ranks comes from both, the same bits: both computed it), on every rank
+ * between bodies of two ranks comes from both, the same bits: both computed it), on rank root
  * (collective) */
-int clab_mpi_gather_keyed(clab_mpi_sim *ms, char **all, size_t *nall, clab_error *err);
-/* of such records, those whose two bodies are in the local world, their keys renumbered to
- * local indices (the map is increasing: the order stays), to the backend (not collective;
- * all is overwritten) */
+int clab_mpi_gather_keyed(clab_mpi_sim *ms, int root, char **all, size_t *nall, clab_error *err);
+/* of such records (global keys, increasing), those whose two bodies are in the local world,
+ * their keys renumbered to local indices (the map is increasing: the order stays), to the
+ * backend (not collective; all is overwritten) */
 int clab_mpi_import_keyed(clab_mpi_sim *ms, char *all, size_t nall, clab_error *err);
+/* the records' keys in global indices, sorted, one of each key (not collective) */
+size_t clab_mpi_sort_keyed(char *rec, size_t n, size_t size);
 
 /* the rank's part for a backend whose step couples the ranks (set_ranks): the local bodies'
  * owners renewed, after each assignment (not collective) */

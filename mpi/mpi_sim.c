@@ -1,6 +1,6 @@
-/* mpi_sim.c: a simulation across ranks (clab_mpi.h): the local world's clab_sim, the step,
- * the rebuild that moves bodies and their contacts' keyed state between ranks, and the
- * gather of the states for output. */
+/* mpi_sim.c: a simulation across ranks (clab_mpi.h): the local world's clab_sim, the step
+ * (the rebuild, which moves bodies and their contacts' keyed state between ranks, is
+ * mpi/migrate.c), and the gathers on one rank for the output and the checkpoints. */
 #include "clab_mpi.h"
 #include "clab_backend_keyed.h"
 #include "mpi_internal.h"
@@ -31,12 +31,7 @@ int clab_mpi_sim_parts(clab_mpi_sim *ms, clab_error *err)
     const clab_backend_keyed *k = clab_backend_keyed_of(ms->sim->type);
     if (!k->set_ranks) return CLAB_OK;
     const clab_mpi_domain *d = ms->d;
-    const size_t nb = d->local->nbodies;
-    int *o = realloc(ms->lowner, (nb ? nb : 1) * sizeof *o);
-    if (!o) return clab_error_set(err, CLAB_ENOMEM, "mpi: out of memory");
-    ms->lowner = o;
-    for (size_t j = 0; j < nb; j++) o[j] = d->owner[d->gid[j]];
-    *ms->ranks = (clab_backend_ranks){d->rank, d->size, o, nb, ms->split_comm};
+    *ms->ranks = (clab_backend_ranks){d->rank, d->size, d->lowner, d->local->nbodies, ms->split_comm};
     return k->set_ranks(ms->sim->self, ms->ranks, err);
 }
 
@@ -108,32 +103,7 @@ void clab_mpi_sim_destroy(clab_mpi_sim *ms)
     clab_mpi_ccp_comm_destroy(ms->ccp);
     free(ms->split_comm);
     free(ms->ranks);
-    free(ms->lowner);
     free(ms);
-}
-
-/* the owned bodies' states (global index, then CLAB_MPI_STATE doubles) */
-typedef struct state_rec {
-    uint64_t gid;
-    double s[CLAB_MPI_STATE];
-} state_rec;
-
-static int own_states(const clab_mpi_domain *d, state_rec **rec, size_t *n, clab_error *err)
-{
-    const clab_world *lw = d->local;
-    size_t m = 0;
-    for (size_t k = 0; k < lw->nbodies; k++) m += d->mine[k];
-    state_rec *r = malloc((m ? m : 1) * sizeof *r);
-    if (!r) return clab_error_set(err, CLAB_ENOMEM, "mpi: out of memory for %zu states", m);
-    size_t j = 0;
-    for (size_t k = 0; k < lw->nbodies; k++)
-        if (d->mine[k]) {
-            r[j].gid = d->gid[k];
-            clab_mpi_pack(&lw->bodies[k], r[j++].s);
-        }
-    *rec = r;
-    *n = m;
-    return CLAB_OK;
 }
 
 static int cmp_key(const void *a, const void *b)
@@ -142,31 +112,31 @@ static int cmp_key(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-int clab_mpi_gather_keyed(clab_mpi_sim *ms, char **all, size_t *nall, clab_error *err)
+size_t clab_mpi_sort_keyed(char *c, size_t n, size_t sz)
+{
+    size_t up = 1;
+    while (up < n && cmp_key(c + (up - 1) * sz, c + up * sz) < 0) up++;
+    if (up < n) qsort(c, n, sz, cmp_key);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (m == 0 || memcmp(c + (m - 1) * sz, c + i * sz, sizeof(uint64_t)) != 0) memmove(c + m++ * sz, c + i * sz, sz);
+    return m;
+}
+
+int clab_mpi_gather_keyed(clab_mpi_sim *ms, int root, char **all, size_t *nall, clab_error *err)
 {
     clab_mpi_domain *d = ms->d;
     const clab_backend_keyed *type = clab_backend_keyed_of(ms->sim->type);
     const size_t sz = type->size;
-    void *rec = NULL;
-    size_t n = 0;
+    void *rec = NULL, *a = NULL;
+    size_t n = 0, na = 0;
     int rc = type->export_state(ms->sim->self, d->gid, d->mine, d->local->nbodies, &rec, &n, err);
     if (rc) n = 0;
-    void *a = NULL;
-    size_t na = 0;
-    int rc2 = clab_mpi_allgather(d, rec, n, sz, &a, &na, err);
+    int rc2 = clab_mpi_gather_root(d, root, rec, n, sz, &a, &na, err);
     free(rec);
-    if (rc || rc2) {
-        free(a);
-        return rc ? rc : rc2;
-    }
-    char *c = a;
-    qsort(c, na, sz, cmp_key);
-    size_t m = 0;
-    for (size_t i = 0; i < na; i++)
-        if (m == 0 || memcmp(c + (m - 1) * sz, c + i * sz, sizeof(uint64_t)) != 0) memmove(c + m++ * sz, c + i * sz, sz);
-    *all = c;
-    *nall = m;
-    return CLAB_OK;
+    *all = a;
+    *nall = a ? clab_mpi_sort_keyed(a, na, sz) : 0;
+    return rc ? rc : rc2;
 }
 
 int clab_mpi_import_keyed(clab_mpi_sim *ms, char *all, size_t nall, clab_error *err)
@@ -174,49 +144,35 @@ int clab_mpi_import_keyed(clab_mpi_sim *ms, char *all, size_t nall, clab_error *
     const clab_mpi_domain *d = ms->d;
     const clab_backend_keyed *type = clab_backend_keyed_of(ms->sim->type);
     const size_t sz = type->size;
-    size_t m = 0;
+    size_t m = 0, a = 0;
+    const size_t nb = d->local->nbodies;
     for (size_t i = 0; i < nall; i++) {
         uint64_t key;
         memcpy(&key, all + i * sz, sizeof key);
-        const long a = d->lid[key >> 38], b = d->lid[(key >> 12) & 0x3ffffffu];
-        if (a < 0 || b < 0) continue;
+        /* the keys increase: body a by a pointer moving up the gid array; b (> a) by a search
+         * galloping up from a, then halving */
+        while (a < nb && d->gid[a] < (key >> 38)) a++;
+        if (a == nb || d->gid[a] != (key >> 38)) continue;
+        const uint64_t gb = (key >> 12) & 0x3ffffffu;
+        size_t lo = a + 1, hi = a + 1, s = 1;
+        while (hi < nb && d->gid[hi] < gb) {
+            lo = hi + 1;
+            hi += s;
+            s *= 2;
+        }
+        hi = hi < nb ? hi + 1 : nb; /* gb in gid[lo .. hi) if anywhere */
+        while (lo < hi) {
+            const size_t c = lo + (hi - lo) / 2;
+            if (d->gid[c] < gb) lo = c + 1;
+            else hi = c;
+        }
+        if (lo == nb || d->gid[lo] != gb) continue;
+        const size_t b = lo;
         key = clab_contact_key((int)a, (int)b, (unsigned)(key & 0xfffu));
         memmove(all + m * sz, all + i * sz, sz);
         memcpy(all + m++ * sz, &key, sizeof key);
     }
     return type->import_state(ms->sim->self, all, m, err);
-}
-
-/* every moving body to the rank whose brick holds its center, the ghosts and the local world
- * anew, the contacts' keyed state with them */
-static int rebuild(clab_mpi_sim *ms, clab_error *err)
-{
-    clab_mpi_domain *d = ms->d;
-    state_rec *mine = NULL;
-    size_t n = 0, nall = 0, nkeyed = 0;
-    void *all = NULL;
-    char *keyed = NULL;
-    int rc = own_states(d, &mine, &n, err);
-    if (rc) n = 0;
-    int rc2 = clab_mpi_allgather(d, mine, n, sizeof *mine, &all, &nall, err);
-    free(mine);
-    rc = rc ? rc : rc2;
-    rc2 = clab_mpi_gather_keyed(ms, &keyed, &nkeyed, err);
-    rc = rc ? rc : rc2;
-    if (!rc) {
-        const state_rec *r = all;
-        for (size_t k = 0; k < nall; k++) clab_mpi_unpack(&d->global->bodies[r[k].gid], r[k].s);
-        d->global->t = d->local->t;
-        d->global->step = d->local->step;
-        rc = clab_mpi_assign(d, err);
-    }
-    if (!rc) rc = clab_mpi_import_keyed(ms, keyed, nkeyed, err);
-    if (!rc) rc = clab_mpi_sim_parts(ms, err);
-    if (!rc) clab_collider_invalidate(ms->sim->collider);
-    free(all);
-    free(keyed);
-    d->traffic.rebuilds++;
-    return rc;
 }
 
 /* some owned body has moved more than skin/2 since the last rebuild (the displacement through
@@ -238,7 +194,7 @@ int clab_mpi_sim_step(clab_mpi_sim *ms, clab_error *err)
     clab_mpi_domain *d = ms->d;
     int rc = CLAB_OK;
     if (ms->rebuild) {
-        rc = rebuild(ms, err);
+        rc = clab_mpi_migrate(ms, err);
         rc = clab_mpi_agree(d, rc, NULL, err);
         if (rc) return rc;
         ms->rebuild = 0;
@@ -253,37 +209,72 @@ int clab_mpi_sim_step(clab_mpi_sim *ms, clab_error *err)
     return rc;
 }
 
+/* a whole world on the root from the bodies its ranks own (with the fixed ones), in the global
+ * order, without names: the local world's materials and the rest */
+static clab_world *output_world(const clab_mpi_domain *d, const char *rec, size_t n, size_t rsz)
+{
+    clab_world *g = clab_world_clone(d->local);
+    const size_t N = d->nglobal;
+    void *p = NULL;
+    if (g && (p = realloc(g->bodies, (N ? N : 1) * sizeof *g->bodies))) g->bodies = p;
+    if (p && (p = realloc(g->name_off, (N ? N : 1) * sizeof *g->name_off))) g->name_off = p;
+    if (p && (p = realloc(g->name_pool, g->name_len + 1))) g->name_pool = p;
+    if (!p) {
+        clab_world_destroy(g);
+        return NULL;
+    }
+    g->name_pool[g->name_len] = '\0';
+    g->nbodies = g->cap_bodies = N;
+    g->name_cap = g->name_len + 1;
+    for (size_t i = 0; i < N; i++) g->name_off[i] = g->name_len;
+    for (size_t f = 0; f < d->nfixed; f++) g->bodies[d->fixed_gid[f]] = d->fixed[f];
+    for (size_t k = 0; k < n; k++) {
+        uint64_t i;
+        memcpy(&i, rec + k * rsz, sizeof i);
+        memcpy(&g->bodies[i], rec + k * rsz + sizeof i, sizeof(clab_body));
+    }
+    return g;
+}
+
 int clab_mpi_gather(clab_mpi_domain *d, int root, clab_error *err)
 {
-    state_rec *mine = NULL;
-    size_t n = 0;
-    int rc = own_states(d, &mine, &n, err);
-    if (rc) n = 0;
-    int cnt = (int)(n * sizeof *mine), *cnts = NULL, *dsp = NULL;
-    char *buf = NULL;
-    if (d->rank == root) {
-        cnts = malloc((size_t)d->size * sizeof *cnts);
-        dsp = malloc((size_t)d->size * sizeof *dsp);
+    /* the root holds a whole world (then the states) or not (then the bodies) */
+    int whole = d->rank == root && d->global != NULL;
+    MPI_Bcast(&whole, 1, MPI_INT, root, d->comm);
+    const size_t rsz = sizeof(uint64_t) + (whole ? CLAB_MPI_STATE * sizeof(double) : sizeof(clab_body));
+    const clab_world *lw = d->local;
+    size_t m = 0, nall = 0;
+    for (size_t k = 0; k < lw->nbodies; k++) m += d->mine[k];
+    char *mine = malloc((m ? m : 1) * rsz);
+    void *all = NULL;
+    int rc = mine ? CLAB_OK : clab_error_set(err, CLAB_ENOMEM, "mpi: out of memory for %zu states", m);
+    for (size_t k = 0, j = 0; mine && k < lw->nbodies; k++) {
+        if (!d->mine[k]) continue;
+        const uint64_t g = d->gid[k];
+        char *p = mine + j++ * rsz;
+        memcpy(p, &g, sizeof g);
+        if (whole) clab_mpi_pack(&lw->bodies[k], (double *)(void *)(p + sizeof g));
+        else memcpy(p + sizeof g, &lw->bodies[k], sizeof(clab_body));
     }
-    MPI_Gather(&cnt, 1, MPI_INT, cnts, 1, MPI_INT, root, d->comm);
-    size_t total = 0;
-    if (d->rank == root) {
-        for (int q = 0; q < d->size; q++) {
-            dsp[q] = (int)total;
-            total += (size_t)cnts[q];
-        }
-        buf = malloc(total ? total : 1);
-    }
-    MPI_Gatherv(mine, cnt, MPI_BYTE, buf, cnts, dsp, MPI_BYTE, root, d->comm);
-    if (d->rank == root) {
-        const state_rec *r = (const state_rec *)buf;
-        for (size_t k = 0; k < total / sizeof *r; k++) clab_mpi_unpack(&d->global->bodies[r[k].gid], r[k].s);
-        d->global->t = d->local->t;
-        d->global->step = d->local->step;
-    }
+    int rc2 = clab_mpi_gather_root(d, root, mine, rc ? 0 : m, rsz, &all, &nall, err);
+    rc = rc ? rc : rc2;
     free(mine);
-    free(cnts);
-    free(dsp);
-    free(buf);
+    if (!rc && d->rank == root) {
+        const char *r = all;
+        if (!whole && !(d->global = output_world(d, r, nall, rsz)))
+            rc = clab_error_set(err, CLAB_ENOMEM, "mpi: out of memory for the whole world");
+        for (size_t k = 0; whole && k < nall; k++) {
+            uint64_t i;
+            double s[CLAB_MPI_STATE];
+            memcpy(&i, r + k * rsz, sizeof i);
+            memcpy(s, r + k * rsz + sizeof i, sizeof s);
+            clab_mpi_unpack(&d->global->bodies[i], s);
+        }
+        if (!rc) {
+            d->global->t = d->local->t;
+            d->global->step = d->local->step;
+        }
+    }
+    free(all);
     return clab_mpi_agree(d, rc, NULL, err);
 }

@@ -303,6 +303,7 @@ static int bench_mpi(int argc, char **argv)
     clab_options opt;
     clab_options_init(&opt);
     double h = 0.0;
+    const double rss0 = clab_mpi_rss(); /* the memory report's start (clab_mpi_print_memory) */
     clab_world *w = make_world(&o, which, rank, &opt, &h, &err);
     int rc = w ? CLAB_OK : (err.status ? err.status : CLAB_EINVAL);
     if (o.h > 0.0) h = o.h;
@@ -328,6 +329,7 @@ static int bench_mpi(int argc, char **argv)
         rc = clab_mpi_domain_create(&d, MPI_COMM_WORLD, w, o.grid, o.balance, o.skin > 0.0 ? o.skin : 0.1 * Rmax, envelope,
                                     &err);
         w = NULL; /* the domain's */
+        if (!rc) clab_mpi_domain_release(d); /* rank 0 too holds no whole world between outputs */
         if (!rc) rc = clab_mpi_sim_create(&ms, d, o.backend, h, &opt, &err);
         if (!rc && rank == 0)
             printf("  %s: %zu bodies (%ld moving) on %d rank(s), grid %dx%dx%d, %s backend, h %g, %ld steps\n", which, nb,
@@ -344,6 +346,7 @@ static int bench_mpi(int argc, char **argv)
         if (!rc && o.ckpt[0] && from >= at) rc = clab_mpi_checkpoint_write(ms, o.ckpt, &err);
         const double sec = MPI_Wtime() - t0;
         const long ran = d ? d->local->step - from : 0;
+        if (!rc) clab_mpi_print_memory(d, rss0);
         if (!rc) rc = clab_mpi_gather(d, 0, &err);
         if (!rc) {
             print_traffic(d);

@@ -1,9 +1,11 @@
 ## the MPI domain decomposition (mpi/; only with ./configure --with-mpi): tests/test_mpi.sh runs
 ## tests/test_mpi and contactlab bench under mpirun on 1 to 4 ranks, the others contactlab run
-## and the DVI Gauss-Seidel across ranks. make check-mpi runs them alone (the CI's MPI stage).
+## and the DVI Gauss-Seidel across ranks, the migration on grids of 2 and 3 axes. make
+## check-mpi runs them alone (the CI's MPI stage).
 clab_mpi_tests = tests/test_mpi.sh
 clab_mpi_tests += tests/test_mpi_run.sh
 clab_mpi_tests += tests/test_mpi_gs.sh
+clab_mpi_tests += tests/test_mpi_mig.sh
 EXTRA_DIST += tests/test_mpi.c $(clab_mpi_tests)
 if HAVE_MPI
 check_PROGRAMS += tests/test_mpi

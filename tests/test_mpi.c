@@ -18,6 +18,7 @@
 
 #include "clab_backend_keyed.h"
 #include "clab_mpi.h"
+#include "mpi_internal.h"
 
 static int rank_ = 0, fails_ = 0;
 
@@ -104,14 +105,15 @@ static int across(int nrows, int drop, uint64_t *hash, int *owners, long *rebuil
         rc = clab_mpi_sim_step(ms, &err);
         if (!rc && drop && d->traffic.rebuilds != before)
             clab_backend_keyed_of(ms->sim->type)->import_state(ms->sim->self, NULL, 0, &err);
-        if (d->lid[1] >= 0 && d->mine[d->lid[1]]) owned |= 1u << rank_;
+        const size_t k1 = clab_mpi_local_index(d, 1);
+        if (k1 != SIZE_MAX && d->mine[k1]) owned |= 1u << rank_;
     }
     if (!rc) rc = clab_mpi_gather(d, 0, &err);
     if (rc) fprintf(stderr, "rank %d: %s\n", rank_, err.msg);
     unsigned all = 0;
     MPI_Allreduce(&owned, &all, 1, MPI_UNSIGNED, MPI_BOR, MPI_COMM_WORLD);
     *owners = __builtin_popcount(all);
-    *hash = rc ? 0 : clab_mpi_state_hash(d->global);
+    *hash = rc || !d->global ? 0 : clab_mpi_state_hash(d->global); /* (rank 0's) */
     *rebuilds = d ? d->traffic.rebuilds : 0;
     clab_mpi_sim_destroy(ms);
     clab_mpi_domain_destroy(d);
