@@ -10,5 +10,12 @@ tests_test_mpi_LDADD = $(CLAB_LDADD) $(MPI_LIBS)
 TESTS += tests/test_mpi.sh
 check-mpi:
 	$(MAKE) $(AM_MAKEFLAGS) contactlab
-	$(MAKE) $(AM_MAKEFLAGS) check check_PROGRAMS=tests/test_mpi TESTS=tests/test_mpi.sh
+	$(MAKE) $(AM_MAKEFLAGS) check check_PROGRAMS=tests/test_mpi TESTS='tests/test_mpi.sh tests/test_mpi_bench.sh'
+endif
+## contactlab bench --mpi: the scaling runs on 1 and 2 ranks (with MPI), its refusal (without)
+EXTRA_DIST += tests/test_mpi_bench.sh tests/test_bench_mpi_plain.sh
+if HAVE_MPI
+TESTS += tests/test_mpi_bench.sh
+else
+TESTS += tests/test_bench_mpi_plain.sh
 endif
