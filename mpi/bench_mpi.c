@@ -27,56 +27,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bench.h"
 #include "bench_lammps.h"
 #include "bench_model.h"
 #include "bench_mpi.h"
+#include "bench_mpi_internal.h"
 #include "bench_pile_lammps.h"
 #include "chute_data.h"
 #include "clab_mpi.h"
 #include "xp.h"
 #include "xp_mpi.h"
-
-#define BM_MAX_P 8   /* rank counts a run */
-#define BM_MAX_RANK 64 /* ranks read from a CSV */
-
-typedef struct bm_opts {
-    bench_ctx c; /* out, quick, data_dir, repeat, lammps */
-    int ranks[BM_MAX_P], nranks;
-    long steps;
-    int nx;
-    bench_net net;
-    double project_n; /* 0: the measured world's moving bodies */
-    int project[8], nproject;
-    bench_rebuild_model rebuild;
-    const char *rebuild_name;
-    int run[2]; /* chute, pile */
-} bm_opts;
-
-/* one rank's row of the MPI bench's --csv */
-typedef struct bm_rank {
-    double owned, local, ghosts, replicated, fwd_bytes, fwd_msg, re_bytes, re_msg, reductions, exchange, assign, rss,
-        reach;
-} bm_rank;
-
-/* one MPI run, as its CSV gives it */
-typedef struct bm_mpi {
-    double seconds;
-    long steps, rebuilds, moving;
-    int grid[3], nrank;
-    char hash[20];
-    bm_rank r[BM_MAX_RANK];
-} bm_mpi;
-
-/* the best runs of each code at one P */
-typedef struct bm_point {
-    int P;
-    double omp, mpi, lmp; /* seconds, INFINITY: none */
-    uint64_t omp_hash;
-    bm_mpi best;          /* the fastest MPI run's figures */
-} bm_point;
 
 static void usage(FILE *f)
 {
@@ -332,12 +295,28 @@ static void lmp_prepare(const bm_opts *o, const char *which, const char *data_di
     }
     if (!lc->mpi) printf("  LAMMPS %s has no MPI: run on 1 process only\n", lc->version);
     if (strcmp(which, "chute") == 0) {
-        char src[2048], link[2048], abs[4096];
-        snprintf(src, sizeof src, "%s/data.chute", data_dir);
+        /* data.chute and in.chute in the data's folder (--data may name the file) */
+        char folder[2048], src[2100], link[2100], abs[4096];
+        struct stat st;
+        snprintf(folder, sizeof folder, "%s", data_dir);
+        if (stat(folder, &st) == 0 && S_ISREG(st.st_mode)) {
+            char *slash = strrchr(folder, '/');
+            if (slash) *slash = '\0';
+        }
+        snprintf(src, sizeof src, "%s/data.chute", folder);
+        snprintf(link, sizeof link, "%s/in.chute", folder);
+        if (stat(src, &st) != 0 || stat(link, &st) != 0) {
+            printf("  LAMMPS not run: no data.chute and in.chute in %s\n", folder);
+            return;
+        }
+        snprintf(in, n, "%s", link);
         snprintf(link, sizeof link, "%s/data.chute", dir);
         remove(link);
-        if (!realpath(src, abs) || symlink(abs, link) != 0) return;
-        snprintf(in, n, "%s/in.chute", data_dir);
+        if (!realpath(src, abs) || symlink(abs, link) != 0) {
+            printf("  LAMMPS not run: cannot link %s into %s\n", src, dir);
+            in[0] = '\0';
+            return;
+        }
     } else {
         /* the pile's spheres as the ranks start them: radius R, density from the mass */
         double R = 0.0, rho = 0.0;
@@ -352,111 +331,68 @@ static void lmp_prepare(const bm_opts *o, const char *which, const char *data_di
     printf("  LAMMPS %s: mpirun -np P lmp -in %s\n", lc->version, in);
 }
 
-/* ---- the figures ---- */
-
-static double mean_rank(const bm_mpi *m, size_t off)
+/* the runs: at each P the three codes in turn, repeated; the best of each into pt; 1 when a run
+ * failed or the end states differ */
+static int take_turns(const bm_opts *o, const char *which, const char *exe, const char *out, const char *data,
+                      const clab_world *w, const clab_options *opt, double h, const char *ldir, const char *in,
+                      const bench_lammps_caps *lc, bm_point *pt)
 {
-    double s = 0.0;
-    for (int q = 0; q < m->nrank; q++) s += *(const double *)((const char *)&m->r[q] + off);
-    return m->nrank ? s / m->nrank : 0.0;
-}
-
-static double max_rank(const bm_mpi *m, size_t off)
-{
-    double s = 0.0;
-    for (int q = 0; q < m->nrank; q++) s = fmax(s, *(const double *)((const char *)&m->r[q] + off));
-    return s;
-}
-
-#define RMEAN(m, f) mean_rank(m, offsetof(bm_rank, f))
-#define RMAX(m, f) max_rank(m, offsetof(bm_rank, f))
-
-/* the model's inputs from the measured runs (the one-rank run and the largest P), bench_model.h */
-static int measure(const bm_point *pt, int np, const clab_world *w, bench_mpi_measured *m)
-{
-    const bm_point *one = NULL, *big = NULL;
-    for (int k = 0; k < np; k++) {
-        if (pt[k].P == 1 && isfinite(pt[k].mpi)) one = &pt[k];
-        if (pt[k].P > 1 && isfinite(pt[k].mpi) && (!big || pt[k].P > big->P)) big = &pt[k];
+    clab_error err;
+    clab_error_clear(&err);
+    for (int k = 0; k < o->nranks; k++) {
+        memset(&pt[k], 0, sizeof pt[k]);
+        pt[k].P = o->ranks[k];
+        pt[k].omp = pt[k].mpi = pt[k].lmp = INFINITY;
     }
-    if (!one) return -1;
-    memset(m, 0, sizeof *m);
-    const bm_mpi *a = &one->best;
-    m->N = (double)a->moving;
-    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY}, Rmax = 0.0;
-    for (size_t i = 0; i < w->nbodies; i++) {
-        const clab_body *b = &w->bodies[i];
-        if (b->fixed) continue;
-        const double x[3] = {b->r.x, b->r.y, b->r.z};
-        for (int k = 0; k < 3; k++) {
-            lo[k] = fmin(lo[k], x[k]);
-            hi[k] = fmax(hi[k], x[k]);
+    int status = 0, same = 1;
+    uint64_t hash0 = 0;
+    for (int r = 0; r < o->c.repeat && !status; r++)
+        for (int k = 0; k < o->nranks && !status; k++) {
+            bm_point *p = &pt[k];
+            double sec = 0.0;
+            uint64_t hash = 0;
+            if (omp_run(w, opt, h, o->steps, p->P, &sec, &hash, &err)) {
+                fprintf(stderr, "contactlab bench --mpi %s: the OpenMP run: %s\n", which, err.msg);
+                status = 1;
+                break;
+            }
+            p->omp = fmin(p->omp, sec);
+            p->omp_hash = hash;
+            if (r == 0 && k == 0) hash0 = hash;
+            same = same && hash == hash0;
+            bm_mpi m;
+            if (mpi_run(o, exe, out, which, data, p->P, &m)) {
+                status = 1;
+                break;
+            }
+            char hx[20];
+            snprintf(hx, sizeof hx, "%016llx", (unsigned long long)hash0);
+            same = same && strcmp(m.hash, hx) == 0;
+            if (m.seconds < p->mpi) {
+                p->mpi = m.seconds;
+                p->best = m;
+            }
+            bench_lammps_out lo;
+            char lt[32] = "not run";
+            if (in[0] && (p->P == 1 || lc->mpi) && lmp_run(ldir, in, which, o->steps, p->P, &lo) == 0) {
+                p->lmp = fmin(p->lmp, lo.loop);
+                snprintf(lt, sizeof lt, "%.3f s", lo.loop);
+            }
+            printf("  run %d, P = %d: OpenMP %.3f s (end state %016llx), MPI %.3f s (%s), LAMMPS %s\n", r + 1, p->P, sec,
+                   (unsigned long long)hash, m.seconds, m.hash, lt);
+            fflush(stdout);
         }
-        Rmax = fmax(Rmax, clab_shape_bound_radius(&b->shape));
-    }
-    for (int k = 0; k < 3; k++) {
-        m->periodic[k] = w->periodic.on[k];
-        m->L[k] = m->periodic[k] ? w->periodic.hi[k] - w->periodic.lo[k] : fmax(hi[k] - lo[k], 2.0 * Rmax);
-    }
-    m->width = a->r[0].reach + Rmax;
-    const double steps = (double)a->steps;
-    m->interval = a->rebuilds > 0 ? steps / (double)a->rebuilds : 0.0;
-    m->reductions = a->r[0].reductions;
-    m->c = (a->seconds - a->r[0].exchange - (double)a->rebuilds * a->r[0].assign) / (steps * m->N);
-    m->assign_a = a->r[0].assign / m->N;
-    m->ghost_scale = 1.0;
-    m->bytes_ghost = 13.0 * sizeof(double);
-    m->collectives = 4.0;
-    m->gather_bytes = 112.0;
-    if (!big) return 0;
-    const bm_mpi *b = &big->best;
-    const int P = big->P;
-    double ghosts = 0.0, fwd = 0.0, re = 0.0, re_msg = 0.0;
-    for (int q = 0; q < b->nrank; q++) {
-        ghosts += b->r[q].ghosts;
-        fwd += b->r[q].fwd_bytes;
-        re += b->r[q].re_bytes;
-        re_msg += b->r[q].re_msg;
-    }
-    double shell, nb;
-    bench_mpi_shell(m->L, m->periodic, b->grid, m->width, &shell, &nb);
-    const double model = shell * m->N / (m->L[0] * m->L[1] * m->L[2]) * P;
-    if (model > 0.0 && ghosts > 0.0) m->ghost_scale = ghosts / model;
-    if (ghosts > 0.0) m->bytes_ghost = fwd / ghosts;
-    if (b->rebuilds > 0) {
-        const double per_rebuild = (double)b->steps / (double)b->rebuilds;
-        /* each rank sends its records to the P - 1 others: the gathered total is the sum / (P - 1) */
-        m->gather_bytes = re * per_rebuild / (P - 1) / m->N;
-        /* an allgather counts 2 (P - 1) messages a rank (its counts, its records): 2 collectives */
-        m->collectives = re_msg / b->nrank * per_rebuild / (P - 1);
-    }
-    /* the assignment: N (a + b P), from its times at 1 and P ranks (the slowest rank), b >= 0 */
-    const double tb = RMAX(b, assign) / m->N, ta = a->r[0].assign / m->N;
-    m->assign_b = fmax(0.0, (tb - ta) / (P - 1));
-    m->assign_a = fmax(0.0, ta - m->assign_b);
-    return 0;
+    if (status) return status;
+    printf("  end states (FNV-1a 64 of r e rdot wbar): %s across every P of the OpenMP and the MPI runs (%016llx)\n",
+           same ? "the same to the bit" : "DIFFERENT", (unsigned long long)hash0);
+    if (!same) status = 1;
+    return status;
 }
 
-/* ---- one benchmark ---- */
-
+/* the three CSVs the benchmarks' rows go to */
 typedef struct bm_files {
     FILE *scaling, *traffic, *projection;
 } bm_files;
-
-static void print_row(FILE *csv, const char *which, const char *code, int P, long moving, long steps, double sec,
-                      double sec1, double lmp, const char *hash, const bm_mpi *m)
-{
-    const double ps = (double)moving * (double)steps, ns = 1e9 * sec / ps;
-    char rate[32] = "-";
-    if (isfinite(lmp)) snprintf(rate, sizeof rate, "%.3g", lmp / sec);
-    printf("  %-20s %3d  %10.1f  %8.3g  %8s  %s\n", code, P, ns, sec1 / sec, rate, hash);
-    fprintf(csv, "%s,%s,%d,%ld,%ld,%.6g,%.6g,%.4g,%s,%s,", which, code, P, moving, steps, sec, ns, sec1 / sec,
-            isfinite(lmp) ? rate : "", hash);
-    if (m)
-        fprintf(csv, "%.6g,%.4g,%.6g,%.4g,%.4g,%.4g,%.0f\n", RMEAN(m, fwd_bytes), RMEAN(m, fwd_msg), RMEAN(m, re_bytes),
-                RMEAN(m, re_msg), RMEAN(m, reductions), RMAX(m, exchange), RMAX(m, rss));
-    else fprintf(csv, ",,,,,,\n");
-}
 
 static int run_one(const bm_opts *o, const char *which, const char *exe, const char *out, bm_files *fl)
 {
@@ -489,131 +425,18 @@ static int run_one(const bm_opts *o, const char *which, const char *exe, const c
     for (int k = 0; k < o->nranks; k++) printf(" %d", o->ranks[k]);
     printf("; load %.2f\n", bench_load1());
     /* LAMMPS: a folder of its own for the input and logs */
-    char ldir[1200], in[1400];
+    char ldir[1200], in[2100];
     snprintf(ldir, sizeof ldir, "%s/mpi-lammps-%s-%ld", out, which, moving);
     bench_lammps_caps lc;
     lmp_prepare(o, which, data, w, h, ldir, in, sizeof in, &lc);
     fflush(stdout);
     bm_point pt[BM_MAX_P];
-    for (int k = 0; k < o->nranks; k++) {
-        memset(&pt[k], 0, sizeof pt[k]);
-        pt[k].P = o->ranks[k];
-        pt[k].omp = pt[k].mpi = pt[k].lmp = INFINITY;
+    int status = take_turns(o, which, exe, out, data, w, &opt, h, ldir, in, &lc, pt);
+    if (!status) {
+        bm_report_scaling(o, which, moving, pt, fl->scaling);
+        bm_report_traffic(o, which, pt, fl->traffic);
+        bm_report_projection(o, which, pt, w, fl->projection);
     }
-    int status = 0, same = 1;
-    uint64_t hash0 = 0;
-    for (int r = 0; r < c.repeat && !status; r++)
-        for (int k = 0; k < o->nranks && !status; k++) {
-            bm_point *p = &pt[k];
-            double sec = 0.0;
-            uint64_t hash = 0;
-            if (omp_run(w, &opt, h, o->steps, p->P, &sec, &hash, &err)) {
-                fprintf(stderr, "contactlab bench --mpi %s: the OpenMP run: %s\n", which, err.msg);
-                status = 1;
-                break;
-            }
-            p->omp = fmin(p->omp, sec);
-            p->omp_hash = hash;
-            if (r == 0 && k == 0) hash0 = hash;
-            same = same && hash == hash0;
-            bm_mpi m;
-            if (mpi_run(o, exe, out, which, data, p->P, &m)) {
-                status = 1;
-                break;
-            }
-            char hx[20];
-            snprintf(hx, sizeof hx, "%016llx", (unsigned long long)hash0);
-            same = same && strcmp(m.hash, hx) == 0;
-            if (m.seconds < p->mpi) {
-                p->mpi = m.seconds;
-                p->best = m;
-            }
-            bench_lammps_out lo;
-            char lt[32] = "not run";
-            if (in[0] && (p->P == 1 || lc.mpi) && lmp_run(ldir, in, which, o->steps, p->P, &lo) == 0) {
-                p->lmp = fmin(p->lmp, lo.loop);
-                snprintf(lt, sizeof lt, "%.3f s", lo.loop);
-            }
-            printf("  run %d, P = %d: OpenMP %.3f s (end state %016llx), MPI %.3f s (%s), LAMMPS %s\n", r + 1, p->P, sec,
-                   (unsigned long long)hash, m.seconds, m.hash, lt);
-            fflush(stdout);
-        }
-    if (status) goto done;
-    printf("  end states (FNV-1a 64 of r e rdot wbar): %s across every P of the OpenMP and the MPI runs (%016llx)\n",
-           same ? "the same to the bit" : "DIFFERENT", (unsigned long long)hash0);
-    if (!same) status = 1;
-    /* the table: ns a particle-step, speedup against the first P, rate against LAMMPS at the same P */
-    printf("  %-20s %3s  %10s  %8s  %8s  %s\n", "code", "P", "ns/p-step", "speedup", "rate/lmp", "end-state hash");
-    const long steps = o->steps;
-    for (int k = 0; k < o->nranks; k++) {
-        const bm_point *p = &pt[k];
-        char hx[20];
-        snprintf(hx, sizeof hx, "%016llx", (unsigned long long)p->omp_hash);
-        print_row(fl->scaling, which, "contactlab-openmp", p->P, moving, steps, p->omp, pt[0].omp, p->lmp, hx, NULL);
-        print_row(fl->scaling, which, "contactlab-mpi", p->P, moving, steps, p->mpi, pt[0].mpi, p->lmp, p->best.hash,
-                  &p->best);
-        if (isfinite(p->lmp))
-            print_row(fl->scaling, which, "lammps-mpirun", p->P, moving, steps, p->lmp, isfinite(pt[0].lmp) ? pt[0].lmp : NAN,
-                      NAN, "", NULL);
-    }
-    printf("  (speedup: against P = %d of the same code; rate/lmp: the code's particle-steps a second over LAMMPS's at "
-           "the same P)\n", pt[0].P);
-    /* the traffic a rank */
-    for (int k = 0; k < o->nranks; k++) {
-        const bm_mpi *m = &pt[k].best;
-        for (int q = 0; q < m->nrank; q++) {
-            const bm_rank *a = &m->r[q];
-            printf("  P = %d (grid %dx%dx%d), rank %d: %.0f owned, %.0f ghosts, %.0f replicated; a step: forward %.0f bytes "
-                   "in %.2f messages, rebuilds %.0f bytes in %.2f messages, %.3g all-reduces; %.3g s in exchanges; "
-                   "peak RSS %.1f MB\n",
-                   pt[k].P, m->grid[0], m->grid[1], m->grid[2], q, a->owned, a->ghosts, a->replicated, a->fwd_bytes,
-                   a->fwd_msg, a->re_bytes, a->re_msg, a->reductions, a->exchange, a->rss / 1e6);
-            fprintf(fl->traffic, "%s,%d,%dx%dx%d,%d,%.0f,%.0f,%.0f,%.0f,%.6g,%.4g,%.6g,%.4g,%.4g,%.4g,%.4g,%.0f\n", which,
-                    pt[k].P, m->grid[0], m->grid[1], m->grid[2], q, a->owned, a->local, a->ghosts, a->replicated,
-                    a->fwd_bytes, a->fwd_msg, a->re_bytes, a->re_msg, a->reductions, a->exchange, a->assign, a->rss);
-        }
-    }
-    /* the projection */
-    bench_mpi_measured mm;
-    if (measure(pt, o->nranks, w, &mm)) {
-        printf("  projection: needs the one-rank run (--ranks 1,...)\n");
-        goto done;
-    }
-    const double N = o->project_n > 0.0 ? o->project_n : mm.N;
-    printf("  projection (a model: doc/mpi.md \"Projection\"): N = %.0f moving bodies; network alpha = %.3g s, beta = "
-           "%.3g bytes/s; rebuild: %s\n"
-           "    measured: c = %.1f ns a body a step (one rank, exchanges and assignments out), shell w = %.3g m (x %.3g "
-           "to match the measured ghosts), %.0f bytes a ghost a step, %.3g all-reduces a step, a rebuild every %.1f "
-           "steps (0: none in the run) gathering %.0f bytes a body in %.3g collectives, assignment N (%.3g + %.3g P) ns\n"
-           "    T(P) = c (N/P + G) + m alpha + b_g G / beta + r 2 alpha ceil(log2 P) + T_rebuild / k\n",
-           N, o->net.alpha, o->net.beta, o->rebuild_name, 1e9 * mm.c, mm.width, mm.ghost_scale, mm.bytes_ghost,
-           mm.reductions, mm.interval, mm.gather_bytes, mm.collectives, 1e9 * mm.assign_a, 1e9 * mm.assign_b);
-    printf("    %6s %-9s %10s %9s %6s %10s %10s %10s %10s %10s %8s %10s\n", "P", "grid", "owned", "ghosts", "msgs",
-           "compute", "forward", "reduce", "rebuild", "total", "speedup", "measured");
-    bench_mpi_point p1;
-    bench_mpi_project(&mm, &o->net, o->rebuild, N, 1, &p1);
-    int list[BM_MAX_P + 8], nl = 0;
-    for (int k = 0; k < o->nranks; k++) list[nl++] = o->ranks[k];
-    for (int k = 0; k < o->nproject; k++) list[nl++] = o->project[k];
-    for (int k = 0; k < nl; k++) {
-        bench_mpi_point p;
-        if (bench_mpi_project(&mm, &o->net, o->rebuild, N, list[k], &p)) continue;
-        double meas = NAN;
-        for (int j = 0; j < o->nranks && N == mm.N; j++)
-            if (pt[j].P == list[k] && k < o->nranks) meas = pt[j].mpi / (double)steps;
-        char grid[32];
-        snprintf(grid, sizeof grid, "%dx%dx%d", p.grid[0], p.grid[1], p.grid[2]);
-        printf("    %6d %-9s %10.0f %9.0f %6.3g %8.3g s %8.3g s %8.3g s %8.3g s %8.3g s %8.3g", p.P, grid, p.owned,
-               p.ghosts, p.neighbors, p.t_compute, p.t_forward, p.t_reduce, p.t_rebuild, p.t_total,
-               p1.t_total / p.t_total);
-        if (isfinite(meas)) printf(" %8.3g s", meas);
-        printf("\n");
-        fprintf(fl->projection, "%s,%.0f,%d,%s,%.6g,%.6g,%.4g,%.6g,%.6g,%.6g,%.6g,%.6g,%.4g,", which, N, p.P, grid, p.owned,
-                p.ghosts, p.neighbors, p.t_compute, p.t_forward, p.t_reduce, p.t_rebuild, p.t_total, p1.t_total / p.t_total);
-        if (isfinite(meas)) fprintf(fl->projection, "%.6g\n", meas);
-        else fprintf(fl->projection, "\n");
-    }
-done:
     fflush(stdout);
     clab_world_destroy(w);
     clab_options_free(&opt);
