@@ -248,8 +248,8 @@ static int mpi_run(const bm_opts *o, const char *exe, const char *out, const cha
     remove(csv);
     const int st = bench_run_in(out, av, log);
     if (st != 0 || read_mpi_csv(csv, m)) {
-        fprintf(stderr, "contactlab bench --mpi: mpirun -np %d contactlab bench %s failed (exit %d); its output: %s\n", P,
-                which, st, log);
+        fprintf(stderr, "contactlab bench --mpi: mpirun -np %d contactlab bench %s failed (exit %d%s); its output: %s\n", P,
+                which, st, st == 127 ? ": mpirun not found (Debian: openmpi-bin)" : "", log);
         return -1;
     }
     return 0;

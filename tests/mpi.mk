@@ -10,12 +10,17 @@ tests_test_mpi_LDADD = $(CLAB_LDADD) $(MPI_LIBS)
 TESTS += tests/test_mpi.sh
 check-mpi:
 	$(MAKE) $(AM_MAKEFLAGS) contactlab
-	$(MAKE) $(AM_MAKEFLAGS) check check_PROGRAMS=tests/test_mpi TESTS='tests/test_mpi.sh tests/test_mpi_bench.sh'
+	$(MAKE) $(AM_MAKEFLAGS) check check_PROGRAMS='tests/test_mpi tests/test_mpi_bench_model' TESTS='tests/test_mpi.sh tests/test_mpi_bench.sh tests/test_mpi_bench_model'
 endif
-## contactlab bench --mpi: the scaling runs on 1 and 2 ranks (with MPI), its refusal (without)
-EXTRA_DIST += tests/test_mpi_bench.sh tests/test_bench_mpi_plain.sh
+## contactlab bench --mpi: the scaling runs on 1 and 2 ranks and its projection's formulas (with
+## MPI), its refusal (without)
+EXTRA_DIST += tests/test_mpi_bench.sh tests/test_bench_mpi_plain.sh tests/test_mpi_bench_model.c
 if HAVE_MPI
-TESTS += tests/test_mpi_bench.sh
+TESTS += tests/test_mpi_bench.sh tests/test_mpi_bench_model
+check_PROGRAMS += tests/test_mpi_bench_model
+tests_test_mpi_bench_model_SOURCES = tests/test_mpi_bench_model.c mpi/bench_model.c $(clab_mpi_sources)
+tests_test_mpi_bench_model_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/mpi $(MPI_CFLAGS)
+tests_test_mpi_bench_model_LDADD = $(CLAB_LDADD) $(MPI_LIBS)
 else
 TESTS += tests/test_bench_mpi_plain.sh
 endif
