@@ -485,8 +485,8 @@ int clab_bench_mpi_launch(int argc, char **argv)
                   "benchmark,code,ranks,moving,steps,seconds,ns_per_particle_step,speedup,rate_vs_lammps,end_state_hash,"
                   "fwd_bytes_per_step,fwd_messages_per_step,rebuild_bytes_per_step,rebuild_messages_per_step,"
                   "reductions_per_step,exchange_s,peak_rss_bytes\n");
-    fprintf(f[1], "# a row a rank of the fastest MPI run of each P; per step: over the steps run; assign_s: one assignment "
-                  "of the bodies to the ranks, timed after the run\n"
+    fprintf(f[1], "# a row a rank of the fastest MPI run of each P; per step: over the steps run; assign_s: an assignment "
+                  "of the bodies to the ranks, the fastest of 3 timed after the run\n"
                   "benchmark,ranks,grid,rank,owned,local,ghosts,replicated,fwd_bytes_per_step,fwd_messages_per_step,"
                   "rebuild_bytes_per_step,rebuild_messages_per_step,reductions_per_step,exchange_s,assign_s,"
                   "peak_rss_bytes\n");

@@ -19,6 +19,13 @@ static double mean_rank(const bm_mpi *m, size_t off)
     return m->nrank ? s / m->nrank : 0.0;
 }
 
+static double min_rank(const bm_mpi *m, size_t off)
+{
+    double s = INFINITY;
+    for (int q = 0; q < m->nrank; q++) s = fmin(s, *(const double *)((const char *)&m->r[q] + off));
+    return s;
+}
+
 static double max_rank(const bm_mpi *m, size_t off)
 {
     double s = 0.0;
@@ -28,6 +35,7 @@ static double max_rank(const bm_mpi *m, size_t off)
 
 #define RMEAN(m, f) mean_rank(m, offsetof(bm_rank, f))
 #define RMAX(m, f) max_rank(m, offsetof(bm_rank, f))
+#define RMIN(m, f) min_rank(m, offsetof(bm_rank, f))
 
 /* the model's inputs from the measured runs (the one-rank run and the largest P), bench_model.h */
 static int measure(const bm_point *pt, int np, const clab_world *w, bench_mpi_measured *m)
@@ -88,8 +96,9 @@ static int measure(const bm_point *pt, int np, const clab_world *w, bench_mpi_me
         /* an allgather counts 2 (P - 1) messages a rank (its counts, its records): 2 collectives */
         m->collectives = re_msg / b->nrank * per_rebuild / (P - 1);
     }
-    /* the assignment: N (a + b P), from its times at 1 and P ranks (the slowest rank), b >= 0 */
-    const double tb = RMAX(b, assign) / m->N, ta = a->r[0].assign / m->N;
+    /* the assignment: N (a + b P), from its times at 1 and P ranks (every rank assigns all N: the
+     * fastest rank's, the least disturbed by the host), b >= 0 */
+    const double tb = RMIN(b, assign) / m->N, ta = a->r[0].assign / m->N;
     m->assign_b = fmax(0.0, (tb - ta) / (P - 1));
     m->assign_a = fmax(0.0, ta - m->assign_b);
     return 0;

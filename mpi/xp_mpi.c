@@ -68,7 +68,7 @@ static void usage(FILE *f)
                "  --check          also run the steps on rank 0 alone (clab_sim) and compare bit for bit\n"
                "  --state FILE     rank 0 writes the end state: 13 doubles a body (r, e, rdot, wbar), global order\n"
                "  --csv FILE       rank 0 writes the run's figures, a row a rank: time, hash, local bodies, traffic\n"
-               "                   per step, time in exchanges, one assignment's time, peak memory (bench --mpi reads it)\n");
+               "                   per step, time in exchanges, an assignment's time, peak memory (bench --mpi reads it)\n");
 }
 
 static int parse(int argc, char **argv, mpi_opts *o, const char **which)
@@ -284,16 +284,20 @@ static void rank_figures(const clab_mpi_domain *d, double *f)
     f[F_PEAK_RSS] = bench_peak_rss_bytes();
 }
 
-/* the wall time of one assignment of the bodies to the ranks from d->global (what a rebuild
- * computes besides its gathers: owners, the local world, the exchange lists; O(N P)), after the
- * run (it redoes the local world); NAN when it fails. Not collective. */
+/* the wall time of an assignment of the bodies to the ranks from d->global (what a rebuild
+ * computes besides its gathers: owners, the local world, the exchange lists; O(N P)): the fastest
+ * of 3, after the run (it redoes the local world); NAN when it fails. Not collective. */
 static double time_assign(clab_mpi_domain *d)
 {
     clab_error e;
     clab_error_clear(&e);
-    const double t0 = MPI_Wtime();
-    const int rc = clab_mpi_assign(d, &e);
-    return rc ? NAN : MPI_Wtime() - t0;
+    double best = INFINITY;
+    for (int k = 0; k < 3; k++) {
+        const double t0 = MPI_Wtime();
+        if (clab_mpi_assign(d, &e)) return NAN;
+        best = fmin(best, MPI_Wtime() - t0);
+    }
+    return best;
 }
 
 /* the traffic of every rank, per step, on rank 0 (all: F_N figures a rank) */
@@ -406,7 +410,7 @@ static int bench_mpi(int argc, char **argv)
         const long ran = d ? d->local->step - from : 0;
         if (!rc) rc = clab_mpi_gather(d, 0, &err);
         if (!rc) {
-            /* every rank's figures on rank 0, then one assignment timed on each (it redoes the local world) */
+            /* every rank's figures on rank 0, then the assignment timed on each (it redoes the local world) */
             double mine[F_N];
             rank_figures(d, mine);
             mine[F_T_ASSIGN] = time_assign(d);
