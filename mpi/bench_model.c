@@ -38,16 +38,16 @@ void bench_mpi_shell(const double L[3], const int periodic[3], const int grid[3]
 
 double bench_rebuild_allgather(const bench_mpi_measured *m, const bench_net *net, const bench_mpi_point *p)
 {
-    const double P = p->P, assign = p->N * (m->assign_a + m->assign_b * P);
+    const double P = p->P, assign = p->N * (m->rebuild_a + m->rebuild_b * P);
     if (p->P == 1) return assign;
     return m->collectives * net->alpha * log2_ceil(p->P) + (P - 1.0) / P * p->N * m->gather_bytes / net->beta + assign;
 }
 
 double bench_rebuild_neighbors(const bench_mpi_measured *m, const bench_net *net, const bench_mpi_point *p)
 {
-    const double assign = (p->owned + p->ghosts) * (m->assign_a + m->assign_b);
+    const double assign = (p->owned + p->ghosts) * (m->rebuild_a + m->rebuild_b);
     if (p->P == 1) return assign;
-    return 2.0 * p->neighbors * net->alpha + p->ghosts * m->gather_bytes / net->beta + assign;
+    return (2.0 * p->neighbors + log2_ceil(p->P)) * net->alpha + p->ghosts * m->rebuild_bytes_ghost / net->beta + assign;
 }
 
 int bench_mpi_project(const bench_mpi_measured *m, const bench_net *net, bench_rebuild_model rebuild, double N, int P,

@@ -8,7 +8,7 @@
  *        + T_rebuild(P) / k                               a rebuild every k steps
  *
  * c: the one-rank compute time a moving body a step (measured: the run's time less its
- * exchanges and its assignments); G(P): the ghosts of a brick, the shell of width w (the reach
+ * exchanges and its rebuilds' computing); G(P): the ghosts of a brick, the shell of width w (the reach
  * plus the largest bounding radius) around a brick of the grid clab_mpi_grid chooses for P,
  * filled at the bodies' mean density, scaled by what was measured against the same shell on the
  * measured grid; m(P): the neighbour bricks within w; b_g: bytes a ghost a step (measured, 104);
@@ -33,7 +33,9 @@ typedef struct bench_mpi_measured {
     double interval;     /* steps between rebuilds (0: none) */
     double gather_bytes; /* bytes gathered a moving body a rebuild (states and keyed records) */
     double collectives;  /* collectives a rebuild (each allgather: its counts, then the records) */
-    double assign_a, assign_b; /* a rebuild's assignment on a rank: N (assign_a + assign_b P) [s] */
+    double rebuild_bytes_ghost; /* bytes a rank sends a rebuild, a ghost it holds (the migration's) */
+    double rebuild_a, rebuild_b; /* a rebuild's computing on a rank (owners, the local world, the keyed
+                                  * records): N (rebuild_a + rebuild_b P) [s] */
 } bench_mpi_measured;
 
 /* the network: a message of n bytes costs alpha + n / beta */
@@ -57,9 +59,9 @@ typedef double (*bench_rebuild_model)(const bench_mpi_measured *m, const bench_n
  * allgather by recursive doubling: alpha log2 P + (P-1)/P n / beta) and assigns all N:
  * collectives alpha ceil(log2 P) + (P-1)/P N gather_bytes / beta + N (a + b P) */
 double bench_rebuild_allgather(const bench_mpi_measured *m, const bench_net *net, const bench_mpi_point *p);
-/* migration with the neighbours only: 2 messages a neighbour, the shell's states and records
- * (G gather_bytes) each way, the assignment over the local bodies: 2 m alpha + G gather_bytes /
- * beta + (N/P + G)(a + b) */
+/* migration with the neighbours only: the counts (an all-to-all, alpha ceil(log2 P)), 2 messages
+ * a neighbour, the shell's bodies and records (G rebuild_bytes_ghost), the local bodies' computing:
+ * 2 m alpha + alpha ceil(log2 P) + G rebuild_bytes_ghost / beta + (N/P + G)(a + b) */
 double bench_rebuild_neighbors(const bench_mpi_measured *m, const bench_net *net, const bench_mpi_point *p);
 
 /* the shell of width w around a brick of grid g over the box L (periodic axes: two faces each;

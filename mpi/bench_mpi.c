@@ -216,7 +216,7 @@ static int read_mpi_csv(const char *path, bm_mpi *m)
         snprintf(m->hash, sizeof m->hash, "%s", fld[9]);
         bm_rank *r = &m->r[m->nrank++];
         double *v[] = {&r->owned,  &r->local,      &r->ghosts,   &r->replicated, &r->fwd_bytes, &r->fwd_msg, &r->re_bytes,
-                       &r->re_msg, &r->reductions, NULL,         NULL,           NULL,          &r->exchange, &r->assign,
+                       &r->re_msg, &r->reductions, NULL,         NULL,           NULL,          &r->exchange, &r->rebuild,
                        &r->rss,    &r->reach};
         for (int k = 0; k < 16; k++)
             if (v[k]) *v[k] = atof(fld[11 + k]);
@@ -485,10 +485,10 @@ int clab_bench_mpi_launch(int argc, char **argv)
                   "benchmark,code,ranks,moving,steps,seconds,ns_per_particle_step,speedup,rate_vs_lammps,end_state_hash,"
                   "fwd_bytes_per_step,fwd_messages_per_step,rebuild_bytes_per_step,rebuild_messages_per_step,"
                   "reductions_per_step,exchange_s,peak_rss_bytes\n");
-    fprintf(f[1], "# a row a rank of the fastest MPI run of each P; per step: over the steps run; assign_s: an assignment "
-                  "of the bodies to the ranks, the fastest of 3 timed after the run\n"
+    fprintf(f[1], "# a row a rank of the fastest MPI run of each P; per step: over the steps run; rebuild_compute_s: a "
+                  "rebuild's computing (the mean step with a rebuild less the mean without, exchanges out)\n"
                   "benchmark,ranks,grid,rank,owned,local,ghosts,replicated,fwd_bytes_per_step,fwd_messages_per_step,"
-                  "rebuild_bytes_per_step,rebuild_messages_per_step,reductions_per_step,exchange_s,assign_s,"
+                  "rebuild_bytes_per_step,rebuild_messages_per_step,reductions_per_step,exchange_s,rebuild_compute_s,"
                   "peak_rss_bytes\n");
     fprintf(f[2], "# the time a step at P ranks (bench_model.h): T(P) = c (N/P + G) + m alpha + b_g G / beta + r 2 alpha "
                   "ceil(log2 P) + T_rebuild / k; alpha = %.6g s, beta = %.6g bytes/s; rebuild model: %s; measured_s: the "

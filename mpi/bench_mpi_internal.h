@@ -28,8 +28,9 @@ typedef struct bm_opts {
 
 /* one rank's row of the MPI bench's --csv */
 typedef struct bm_rank {
-    double owned, local, ghosts, replicated, fwd_bytes, fwd_msg, re_bytes, re_msg, reductions, exchange, assign, rss,
-        reach;
+    double owned, local, ghosts, replicated, fwd_bytes, fwd_msg, re_bytes, re_msg, reductions, exchange,
+        rebuild, /* a rebuild's computing [s] (NAN: no rebuild, or no step without one) */
+        rss, reach;
 } bm_rank;
 
 /* one MPI run, as its CSV gives it */

@@ -68,12 +68,15 @@ static int measure(const bm_point *pt, int np, const clab_world *w, bench_mpi_me
     const double steps = (double)a->steps;
     m->interval = a->rebuilds > 0 ? steps / (double)a->rebuilds : 0.0;
     m->reductions = a->r[0].reductions;
-    m->c = (a->seconds - a->r[0].exchange - (double)a->rebuilds * a->r[0].assign) / (steps * m->N);
-    m->assign_a = a->r[0].assign / m->N;
+    /* a rebuild's computing, measured as the extra time of the steps that rebuilt (0: none in the run) */
+    const double re1 = isfinite(a->r[0].rebuild) ? a->r[0].rebuild : 0.0;
+    m->c = (a->seconds - a->r[0].exchange - (double)a->rebuilds * re1) / (steps * m->N);
+    m->rebuild_a = re1 / m->N;
     m->ghost_scale = 1.0;
     m->bytes_ghost = 13.0 * sizeof(double);
     m->collectives = 4.0;
     m->gather_bytes = 112.0;
+    m->rebuild_bytes_ghost = 112.0;
     if (!big) return 0;
     const bm_mpi *b = &big->best;
     const int P = big->P;
@@ -95,12 +98,16 @@ static int measure(const bm_point *pt, int np, const clab_world *w, bench_mpi_me
         m->gather_bytes = re * per_rebuild / (P - 1) / m->N;
         /* an allgather counts 2 (P - 1) messages a rank (its counts, its records): 2 collectives */
         m->collectives = re_msg / b->nrank * per_rebuild / (P - 1);
+        /* what a rank sends a rebuild over the ghosts it holds (the migration's measure) */
+        if (ghosts > 0.0) m->rebuild_bytes_ghost = re * per_rebuild / ghosts;
     }
-    /* the assignment: N (a + b P), from its times at 1 and P ranks (every rank assigns all N: the
-     * fastest rank's, the least disturbed by the host), b >= 0 */
-    const double tb = RMIN(b, assign) / m->N, ta = a->r[0].assign / m->N;
-    m->assign_b = fmax(0.0, (tb - ta) / (P - 1));
-    m->assign_a = fmax(0.0, ta - m->assign_b);
+    /* the computing: N (a + b P), from its times at 1 and P ranks (the fastest rank's, the least
+     * disturbed by the host), b >= 0 */
+    const double tb = RMIN(b, rebuild), ta = m->rebuild_a;
+    if (isfinite(tb) && b->rebuilds > 0) {
+        m->rebuild_b = fmax(0.0, (tb / m->N - ta) / (P - 1));
+        m->rebuild_a = fmax(0.0, ta - m->rebuild_b);
+    }
     return 0;
 }
 
@@ -155,7 +162,7 @@ void bm_report_traffic(const bm_opts *o, const char *which, const bm_point *pt, 
                    a->fwd_msg, a->re_bytes, a->re_msg, a->reductions, a->exchange, a->rss / 1e6);
             fprintf(csv, "%s,%d,%dx%dx%d,%d,%.0f,%.0f,%.0f,%.0f,%.6g,%.4g,%.6g,%.4g,%.4g,%.4g,%.4g,%.0f\n", which,
                     pt[k].P, m->grid[0], m->grid[1], m->grid[2], q, a->owned, a->local, a->ghosts, a->replicated,
-                    a->fwd_bytes, a->fwd_msg, a->re_bytes, a->re_msg, a->reductions, a->exchange, a->assign, a->rss);
+                    a->fwd_bytes, a->fwd_msg, a->re_bytes, a->re_msg, a->reductions, a->exchange, a->rebuild, a->rss);
         }
     }
 }
@@ -171,12 +178,14 @@ void bm_report_projection(const bm_opts *o, const char *which, const bm_point *p
     const double N = o->project_n > 0.0 ? o->project_n : mm.N;
     printf("  projection (a model: doc/mpi.md \"Projection\"): N = %.0f moving bodies; network alpha = %.3g s, beta = "
            "%.3g bytes/s; rebuild: %s\n"
-           "    measured: c = %.1f ns a body a step (one rank, exchanges and assignments out), shell w = %.3g m (x %.3g "
+           "    measured: c = %.1f ns a body a step (one rank, exchanges and rebuilds out), shell w = %.3g m (x %.3g "
            "to match the measured ghosts), %.0f bytes a ghost a step, %.3g all-reduces a step, a rebuild every %.1f "
-           "steps (0: none in the run) gathering %.0f bytes a body in %.3g collectives, assignment N (%.3g + %.3g P) ns\n"
+           "steps (0: none in the run) gathering %.0f bytes a body in %.3g collectives (%.0f bytes a ghost), computing "
+           "N (%.3g + %.3g P) ns\n"
            "    T(P) = c (N/P + G) + m alpha + b_g G / beta + r 2 alpha ceil(log2 P) + T_rebuild / k\n",
            N, o->net.alpha, o->net.beta, o->rebuild_name, 1e9 * mm.c, mm.width, mm.ghost_scale, mm.bytes_ghost,
-           mm.reductions, mm.interval, mm.gather_bytes, mm.collectives, 1e9 * mm.assign_a, 1e9 * mm.assign_b);
+           mm.reductions, mm.interval, mm.gather_bytes, mm.collectives, mm.rebuild_bytes_ghost, 1e9 * mm.rebuild_a,
+           1e9 * mm.rebuild_b);
     printf("    %6s %-9s %10s %9s %6s %10s %10s %10s %10s %10s %8s %10s\n", "P", "grid", "owned", "ghosts", "msgs",
            "compute", "forward", "reduce", "rebuild", "total", "speedup", "measured");
     bench_mpi_point p1;
