@@ -16,6 +16,9 @@
 #include "bench.h"
 #include "chute_data.h"
 #include "xp.h"
+#ifdef CLAB_HAVE_MPI
+#include "bench_mpi.h"
+#endif
 
 /* the benchmarks: add an entry here and a source file bench_<name>.c */
 static const bench_entry benchmarks[] = {
@@ -147,6 +150,8 @@ static void usage(FILE *f)
                "                   pile: timed runs of each thread count, the counts taking turns\n"
                "                   (default 3), and the runs of each code on the pile written for LAMMPS\n"
                "                   (default 3, --quick 1); more repeats ride out a slow spell of a shared host\n"
+               "  --mpi            chute, pile: strong scaling across MPI ranks beside the OpenMP build and LAMMPS\n"
+               "                   (built with --with-mpi; contactlab bench --mpi --help, doc/mpi.md)\n"
                "  --fclib-dir DIR  dvi-pile: write apgd's last timed step as an FCLIB problem into DIR\n"
                "                   (doc/fclib.md)\n"
                "  FILE.hdf5        fclib: the FCLIB problems to solve (default: its own piles and box stack)\n"
@@ -156,6 +161,16 @@ static void usage(FILE *f)
 
 int xp_bench(int argc, char **argv)
 {
+    for (int k = 1; k < argc; k++) /* --mpi: the scaling across ranks (mpi/bench_mpi.c) */
+        if (strcmp(argv[k], "--mpi") == 0) {
+#ifdef CLAB_HAVE_MPI
+            return clab_bench_mpi_launch(argc, argv);
+#else
+            fprintf(stderr, "contactlab bench --mpi: this contactlab is built without MPI; configure it with --with-mpi "
+                            "(./configure --with-mpi, doc/mpi.md) to run the benchmarks across MPI ranks\n");
+            return 2;
+#endif
+        }
     bench_ctx c;
     memset(&c, 0, sizeof c);
     snprintf(c.out, sizeof c.out, "out/bench");

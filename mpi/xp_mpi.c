@@ -6,7 +6,8 @@
  * exchange layer's traffic per step and rank, and the FNV-1a 64 hash of the end state (r, e,
  * rdot, wbar of every body in the global order); --check also runs the same steps on rank 0
  * alone with clab_sim (the one-process path of contactlab bench) and compares the two end
- * states bit for bit; --state FILE writes the end state's doubles (13 a body) for a checksum.
+ * states bit for bit; --state FILE writes the end state's doubles (13 a body) for a checksum;
+ * --csv FILE the run's figures a rank (contactlab bench --mpi, mpi/bench_mpi.c, reads them).
  * Every other command refuses to run on more than one rank, naming itself. */
 #include "config.h"
 
@@ -53,7 +54,7 @@ typedef struct mpi_opts {
     long steps;
     int check, grid[3], nx, balance;
     double skin;
-    char state[1024], ckpt[1024], restart[1024];
+    char state[1024], ckpt[1024], restart[1024], csv[1024];
     long ckpt_step;
     const char *backend;    /* penalty (default) or dvi */
     double h;               /* the step [s] (0: the benchmark's) */
@@ -81,7 +82,10 @@ static void usage(FILE *f)
                "  --h S            the step [s] (default: chute 1e-5; pile: penalty's stable step, dvi 1e-3)\n"
                "  --opt K=V        a backend or sim option (repeatable), as contactlab run takes them\n"
                "  --check          also run the steps on rank 0 alone (clab_sim) and compare bit for bit\n"
-               "  --state FILE     rank 0 writes the end state: 13 doubles a body (r, e, rdot, wbar), global order\n");
+               "  --state FILE     rank 0 writes the end state: 13 doubles a body (r, e, rdot, wbar), global order\n"
+               "  --csv FILE       rank 0 writes the run's figures, a row a rank: time, hash, local bodies, traffic\n"
+               "                   per step, time in exchanges, a rebuild's computing time, peak memory (bench --mpi\n"
+               "                   reads it)\n");
 }
 
 static int parse(int argc, char **argv, mpi_opts *o, const char **which)
@@ -99,7 +103,7 @@ static int parse(int argc, char **argv, mpi_opts *o, const char **which)
                                        {"checkpoint-step", required_argument, 0, 'S'},
                                        {"restart", required_argument, 0, 'R'},
                                        {"backend", required_argument, 0, 'B'}, {"h", required_argument, 0, 'H'},
-                                       {"opt", required_argument, 0, 'O'},
+                                       {"opt", required_argument, 0, 'O'},   {"csv", required_argument, 0, 'V'},
                                        {0, 0, 0, 0}};
     optind = 1;
     opterr = 0;
@@ -124,6 +128,7 @@ static int parse(int argc, char **argv, mpi_opts *o, const char **which)
         case 'S': o->ckpt_step = strtol(optarg, &end, 10); if (*end || o->ckpt_step < 0) goto bad; break;
         case 'R': snprintf(o->restart, sizeof o->restart, "%s", optarg); break;
         case 'w': snprintf(o->state, sizeof o->state, "%s", optarg); break;
+        case 'V': snprintf(o->csv, sizeof o->csv, "%s", optarg); break;
         case 'B': o->backend = optarg; break;
         case 'H': o->h = strtod(optarg, &end); if (*end || !(o->h > 0.0 && o->h < 1.0)) goto bad; break;
         case 'O':
@@ -159,34 +164,24 @@ static int parse(int argc, char **argv, mpi_opts *o, const char **which)
     return 0;
 }
 
-/* the benchmark's world (the same on every rank), its backend options and step */
-static clab_world *make_world(const mpi_opts *o, const char *which, int rank, clab_options *opt, double *h,
-                              clab_error *err)
+/* the benchmark's world, its backend options and step (not collective: the chute's data must
+ * exist, or is made here; xp_mpi.h) */
+clab_world *clab_xp_mpi_bench_world(const bench_ctx *c, const char *which, int nx, const char *backend, clab_options *opt,
+                                    double *h, clab_error *err)
 {
     clab_world *w = NULL;
     if (strcmp(which, "chute") == 0) {
-        /* the packing contactlab makes: by rank 0 first, then read by all */
-        int ok = 1;
-        if (!o->c.data_dir[0] && rank == 0) {
-            char dir[1200];
-            ok = chute_default_data(o->c.out, o->c.quick, dir, sizeof dir) == 0;
-        }
-        MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
-        if (!ok) {
-            clab_error_set(err, CLAB_EIO, "the chute's data could not be made");
-            return NULL;
-        }
         clab_lammps_info info;
         memset(&info, 0, sizeof info);
-        w = bench_chute_world(&o->c, &info, err);
+        w = bench_chute_world(c, &info, err);
         clab_lammps_info_free(&info);
         chute_law_options(opt);
         clab_options_set(opt, "sphere_orientation", "off", NULL);
         clab_options_set(opt, "skin", "0.1", NULL);
         *h = CHUTE_H;
     } else {
-        w = bench_pile_world(o->nx, err);
-        if (w && strcmp(o->backend, "penalty") != 0) *h = 1e-3; /* rigid contacts (pile_scene.h) */
+        w = bench_pile_world(nx, err);
+        if (w && strcmp(backend, "penalty") != 0) *h = 1e-3; /* rigid contacts (pile_scene.h) */
         else if (w) { /* the pile's step, as bench pile takes it */
             clab_sim *s = clab_sim_create(w, "penalty", 1e-5, NULL, err);
             if (!s) {
@@ -209,6 +204,25 @@ static clab_world *make_world(const mpi_opts *o, const char *which, int rank, cl
         free(perm);
     }
     return w;
+}
+
+/* the benchmark's world on every rank: the chute's packing made by rank 0 first, then read by all */
+static clab_world *make_world(const mpi_opts *o, const char *which, int rank, clab_options *opt, double *h,
+                              clab_error *err)
+{
+    if (strcmp(which, "chute") == 0) {
+        int ok = 1;
+        if (!o->c.data_dir[0] && rank == 0) {
+            char dir[1200];
+            ok = chute_default_data(o->c.out, o->c.quick, dir, sizeof dir) == 0;
+        }
+        MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
+        if (!ok) {
+            clab_error_set(err, CLAB_EIO, "the chute's data could not be made");
+            return NULL;
+        }
+    }
+    return clab_xp_mpi_bench_world(&o->c, which, o->nx, o->backend, opt, h, err);
 }
 
 /* the solver's counts of a backend that solves (dvi), as its stats give them */
@@ -259,30 +273,99 @@ static int write_state(const char *path, const clab_world *w)
     return fclose(f) ? -1 : 0;
 }
 
-/* the traffic of every rank, per step, on rank 0 */
-static void print_traffic(const clab_mpi_domain *d)
+/* what each rank measured, gathered on rank 0 (the columns of --csv) */
+enum {
+    F_FWD_BYTES, F_FWD_MSG, F_RE_BYTES, F_RE_MSG, F_T_EXCH, F_LOCAL, F_OWNED, F_CCP_BYTES, F_CCP_MSG, F_CCP_RED,
+    F_CCP_RED_BYTES, F_FIXED, F_T_REBUILD, F_PEAK_RSS, F_N
+};
+
+/* this rank's figures */
+static void rank_figures(const clab_mpi_domain *d, double *f)
 {
     const clab_mpi_traffic *t = &d->traffic;
-    double owned = 0.0;
-    for (size_t k = 0; k < d->local->nbodies; k++) owned += d->mine[k];
-    double mine[11] = {t->fwd_bytes, (double)t->fwd_messages, t->re_bytes, (double)t->re_messages, t->t_exchange,
-                       (double)d->local->nbodies, owned, t->ccp_bytes, (double)t->ccp_messages, (double)t->ccp_reductions,
-                       t->ccp_reduce_bytes};
-    double *all = d->rank == 0 ? malloc(11 * (size_t)d->size * sizeof *all) : NULL;
-    MPI_Gather(mine, 11, MPI_DOUBLE, all, 11, MPI_DOUBLE, 0, d->comm);
-    if (d->rank != 0) return;
-    const double st = t->steps > 0 ? (double)t->steps : 1.0;
-    for (int q = 0; q < d->size && all; q++) {
-        const double *a = all + 11 * q;
+    double owned = 0.0, fixed = 0.0;
+    for (size_t k = 0; k < d->local->nbodies; k++) {
+        owned += d->mine[k];
+        fixed += d->local->bodies[k].fixed != 0;
+    }
+    memset(f, 0, F_N * sizeof *f);
+    f[F_FWD_BYTES] = t->fwd_bytes;
+    f[F_FWD_MSG] = (double)t->fwd_messages;
+    f[F_RE_BYTES] = t->re_bytes;
+    f[F_RE_MSG] = (double)t->re_messages;
+    f[F_T_EXCH] = t->t_exchange;
+    f[F_LOCAL] = (double)d->local->nbodies;
+    f[F_OWNED] = owned;
+    f[F_CCP_BYTES] = t->ccp_bytes;
+    f[F_CCP_MSG] = (double)t->ccp_messages;
+    f[F_CCP_RED] = (double)t->ccp_reductions;
+    f[F_CCP_RED_BYTES] = t->ccp_reduce_bytes;
+    f[F_FIXED] = fixed;
+    f[F_PEAK_RSS] = bench_peak_rss_bytes();
+}
+
+/* the wall time of the steps that rebuilt (1) and of the others (0), and of their exchanges */
+typedef struct step_clock {
+    double t[2], x[2];
+    long n[2];
+} step_clock;
+
+/* what a rebuild computes besides its messages (owners, the local world, the exchange lists, the
+ * keyed records): the mean step with a rebuild less the mean step without, exchanges out of
+ * both [s]; NAN when the run had no step of one kind */
+static double rebuild_compute(const step_clock *c)
+{
+    if (c->n[0] == 0 || c->n[1] == 0) return NAN;
+    return fmax(0.0, (c->t[1] - c->x[1]) / c->n[1] - (c->t[0] - c->x[0]) / c->n[0]);
+}
+
+/* the traffic of every rank, per step, on rank 0 (all: F_N figures a rank) */
+static void print_traffic(const double *all, int size, long steps)
+{
+    const double st = steps > 0 ? (double)steps : 1.0;
+    for (int q = 0; q < size; q++) {
+        const double *a = all + F_N * q;
         printf("  rank %d: %.0f owned, %.0f local bodies; per step: forward %.0f bytes in %.2f messages, rebuilds %.0f bytes in "
                "%.2f messages; %.3g s in exchanges\n",
-               q, a[6], a[5], a[0] / st, a[1] / st, a[2] / st, a[3] / st, a[4]);
-        if (a[9] > 0.0)
+               q, a[F_OWNED], a[F_LOCAL], a[F_FWD_BYTES] / st, a[F_FWD_MSG] / st, a[F_RE_BYTES] / st, a[F_RE_MSG] / st,
+               a[F_T_EXCH]);
+        if (a[F_CCP_RED] > 0.0)
             printf("  rank %d: the CCP solver per step: %.0f bytes of ghost velocities in %.2f messages, %.2f all-reduces "
                    "of %.0f bytes\n",
-                   q, a[7] / st, a[8] / st, a[9] / st, a[10] / st);
+                   q, a[F_CCP_BYTES] / st, a[F_CCP_MSG] / st, a[F_CCP_RED] / st, a[F_CCP_RED_BYTES] / st);
     }
-    free(all);
+}
+
+/* --csv FILE: the run's figures, one row a rank (the run's own columns repeated on each), for
+ * contactlab bench --mpi (mpi/bench_mpi.c) to read */
+static int write_csv(const char *path, const char *which, const mpi_opts *o, const clab_mpi_domain *d, long nb,
+                     long moving, long ran, double sec, uint64_t hash, const double *all)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) return -1;
+    const double st = ran > 0 ? (double)ran : 1.0;
+    const clab_mpi_traffic *t = &d->traffic;
+    fprintf(f, "# contactlab bench %s across MPI ranks (mpirun -np %d contactlab bench %s; doc/mpi.md)\n"
+               "# backend = %s\n# steps = %ld\n# reach = %.17g m (a ghost's bounding sphere within reach of the brick)\n"
+               "# skin = %.17g m\n# per step: the figures over the steps run; reductions: the agreement after every step "
+               "and every rebuild (MPI_Allreduce of 3 ints)\n",
+            which, d->size, which, o->backend, ran, d->reach, d->skin);
+    fprintf(f, "benchmark,ranks,grid,bodies,moving,steps,seconds,ns_per_particle_step,rebuilds,hash,rank,owned,local,"
+               "ghosts,replicated,fwd_bytes_per_step,fwd_messages_per_step,rebuild_bytes_per_step,"
+               "rebuild_messages_per_step,reductions_per_step,ccp_bytes_per_step,ccp_messages_per_step,"
+               "ccp_reductions_per_step,exchange_s,rebuild_compute_s,peak_rss_bytes,reach_m\n");
+    for (int q = 0; q < d->size; q++) {
+        const double *a = all + F_N * q;
+        fprintf(f, "%s,%d,%dx%dx%d,%ld,%ld,%ld,%.9g,%.6g,%ld,%016llx,%d,%.0f,%.0f,%.0f,%.0f,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,"
+                   "%.9g,%.9g,%.9g,%.9g,%.0f,%.17g\n",
+                which, d->size, d->grid[0], d->grid[1], d->grid[2], nb, moving, ran, sec,
+                1e9 * sec / ((double)moving * st), t->rebuilds, (unsigned long long)hash, q, a[F_OWNED], a[F_LOCAL],
+                a[F_LOCAL] - a[F_OWNED] - a[F_FIXED], a[F_FIXED], a[F_FWD_BYTES] / st, a[F_FWD_MSG] / st,
+                a[F_RE_BYTES] / st, a[F_RE_MSG] / st, 1.0 + (double)t->rebuilds / st, a[F_CCP_BYTES] / st,
+                a[F_CCP_MSG] / st, a[F_CCP_RED] / st, a[F_T_EXCH], a[F_T_REBUILD], a[F_PEAK_RSS], d->reach);
+    }
+    const int bad = ferror(f);
+    return fclose(f) || bad ? -1 : 0;
 }
 
 static int bench_mpi(int argc, char **argv)
@@ -338,9 +421,17 @@ static int bench_mpi(int argc, char **argv)
         if (!rc && o.restart[0]) rc = clab_mpi_checkpoint_read(ms, o.restart, &err);
         if (!rc && o.restart[0] && rank == 0) printf("  restarted from %s at step %ld\n", o.restart, d->local->step);
         const long from = d ? d->local->step : 0, at = o.ckpt_step > 0 ? o.ckpt_step : o.steps;
+        step_clock clk;
+        memset(&clk, 0, sizeof clk);
         const double t0 = MPI_Wtime();
         while (!rc && d->local->step < o.steps) {
+            const long r0 = d->traffic.rebuilds;
+            const double s0 = MPI_Wtime(), x0 = d->traffic.t_exchange;
             rc = clab_mpi_sim_step(ms, &err);
+            const int re = d->traffic.rebuilds != r0; /* the steps that rebuilt, timed apart */
+            clk.t[re] += MPI_Wtime() - s0;
+            clk.x[re] += d->traffic.t_exchange - x0;
+            clk.n[re]++;
             if (!rc && o.ckpt[0] && d->local->step == at) rc = clab_mpi_checkpoint_write(ms, o.ckpt, &err);
         }
         if (!rc && o.ckpt[0] && from >= at) rc = clab_mpi_checkpoint_write(ms, o.ckpt, &err);
@@ -349,8 +440,15 @@ static int bench_mpi(int argc, char **argv)
         if (!rc) clab_mpi_print_memory(d, rss0);
         if (!rc) rc = clab_mpi_gather(d, 0, &err);
         if (!rc) {
-            print_traffic(d);
-            if (rank == 0) {
+            /* every rank's figures on rank 0 */
+            double mine[F_N];
+            rank_figures(d, mine);
+            mine[F_T_REBUILD] = rebuild_compute(&clk);
+            double *all = rank == 0 ? malloc(F_N * (size_t)size * sizeof *all) : NULL;
+            MPI_Gather(mine, F_N, MPI_DOUBLE, all, F_N, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+            if (rank == 0 && !all) rc = clab_error_set(&err, CLAB_ENOMEM, "out of memory");
+            if (rank == 0 && all) {
+                print_traffic(all, size, d->traffic.steps);
                 const uint64_t hash = clab_mpi_state_hash(d->global);
                 printf("  %ld steps in %.3f s: %.4g particle-steps/s, %.1f ns a particle-step; %ld rebuilds\n", ran,
                        sec, moving * (double)ran / sec, 1e9 * sec / (moving * (double)(ran > 0 ? ran : 1)),
@@ -365,7 +463,12 @@ static int bench_mpi(int argc, char **argv)
                     fprintf(stderr, "contactlab bench %s (mpi): cannot write %s\n", which, o.state);
                     rc = CLAB_EIO;
                 }
+                if (o.csv[0] && write_csv(o.csv, which, &o, d, (long)nb, moving, ran, sec, hash, all)) {
+                    fprintf(stderr, "contactlab bench %s (mpi): cannot write %s\n", which, o.csv);
+                    rc = CLAB_EIO;
+                }
             }
+            free(all);
         }
     }
     if (rc && err.msg[0]) fprintf(stderr, "contactlab bench %s (mpi, rank %d): %s\n", which, rank, err.msg);

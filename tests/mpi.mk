@@ -6,6 +6,7 @@ clab_mpi_tests = tests/test_mpi.sh
 clab_mpi_tests += tests/test_mpi_run.sh
 clab_mpi_tests += tests/test_mpi_gs.sh
 clab_mpi_tests += tests/test_mpi_mig.sh
+clab_mpi_tests += tests/test_mpi_bench.sh
 EXTRA_DIST += tests/test_mpi.c $(clab_mpi_tests)
 if HAVE_MPI
 check_PROGRAMS += tests/test_mpi
@@ -15,5 +16,17 @@ tests_test_mpi_LDADD = $(CLAB_LDADD) $(MPI_LIBS)
 TESTS += $(clab_mpi_tests)
 check-mpi:
 	$(MAKE) $(AM_MAKEFLAGS) contactlab
-	$(MAKE) $(AM_MAKEFLAGS) check check_PROGRAMS=tests/test_mpi TESTS='$(clab_mpi_tests)'
+	$(MAKE) $(AM_MAKEFLAGS) check check_PROGRAMS='tests/test_mpi tests/test_mpi_bench_model' TESTS='$(clab_mpi_tests) tests/test_mpi_bench_model'
+endif
+## contactlab bench --mpi: the scaling runs on 1 and 2 ranks and its projection's formulas (with
+## MPI), its refusal (without)
+EXTRA_DIST += tests/test_mpi_bench_model.c tests/test_bench_mpi_plain.sh
+if HAVE_MPI
+TESTS += tests/test_mpi_bench_model
+check_PROGRAMS += tests/test_mpi_bench_model
+tests_test_mpi_bench_model_SOURCES = tests/test_mpi_bench_model.c mpi/bench_model.c $(clab_mpi_sources)
+tests_test_mpi_bench_model_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/mpi $(MPI_CFLAGS)
+tests_test_mpi_bench_model_LDADD = $(CLAB_LDADD) $(MPI_LIBS)
+else
+TESTS += tests/test_bench_mpi_plain.sh
 endif
