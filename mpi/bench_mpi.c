@@ -61,8 +61,8 @@ static void usage(FILE *f)
             "  --beta B          its bandwidth (default 1e10 bytes/s)\n"
             "  --project-n N     the projection's moving bodies (default: the measured world's)\n"
             "  --project-ranks L the projection's rank counts (default 16,64,256)\n"
-            "  --rebuild-model M allgather (mpi/mpi_sim.c's rebuild: every rank gathers and assigns all N;\n"
-            "                    default) or neighbors (migration with the neighbour bricks only)\n");
+            "  --rebuild-model M neighbors (mpi/migrate.c's rebuild: migration and ghosts with the bricks\n"
+            "                    within reach; default) or allgather (every rank gathers and assigns all N)\n");
 }
 
 static int parse(int argc, char **argv, bm_opts *o)
@@ -80,8 +80,8 @@ static int parse(int argc, char **argv, bm_opts *o)
     o->project[1] = 64;
     o->project[2] = 256;
     o->nproject = 3;
-    o->rebuild = bench_rebuild_allgather;
-    o->rebuild_name = "allgather";
+    o->rebuild = bench_rebuild_neighbors;
+    o->rebuild_name = "neighbors";
     static const struct option lo[] = {
         {"mpi", no_argument, 0, 'M'},           {"ranks", required_argument, 0, 'p'},
         {"steps", required_argument, 0, 's'},   {"quick", no_argument, 0, 'q'},
