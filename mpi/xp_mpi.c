@@ -73,8 +73,9 @@ static void usage(FILE *f)
                "  --grid AxBxC     the ranks along x, y, z (default: the least brick surface)\n"
                "  --balance        at every rebuild, the cuts at the quantiles of the bodies' centers (equal\n"
                "                   counts a slab; default: even cuts)\n"
-               "  --skin S         rebuild the decomposition when a body moved more than S/2 [m] (default:\n"
-               "                   0.1 x the largest radius)\n"
+               "  --skin S         rebuild the decomposition when a body moved more than S/2 [m] (default: the\n"
+               "                   collider's Verlet skin when the benchmark sets one, the chute's 0.1;\n"
+               "                   else 0.1 x the largest radius)\n"
                "  --checkpoint F   write a checkpoint of the run to F (one file, any P restarts from it) after\n"
                "                   step --checkpoint-step N (default: the last)\n"
                "  --restart F      continue from such a checkpoint up to step --steps\n"
@@ -409,8 +410,11 @@ static int bench_mpi(int argc, char **argv)
         const clab_backend_type *type = clab_backend_lookup(o.backend);
         const char *env = clab_options_get(&opt, "envelope");
         const double envelope = fmax(type ? type->default_envelope : 0.0, env ? atof(env) : 0.0);
-        rc = clab_mpi_domain_create(&d, MPI_COMM_WORLD, w, o.grid, o.balance, o.skin > 0.0 ? o.skin : 0.1 * Rmax, envelope,
-                                    &err);
+        /* the skin: the collider's, where set, so that the decomposition and the pair list are
+         * rebuilt together (a rebuild of the decomposition rebuilds the list) */
+        const char *vs = clab_options_get(&opt, "skin");
+        const double skin = o.skin > 0.0 ? o.skin : vs && atof(vs) > 0.0 ? atof(vs) : 0.1 * Rmax;
+        rc = clab_mpi_domain_create(&d, MPI_COMM_WORLD, w, o.grid, o.balance, skin, envelope, &err);
         w = NULL; /* the domain's */
         if (!rc) clab_mpi_domain_release(d); /* rank 0 too holds no whole world between outputs */
         if (!rc) rc = clab_mpi_sim_create(&ms, d, o.backend, h, &opt, &err);
