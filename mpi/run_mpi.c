@@ -459,7 +459,8 @@ int clab_xp_mpi_run(int argc, char **argv)
     long old_every = 0;
     if (!rc) {
         f.nout = (long)book.nout;
-        f.nshapes = clab_vtk_count_shapes(d->global);
+        /* rank 0 writes the frames; the others hold no whole world */
+        f.nshapes = rank == 0 ? clab_vtk_count_shapes(d->global) : 0;
         const int orc = rank == 0 ? open_files(&sc, &o, d, name, &meta, &f, o.restart ? &book : NULL, &old_every, &err)
                                   : CLAB_OK;
         rc = clab_mpi_agree(d, orc, NULL, &err);
