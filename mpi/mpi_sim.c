@@ -182,6 +182,12 @@ static int moved_far(const clab_mpi_domain *d)
     const clab_world *lw = d->local;
     const double lim2 = 0.25 * d->skin * d->skin;
     for (size_t k = 0; k < lw->nbodies; k++) {
+#if defined(__GNUC__)
+        /* the bodies (184 bytes each) are not in cache after the step: this one pass over
+         * their positions took 2 ms a step on the 32,000-sphere chute, 1.2 ms with the loads
+         * asked for 32 bodies ahead */
+        if (k + 32 < lw->nbodies) __builtin_prefetch(&lw->bodies[k + 32].r);
+#endif
         if (!d->mine[k]) continue;
         const clab_vec3 dr = clab_world_min_image(&lw->periodic, clab_v3_sub(lw->bodies[k].r, d->r0[k]));
         if (!(clab_v3_dot(dr, dr) <= lim2)) return 1; /* (a NaN rebuilds too; the guard reports it) */
