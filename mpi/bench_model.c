@@ -36,22 +36,14 @@ void bench_mpi_shell(const double L[3], const int periodic[3], const int grid[3]
     *neighbors = nb - 1.0;
 }
 
-double bench_rebuild_allgather(const bench_mpi_measured *m, const bench_net *net, const bench_mpi_point *p)
+double bench_rebuild_time(const bench_mpi_measured *m, const bench_net *net, const bench_mpi_point *p)
 {
-    const double P = p->P, assign = p->N * (m->rebuild_a + m->rebuild_b * P);
-    if (p->P == 1) return assign;
-    return m->collectives * net->alpha * log2_ceil(p->P) + (P - 1.0) / P * p->N * m->gather_bytes / net->beta + assign;
-}
-
-double bench_rebuild_neighbors(const bench_mpi_measured *m, const bench_net *net, const bench_mpi_point *p)
-{
-    const double assign = (p->owned + p->ghosts) * (m->rebuild_a + m->rebuild_b);
+    const double assign = (p->owned + p->ghosts) * m->rebuild_body;
     if (p->P == 1) return assign;
     return (2.0 * p->neighbors + log2_ceil(p->P)) * net->alpha + p->ghosts * m->rebuild_bytes_ghost / net->beta + assign;
 }
 
-int bench_mpi_project(const bench_mpi_measured *m, const bench_net *net, bench_rebuild_model rebuild, double N, int P,
-                      bench_mpi_point *out)
+int bench_mpi_project(const bench_mpi_measured *m, const bench_net *net, double N, int P, bench_mpi_point *out)
 {
     if (P < 1 || !(N > 0.0) || !(m->N > 0.0)) return -1;
     /* the box holding N at the measured density: grown along the periodic axes (the chute's and
@@ -76,7 +68,7 @@ int bench_mpi_project(const bench_mpi_measured *m, const bench_net *net, bench_r
     p->t_compute = m->c * (p->owned + p->ghosts);
     p->t_forward = P > 1 ? p->neighbors * net->alpha + m->bytes_ghost * p->ghosts / net->beta : 0.0;
     p->t_reduce = P > 1 ? m->reductions * 2.0 * net->alpha * log2_ceil(P) : 0.0;
-    p->t_rebuild = m->interval > 0.0 ? rebuild(m, net, p) / m->interval : 0.0;
+    p->t_rebuild = m->interval > 0.0 ? bench_rebuild_time(m, net, p) / m->interval : 0.0;
     p->t_total = p->t_compute + p->t_forward + p->t_reduce + p->t_rebuild;
     return 0;
 }

@@ -12,10 +12,8 @@
  * plus the largest bounding radius) around a brick of the grid clab_mpi_grid chooses for P,
  * filled at the bodies' mean density, scaled by what was measured against the same shell on the
  * measured grid; m(P): the neighbour bricks within w; b_g: bytes a ghost a step (measured, 104);
- * r, k: measured. T_rebuild is a function (bench_rebuild_model), so that the rebuild the code
- * does can be switched: bench_rebuild_allgather (every rank gathers all N states and assigns
- * all N bodies, O(N P): mpi/mpi_sim.c as built) or bench_rebuild_neighbors (migration and
- * ghost lists with the neighbour bricks only, O(N/P + G)). A model, not a measurement: the
+ * r, k: measured; T_rebuild: the rebuild mpi/migrate.c does (bench_rebuild_time). A model, not a
+ * measurement: the
  * figures it prints beside the measured runs show how close it comes where both exist. */
 #ifndef CLAB_BENCH_MODEL_H
 #define CLAB_BENCH_MODEL_H
@@ -31,11 +29,9 @@ typedef struct bench_mpi_measured {
     double bytes_ghost;  /* forward exchange bytes a ghost a step */
     double reductions;   /* all-reduces a step */
     double interval;     /* steps between rebuilds (0: none) */
-    double gather_bytes; /* bytes gathered a moving body a rebuild (states and keyed records) */
-    double collectives;  /* collectives a rebuild (each allgather: its counts, then the records) */
-    double rebuild_bytes_ghost; /* bytes a rank sends a rebuild, a ghost it holds (the migration's) */
-    double rebuild_a, rebuild_b; /* a rebuild's computing on a rank (owners, the local world, the keyed
-                                  * records): N (rebuild_a + rebuild_b P) [s] */
+    double rebuild_bytes_ghost; /* bytes a rank sends a rebuild, a ghost it holds */
+    double rebuild_body; /* a rebuild's computing a local body [s] (destinations, packing, merge,
+                          * lists, the keyed records), measured on one rank */
 } bench_mpi_measured;
 
 /* the network: a message of n bytes costs alpha + n / beta */
@@ -53,16 +49,11 @@ typedef struct bench_mpi_point {
     double t_compute, t_forward, t_reduce, t_rebuild, t_total; /* [s] a step (t_rebuild: a rebuild / k) */
 } bench_mpi_point;
 
-/* the time of one rebuild [s] on a rank at point p (its grid, ghosts and neighbours set) */
-typedef double (*bench_rebuild_model)(const bench_mpi_measured *m, const bench_net *net, const bench_mpi_point *p);
-/* every rank gathers every moving body's state and every keyed record (MPI_Allgatherv; an
- * allgather by recursive doubling: alpha log2 P + (P-1)/P n / beta) and assigns all N:
- * collectives alpha ceil(log2 P) + (P-1)/P N gather_bytes / beta + N (a + b P) */
-double bench_rebuild_allgather(const bench_mpi_measured *m, const bench_net *net, const bench_mpi_point *p);
-/* migration with the neighbours only: the counts (an all-to-all, alpha ceil(log2 P)), 2 messages
+/* the time [s] of one rebuild on a rank at point p (its grid, ghosts and neighbours set):
+ * migration with the neighbours only, the counts (an all-to-all, alpha ceil(log2 P)), 2 messages
  * a neighbour, the shell's bodies and records (G rebuild_bytes_ghost), the local bodies' computing:
- * 2 m alpha + alpha ceil(log2 P) + G rebuild_bytes_ghost / beta + (N/P + G)(a + b) */
-double bench_rebuild_neighbors(const bench_mpi_measured *m, const bench_net *net, const bench_mpi_point *p);
+ * 2 m alpha + alpha ceil(log2 P) + G rebuild_bytes_ghost / beta + (N/P + G) rebuild_body */
+double bench_rebuild_time(const bench_mpi_measured *m, const bench_net *net, const bench_mpi_point *p);
 
 /* the shell of width w around a brick of grid g over the box L (periodic axes: two faces each;
  * open axes: 2 (p-1)/p faces, the end bricks having one): its volume [m^3] and the neighbour
@@ -71,9 +62,8 @@ void bench_mpi_shell(const double L[3], const int periodic[3], const int grid[3]
                      double *neighbors);
 
 /* The point at P ranks for a world of N moving bodies like the measured one (the box grown on
- * its periodic axes, or all three when none, to hold N at the same density); rebuild: the
- * rebuild's model. 0, or -1 when P < 1 or N <= 0. */
-int bench_mpi_project(const bench_mpi_measured *m, const bench_net *net, bench_rebuild_model rebuild, double N, int P,
-                      bench_mpi_point *out);
+ * its periodic axes, or all three when none, to hold N at the same density). 0, or -1 when P < 1
+ * or N <= 0. */
+int bench_mpi_project(const bench_mpi_measured *m, const bench_net *net, double N, int P, bench_mpi_point *out);
 
 #endif

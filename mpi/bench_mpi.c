@@ -60,9 +60,7 @@ static void usage(FILE *f)
             "  --alpha S         the network's latency (default 2e-6 s)\n"
             "  --beta B          its bandwidth (default 1e10 bytes/s)\n"
             "  --project-n N     the projection's moving bodies (default: the measured world's)\n"
-            "  --project-ranks L the projection's rank counts (default 16,64,256)\n"
-            "  --rebuild-model M neighbors (mpi/migrate.c's rebuild: migration and ghosts with the bricks\n"
-            "                    within reach; default) or allgather (every rank gathers and assigns all N)\n");
+            "  --project-ranks L the projection's rank counts (default 16,64,256)\n");
 }
 
 static int parse(int argc, char **argv, bm_opts *o)
@@ -80,8 +78,6 @@ static int parse(int argc, char **argv, bm_opts *o)
     o->project[1] = 64;
     o->project[2] = 256;
     o->nproject = 3;
-    o->rebuild = bench_rebuild_neighbors;
-    o->rebuild_name = "neighbors";
     static const struct option lo[] = {
         {"mpi", no_argument, 0, 'M'},           {"ranks", required_argument, 0, 'p'},
         {"steps", required_argument, 0, 's'},   {"quick", no_argument, 0, 'q'},
@@ -89,7 +85,7 @@ static int parse(int argc, char **argv, bm_opts *o)
         {"out", required_argument, 0, 'o'},     {"data", required_argument, 0, 'd'},
         {"no-lammps", no_argument, 0, 'L'},     {"alpha", required_argument, 0, 'a'},
         {"beta", required_argument, 0, 'b'},    {"project-n", required_argument, 0, 'N'},
-        {"project-ranks", required_argument, 0, 'P'}, {"rebuild-model", required_argument, 0, 'R'},
+        {"project-ranks", required_argument, 0, 'P'},
         {"help", no_argument, 0, 'h'},          {0, 0, 0, 0}};
     optind = 1;
     int ch;
@@ -124,15 +120,6 @@ static int parse(int argc, char **argv, bm_opts *o)
             if (xp_parse_list("project-ranks", optarg, 1, 1 << 20, x, 8, &n)) return -1;
             for (int k = 0; k < n; k++) o->project[k] = (int)x[k];
             o->nproject = n;
-            break;
-        case 'R':
-            if (strcmp(optarg, "allgather") == 0) o->rebuild = bench_rebuild_allgather;
-            else if (strcmp(optarg, "neighbors") == 0) o->rebuild = bench_rebuild_neighbors;
-            else {
-                fprintf(stderr, "contactlab bench --mpi: --rebuild-model: '%s' is not allgather or neighbors\n", optarg);
-                return -1;
-            }
-            o->rebuild_name = optarg;
             break;
         case 'h': return 1;
         default: return -1;
@@ -491,11 +478,11 @@ int clab_bench_mpi_launch(int argc, char **argv)
                   "rebuild_bytes_per_step,rebuild_messages_per_step,reductions_per_step,exchange_s,rebuild_compute_s,"
                   "peak_rss_bytes\n");
     fprintf(f[2], "# the time a step at P ranks (bench_model.h): T(P) = c (N/P + G) + m alpha + b_g G / beta + r 2 alpha "
-                  "ceil(log2 P) + T_rebuild / k; alpha = %.6g s, beta = %.6g bytes/s; rebuild model: %s; measured_s: the "
+                  "ceil(log2 P) + T_rebuild / k; alpha = %.6g s, beta = %.6g bytes/s; measured_s: the "
                   "measured MPI run's time a step at that P\n"
                   "benchmark,N,ranks,grid,owned,ghosts,neighbors,compute_s,forward_s,reductions_s,rebuild_s,total_s,"
                   "speedup,measured_s\n",
-            o.net.alpha, o.net.beta, o.rebuild_name);
+            o.net.alpha, o.net.beta);
     bm_files fl = {f[0], f[1], f[2]};
     int status = 0;
     const char *names[2] = {"chute", "pile"};

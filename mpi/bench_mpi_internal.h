@@ -21,8 +21,6 @@ typedef struct bm_opts {
     bench_net net;
     double project_n; /* 0: the measured world's moving bodies */
     int project[8], nproject;
-    bench_rebuild_model rebuild;
-    const char *rebuild_name;
     int run[2]; /* chute, pile */
 } bm_opts;
 

@@ -19,13 +19,6 @@ static double mean_rank(const bm_mpi *m, size_t off)
     return m->nrank ? s / m->nrank : 0.0;
 }
 
-static double min_rank(const bm_mpi *m, size_t off)
-{
-    double s = INFINITY;
-    for (int q = 0; q < m->nrank; q++) s = fmin(s, *(const double *)((const char *)&m->r[q] + off));
-    return s;
-}
-
 static double max_rank(const bm_mpi *m, size_t off)
 {
     double s = 0.0;
@@ -35,7 +28,6 @@ static double max_rank(const bm_mpi *m, size_t off)
 
 #define RMEAN(m, f) mean_rank(m, offsetof(bm_rank, f))
 #define RMAX(m, f) max_rank(m, offsetof(bm_rank, f))
-#define RMIN(m, f) min_rank(m, offsetof(bm_rank, f))
 
 /* the model's inputs from the measured runs (the one-rank run and the largest P), bench_model.h */
 static int measure(const bm_point *pt, int np, const clab_world *w, bench_mpi_measured *m)
@@ -71,21 +63,18 @@ static int measure(const bm_point *pt, int np, const clab_world *w, bench_mpi_me
     /* a rebuild's computing, measured as the extra time of the steps that rebuilt (0: none in the run) */
     const double re1 = isfinite(a->r[0].rebuild) ? a->r[0].rebuild : 0.0;
     m->c = (a->seconds - a->r[0].exchange - (double)a->rebuilds * re1) / (steps * m->N);
-    m->rebuild_a = re1 / m->N;
+    m->rebuild_body = re1 / m->N; /* one rank: every body is local */
     m->ghost_scale = 1.0;
     m->bytes_ghost = 13.0 * sizeof(double);
-    m->collectives = 4.0;
-    m->gather_bytes = 112.0;
     m->rebuild_bytes_ghost = 112.0;
     if (!big) return 0;
     const bm_mpi *b = &big->best;
     const int P = big->P;
-    double ghosts = 0.0, fwd = 0.0, re = 0.0, re_msg = 0.0;
+    double ghosts = 0.0, fwd = 0.0, re = 0.0;
     for (int q = 0; q < b->nrank; q++) {
         ghosts += b->r[q].ghosts;
         fwd += b->r[q].fwd_bytes;
         re += b->r[q].re_bytes;
-        re_msg += b->r[q].re_msg;
     }
     double shell, nb;
     bench_mpi_shell(m->L, m->periodic, b->grid, m->width, &shell, &nb);
@@ -94,19 +83,8 @@ static int measure(const bm_point *pt, int np, const clab_world *w, bench_mpi_me
     if (ghosts > 0.0) m->bytes_ghost = fwd / ghosts;
     if (b->rebuilds > 0) {
         const double per_rebuild = (double)b->steps / (double)b->rebuilds;
-        /* each rank sends its records to the P - 1 others: the gathered total is the sum / (P - 1) */
-        m->gather_bytes = re * per_rebuild / (P - 1) / m->N;
-        /* an allgather counts 2 (P - 1) messages a rank (its counts, its records): 2 collectives */
-        m->collectives = re_msg / b->nrank * per_rebuild / (P - 1);
         /* what a rank sends a rebuild over the ghosts it holds (the migration's measure) */
         if (ghosts > 0.0) m->rebuild_bytes_ghost = re * per_rebuild / ghosts;
-    }
-    /* the computing: N (a + b P), from its times at 1 and P ranks (the fastest rank's, the least
-     * disturbed by the host), b >= 0 */
-    const double tb = RMIN(b, rebuild), ta = m->rebuild_a;
-    if (isfinite(tb) && b->rebuilds > 0) {
-        m->rebuild_b = fmax(0.0, (tb / m->N - ta) / (P - 1));
-        m->rebuild_a = fmax(0.0, ta - m->rebuild_b);
     }
     return 0;
 }
@@ -177,25 +155,23 @@ void bm_report_projection(const bm_opts *o, const char *which, const bm_point *p
     }
     const double N = o->project_n > 0.0 ? o->project_n : mm.N;
     printf("  projection (a model: doc/mpi.md \"Projection\"): N = %.0f moving bodies; network alpha = %.3g s, beta = "
-           "%.3g bytes/s; rebuild: %s\n"
+           "%.3g bytes/s\n"
            "    measured: c = %.1f ns a body a step (one rank, exchanges and rebuilds out), shell w = %.3g m (x %.3g "
            "to match the measured ghosts), %.0f bytes a ghost a step, %.3g all-reduces a step, a rebuild every %.1f "
-           "steps (0: none in the run) gathering %.0f bytes a body in %.3g collectives (%.0f bytes a ghost), computing "
-           "N (%.3g + %.3g P) ns\n"
+           "steps (0: none in the run) sending %.0f bytes a ghost, computing %.3g ns a local body\n"
            "    T(P) = c (N/P + G) + m alpha + b_g G / beta + r 2 alpha ceil(log2 P) + T_rebuild / k\n",
-           N, o->net.alpha, o->net.beta, o->rebuild_name, 1e9 * mm.c, mm.width, mm.ghost_scale, mm.bytes_ghost,
-           mm.reductions, mm.interval, mm.gather_bytes, mm.collectives, mm.rebuild_bytes_ghost, 1e9 * mm.rebuild_a,
-           1e9 * mm.rebuild_b);
+           N, o->net.alpha, o->net.beta, 1e9 * mm.c, mm.width, mm.ghost_scale, mm.bytes_ghost, mm.reductions,
+           mm.interval, mm.rebuild_bytes_ghost, 1e9 * mm.rebuild_body);
     printf("    %6s %-9s %10s %9s %6s %10s %10s %10s %10s %10s %8s %10s\n", "P", "grid", "owned", "ghosts", "msgs",
            "compute", "forward", "reduce", "rebuild", "total", "speedup", "measured");
     bench_mpi_point p1;
-    bench_mpi_project(&mm, &o->net, o->rebuild, N, 1, &p1);
+    bench_mpi_project(&mm, &o->net, N, 1, &p1);
     int list[BM_MAX_P + 8], nl = 0;
     for (int k = 0; k < o->nranks; k++) list[nl++] = o->ranks[k];
     for (int k = 0; k < o->nproject; k++) list[nl++] = o->project[k];
     for (int k = 0; k < nl; k++) {
         bench_mpi_point p;
-        if (bench_mpi_project(&mm, &o->net, o->rebuild, N, list[k], &p)) continue;
+        if (bench_mpi_project(&mm, &o->net, N, list[k], &p)) continue;
         double meas = NAN;
         for (int j = 0; j < o->nranks && N == mm.N; j++)
             if (pt[j].P == list[k] && k < o->nranks) meas = pt[j].mpi / (double)o->steps;
