@@ -58,7 +58,7 @@ int clab_mpi_checkpoint_write(clab_mpi_sim *ms, const char *path, clab_error *er
     return clab_mpi_agree(d, rc, NULL, err);
 }
 
-/* the file's states of the bodies this rank owns (and the fixed ones) into its local world, the
+/* the file's states of the bodies of this rank's local world (owned, ghosts, fixed) into it, the
  * time and step; then the head and the records whose two bodies the local world holds after
  * the rebuild (read_records) */
 static int read_states(clab_mpi_sim *ms, FILE *f, const char *path, clab_error *err)
@@ -82,7 +82,7 @@ static int read_states(clab_mpi_sim *ms, FILE *f, const char *path, clab_error *
         double s[CLAB_MPI_STATE];
         if (get(f, s, sizeof s)) return clab_error_set(err, CLAB_EIO, "mpi restart: %s is truncated", path);
         const size_t k = clab_mpi_local_index(d, i);
-        if (k != SIZE_MAX && (d->mine[k] || lw->bodies[k].fixed)) clab_mpi_unpack(&lw->bodies[k], s);
+        if (k != SIZE_MAX) clab_mpi_unpack(&lw->bodies[k], s); /* owned, ghost or fixed: the owner's bytes */
         while (f_at < d->nfixed && d->fixed_gid[f_at] < i) f_at++;
         if (f_at < d->nfixed && d->fixed_gid[f_at] == i) clab_mpi_unpack(&d->fixed[f_at], s);
         if (d->global) clab_mpi_unpack(&d->global->bodies[i], s);

@@ -1,8 +1,8 @@
 /* migrate.c: the rebuild of the decomposition in the manner of LAMMPS (doc/mpi.md, "How it
  * works"): from the cuts, which every rank knows, and its owned bodies only, each rank finds
  * the ranks whose new local world holds each owned body (its new owner and the ranks within
- * reach of it: clab_mpi_dest) and sends them the body (global index, clab_body, name) and the
- * keyed records of its contacts (the penalty history, the DVI warm start). The counts go by one
+ * reach of it: clab_mpi_dest) and sends them the body (global index, clab_body, name; only the
+ * global index to a rank that holds it as a ghost already) and the keyed records of its contacts (the penalty history, the DVI warm start). The counts go by one
  * MPI_Alltoall, the bytes point to point (clab_mpi_exchange); each rank merges what it receives
  * with the replicated fixed bodies in global order (clab_mpi_set_local). No rank holds or sends
  * O(N) data. Also --balance (a search on counts by bins) and the memory report of the bench. */
@@ -107,9 +107,26 @@ int clab_mpi_balance(clab_mpi_domain *d, const clab_vec3 *x, size_t n, clab_erro
 }
 
 /* a body on the wire: global index, the body, the name's length with its '\0' rounded up to 8
- * bytes, then the name */
+ * bytes, then the name; or, to a rank that holds the body as a ghost already, its global index
+ * with HELD set, nothing more: the ghost's bytes there are the owner's (the forward exchange
+ * after every step copies the state, r e rdot wbar, the rest of clab_body and the name came with
+ * the body and do not change; a restart sets every local body from its file) */
 #define BODY_HEAD (sizeof(uint64_t) + sizeof(clab_body) + sizeof(uint64_t))
+#define HELD (UINT64_C(1) << 63)
 static size_t name_room(const char *name) { return (strlen(name) + 1 + 7) / 8 * 8; }
+
+/* 1 when rank r holds owned body k as a ghost: k is in the forward exchange's send list to r
+ * (local indices, increasing) */
+static int held_by(const clab_mpi_domain *d, int r, size_t k)
+{
+    size_t lo = (size_t)d->sdispl[r], hi = (size_t)d->sdispl[r + 1];
+    while (lo < hi) {
+        const size_t m = lo + (hi - lo) / 2;
+        if (d->send[m] < k) lo = m + 1;
+        else hi = m;
+    }
+    return lo < (size_t)d->sdispl[r + 1] && d->send[lo] == k;
+}
 
 /* what this rank sends at a rebuild: owned body j (local index own[j]) goes to the ranks
  * dest[dst[j] .. dst[j+1]); then the bytes for each rank */
@@ -204,11 +221,15 @@ static int pack(clab_mpi_domain *d, mig_plan *m, const char *rec, size_t nrec, s
         for (size_t j = 0; j < m->nown; j++) { /* the bodies */
             const size_t k = m->own[j];
             const char *name = clab_world_body_name(lw, k);
-            const size_t sz = BODY_HEAD + name_room(name);
             for (size_t e = m->dst[j]; e < m->dst[j + 1]; e++) {
                 const int r = m->dest[e];
                 if (r == d->rank) continue; /* (taken from the old local world: unpack) */
-                if (pass) {
+                const int held = held_by(d, r, k);
+                const size_t sz = held ? sizeof(uint64_t) : BODY_HEAD + name_room(name);
+                if (pass && held) {
+                    const uint64_t g = d->gid[k] | HELD;
+                    memcpy(m->sbuf + m->sdispl[r] + at[r], &g, sizeof g);
+                } else if (pass) {
                     char *p = m->sbuf + m->sdispl[r] + at[r];
                     const uint64_t g = d->gid[k], room = name_room(name);
                     memset(p, 0, sz);
@@ -315,6 +336,18 @@ static int unpack(clab_mpi_sim *ms, const mig_plan *m, const char *rbuf, const s
             for (size_t j = 0; j < nb; j++) {
                 uint64_t g, room;
                 memcpy(&g, p, sizeof g);
+                if (g & HELD) { /* a ghost of the old local world */
+                    const size_t k = clab_mpi_local_index(d, g & ~HELD);
+                    if (k == SIZE_MAX) {
+                        if (pass) free(mv), free(keyed);
+                        return clab_error_set(err, CLAB_EINVAL, "mpi: rank %d sent body %llu as held here, which it is not",
+                                              r, (unsigned long long)(g & ~HELD));
+                    }
+                    if (pass) mv[n] = (clab_mpi_body){g & ~HELD, &lw->bodies[k], clab_world_body_name(lw, k)};
+                    n++;
+                    p += sizeof g;
+                    continue;
+                }
                 memcpy(&room, p + sizeof g + sizeof(clab_body), sizeof room);
                 if (pass) mv[n] = (clab_mpi_body){g, (const clab_body *)(const void *)(p + sizeof g), p + BODY_HEAD};
                 n++;

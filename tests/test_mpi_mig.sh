@@ -34,6 +34,20 @@ awk -v sr="$steps" '
                  s[2], s[1], max, 1280 * 52;
           exit !(k == 4 && s[2] > 10 && max > 0 && max < 1280 * 52) }' "$tmp/p4.out"
 ok $? "pile on 4 ranks: a rebuild sends less than half the whole world's states from any rank"
+# a ghost the receiver holds already goes as its global index (8 bytes), not whole (the
+# clab_body, 216 bytes, its name and their lengths: at least 232 bytes): on the chute (2 ranks,
+# skin 0.05 m, a rebuild every 17 steps) a rank's rebuild sends less than half of what its ghosts
+# alone would cost whole (the ghosts it feeds: its forward bytes a step / 104, one state)
+$run -np 2 ./contactlab bench chute --quick --steps 1000 --skin 0.05 --out "$tmp/out" >"$tmp/g2.out" 2>&1
+st=$?
+steps=$(sed -n 's/.* \([0-9]*\) steps in .*; \([0-9]*\) rebuilds$/\1 \2/p' "$tmp/g2.out")
+awk -v sr="$steps" '
+    /per step: forward/ { for (i = 1; i <= NF; i++) { if ($i == "rebuilds") b = $(i + 1); if ($i == "forward") f = $(i + 1) }
+                          split(sr, s, " "); per = b * s[1] / s[2]; whole = f / 104 * 232;
+                          printf "# rank %d: %.0f bytes a rebuild, its %.0f ghosts whole %.0f\n", k, per, f / 104, whole;
+                          if (per >= whole / 2) bad = 1; k++ }
+    END { exit !(k == 2 && s[2] > 10 && !bad) }' "$tmp/g2.out"
+ok $? "chute on 2 ranks: held ghosts go by index, a rebuild below half its ghosts sent whole (exit $st)"
 # the pile balanced on 2x2x1 and on 1x2x2, then a checkpoint of the 2x2x1 run restarted on 3 ranks
 pile="bench pile --quick --nx 2"
 for g in 2x2x1 1x2x2; do
