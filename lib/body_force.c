@@ -61,6 +61,25 @@ int clab_sim_body_force(clab_sim *s, size_t i, clab_vec3 *F, clab_vec3 *T, clab_
     return CLAB_OK;
 }
 
+int clab_sim_body_force_terms(clab_sim *s, size_t i, clab_vec3 *term, size_t *k, size_t *n, clab_error *err)
+{
+    *n = 0;
+    if (i >= s->world->nbodies)
+        return clab_error_set(err, CLAB_EINVAL, "body force: body %zu does not exist (%zu bodies)", i,
+                              s->world->nbodies);
+    const clab_vec3 *f = last_forces(s, err);
+    if (!f) return CLAB_ENOMEM;
+    for (size_t c = 0; c < s->contacts.n; c++) {
+        const clab_contact *ct = &s->contacts.c[c];
+        if ((size_t)ct->a != i && (size_t)ct->b != i) continue;
+        clab_vec3 la, lb;
+        const clab_vec3 Fb = world_force(s, c, f, &la, &lb);
+        term[*n] = (size_t)ct->b == i ? Fb : clab_v3_neg(Fb);
+        k[(*n)++] = c;
+    }
+    return CLAB_OK;
+}
+
 int clab_sim_body_forces(clab_sim *s, clab_vec3 *F, clab_vec3 *T, clab_error *err)
 {
     const size_t nb = s->world->nbodies;

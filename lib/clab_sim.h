@@ -166,6 +166,12 @@ void clab_sim_forces(const clab_sim *s, clab_vec3 *f_nuw);
 int clab_sim_body_force(clab_sim *s, size_t i, clab_vec3 *F, clab_vec3 *T, clab_error *err);
 /* The same for every body at once: F[nbodies] and T[nbodies] (T may be NULL). */
 int clab_sim_body_forces(clab_sim *s, clab_vec3 *F, clab_vec3 *T, clab_error *err);
+/* The terms clab_sim_body_force sums for body i's force: term[j] the force on i of contact
+ * k[j] (world frame: +F_c on b, -F_c on a), j = 0 .. *n - 1 in contact order; term and k with
+ * room for every contact of the sim. Added in this order from zero they give
+ * clab_sim_body_force's F to the bit (x - y is x + (-y) in IEEE arithmetic): a caller can merge
+ * the terms of several sims (the ranks of a decomposition) in the one contact order. */
+int clab_sim_body_force_terms(clab_sim *s, size_t i, clab_vec3 *term, size_t *k, size_t *n, clab_error *err);
 
 /* Set a driven body's velocity (world frame) for the next steps: clab_world_set_body_velocity
  * (clab_motion.h) on the sim's world. */

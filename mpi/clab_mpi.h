@@ -79,6 +79,13 @@ typedef struct clab_mpi_domain {
     size_t *fixed_gid;
     clab_body *fixed;
     char *fixed_names;      /* nfixed '\0'-terminated names, one after the other */
+    /* the driven bodies and the loads (mpi/drive.c), alike on every rank */
+    size_t ndrive;
+    uint64_t *drive_gid;    /* [ndrive] the driven bodies' global indices, increasing */
+    clab_motion *drive_m;   /* [ndrive] their motions (the tables owned here) */
+    size_t nload;
+    uint64_t *load_gid;     /* [nload] the loaded bodies' global indices, increasing */
+    clab_load *load;        /* [nload] their loads */
     /* the forward exchange: for rank q, send[sdispl[q] .. sdispl[q+1]) are the local indices of
      * the owned bodies rank q holds as ghosts; recv[rdispl[q] .. rdispl[q+1]) the local indices of
      * the ghosts rank q owns, both in global order */

@@ -162,10 +162,6 @@ int clab_mpi_domain_create(clab_mpi_domain **out, MPI_Comm comm, clab_world *glo
     clab_world *w = global;
     int rc = CLAB_OK;
     if (w->njoints) rc = clab_error_set(err, CLAB_EINVAL, "mpi: joints (%zu in the scene) are not supported across ranks", w->njoints);
-    else if (w->ndriven)
-        rc = clab_error_set(err, CLAB_EINVAL, "mpi: driven bodies (motion, servo: %zu in the scene) are not supported across ranks",
-                            w->ndriven);
-    else if (w->loads) rc = clab_error_set(err, CLAB_EINVAL, "mpi: loads (force, torque on a body) are not supported across ranks");
     else if (!(skin > 0.0 && isfinite(skin))) rc = clab_error_set(err, CLAB_EINVAL, "mpi: skin %g m: must be > 0", skin);
     /* the box: the moving bodies' centers, the periodic axes' periods; the largest bound */
     double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY}, Rmax = 0.0;
@@ -221,6 +217,8 @@ int clab_mpi_domain_create(clab_mpi_domain **out, MPI_Comm comm, clab_world *glo
         d->rdispl = calloc((size_t)d->size + 1, sizeof *d->rdispl);
         if (!d->sdispl || !d->rdispl) rc = clab_error_set(err, CLAB_ENOMEM, "mpi: out of memory");
     }
+    rc = clab_mpi_agree(d, rc, NULL, err);
+    if (!rc) rc = clab_mpi_drives_init(d, w, err); /* (before the first local world takes them) */
     if (!rc) rc = first_local(d, w, err);
     rc = clab_mpi_agree(d, rc, NULL, err);
     if (!rc && d->balance) rc = first_balance(d, w, err);
@@ -251,6 +249,7 @@ void clab_mpi_domain_destroy(clab_mpi_domain *d)
     free(d->fixed_gid);
     free(d->fixed);
     free(d->fixed_names);
+    clab_mpi_drives_free(d);
     free(d->send);
     free(d->recv);
     free(d->sdispl);
@@ -417,7 +416,8 @@ int clab_mpi_set_local(clab_mpi_domain *d, const clab_mpi_body *mv, size_t n, cl
         }
     }
     swap_arrays(d, &A, k, names);
-    return plan(d, err);
+    rc = clab_mpi_drives_apply(d, err);
+    return rc ? rc : plan(d, err);
 }
 
 /* the local world from the whole world w (every rank has it alike): the fixed bodies

@@ -71,6 +71,20 @@ size_t clab_mpi_sort_keyed(char *rec, size_t n, size_t size);
  * owners renewed, after each assignment (not collective) */
 int clab_mpi_sim_parts(clab_mpi_sim *ms, clab_error *err);
 
+/* ---- driven bodies and loads (mpi/drive.c) ---- */
+
+/* rank 0's world's driven bodies (motions and tables, by global index) and loads to every rank
+ * (global: rank 0's, unread on the others; collective) */
+int clab_mpi_drives_init(clab_mpi_domain *d, const clab_world *global, clab_error *err);
+/* the local world's driven array and loads anew at its local indices (after every
+ * clab_mpi_set_local; not collective) */
+int clab_mpi_drives_apply(clab_mpi_domain *d, clab_error *err);
+/* after clab_sim_step (rc its status): each servo's velocity from the force on it summed over
+ * the ranks in the one-process contact order; the driven bodies' replicas in d->fixed brought
+ * up to date (collective, on failure too) */
+int clab_mpi_drives_step(clab_mpi_sim *ms, int rc, clab_error *err);
+void clab_mpi_drives_free(clab_mpi_domain *d);
+
 /* the DVI split solver's communication over the domain (mpi/ccp_comm.c): *comm, a
  * clab_split_comm, filled; CLAB_ENOMEM */
 struct clab_split_comm;

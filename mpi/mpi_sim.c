@@ -206,6 +206,7 @@ int clab_mpi_sim_step(clab_mpi_sim *ms, clab_error *err)
         ms->rebuild = 0;
     }
     rc = clab_sim_step(ms->sim, err);
+    rc = clab_mpi_drives_step(ms, rc, err); /* servos; the driven replicas (collective) */
     int rc2 = clab_mpi_forward(d, err); /* (after a failed step too: no rank waits for it) */
     rc = rc ? rc : rc2;
     int far = rc ? 0 : moved_far(d);
@@ -269,6 +270,8 @@ int clab_mpi_gather(clab_mpi_domain *d, int root, clab_error *err)
         const char *r = all;
         if (!whole && !(d->global = output_world(d, r, nall, rsz)))
             rc = clab_error_set(err, CLAB_ENOMEM, "mpi: out of memory for the whole world");
+        for (size_t f = 0; whole && f < d->nfixed; f++) /* (driven bodies move) */
+            d->global->bodies[d->fixed_gid[f]] = d->fixed[f];
         for (size_t k = 0; whole && k < nall; k++) {
             uint64_t i;
             double s[CLAB_MPI_STATE];

@@ -7,6 +7,8 @@ clab_mpi_tests += tests/test_mpi_run.sh
 clab_mpi_tests += tests/test_mpi_gs.sh
 clab_mpi_tests += tests/test_mpi_mig.sh
 clab_mpi_tests += tests/test_mpi_bench.sh
+clab_mpi_tests += tests/test_mpi_drive.sh
+EXTRA_DIST += tests/scenes/mpi_driven.cfg
 EXTRA_DIST += tests/test_mpi.c $(clab_mpi_tests)
 if HAVE_MPI
 check_PROGRAMS += tests/test_mpi
