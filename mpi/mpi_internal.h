@@ -54,6 +54,9 @@ int clab_mpi_set_local(clab_mpi_domain *d, const clab_mpi_body *mv, size_t n, cl
  * clab_mpi_balance and a second one the local world. A rank other than 0 needs O(chunk) besides
  * its local world (collective) */
 int clab_mpi_scatter(clab_mpi_domain *d, const clab_world *w, clab_error *err);
+/* rank 0's options (keys, values, where, in their order, the getters' marks) to every rank of
+ * comm: o is replaced there (collective; CLAB_ENOMEM on a rank is that rank's, not agreed) */
+int clab_mpi_bcast_options(clab_options *o, MPI_Comm comm);
 /* the local index of global body g, SIZE_MAX when absent (binary search on d->gid) */
 size_t clab_mpi_local_index(const clab_mpi_domain *d, uint64_t g);
 /* --balance: the inner cuts at the quantiles of the moving bodies' centers, x[0 .. n) this rank's

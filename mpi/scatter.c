@@ -310,3 +310,27 @@ int clab_mpi_scatter(clab_mpi_domain *d, const clab_world *w, clab_error *err)
     kept_free(&k);
     return clab_mpi_agree(d, rc, NULL, err);
 }
+
+int clab_mpi_bcast_options(clab_options *o, MPI_Comm comm)
+{
+    int rank = 0, rc = CLAB_OK;
+    MPI_Comm_rank(comm, &rank);
+    uint64_t n = rank == 0 ? o->n : 0;
+    MPI_Bcast(&n, 1, MPI_UINT64_T, 0, comm);
+    if (rank != 0) { /* anew: rank 0's keys are distinct, option k lands at index k */
+        clab_options_free(o);
+        clab_options_init(o);
+    }
+    for (uint64_t k = 0; k < n; k++) { /* one option a message: a few tens of them */
+        clab_option one;
+        if (rank == 0) one = o->o[k];
+        MPI_Bcast(&one, (int)sizeof one, MPI_BYTE, 0, comm);
+        if (rank == 0 || rc) continue;
+        rc = clab_options_set(o, one.key, one.val, one.where);
+        if (!rc) {
+            o->o[k].used = one.used;
+            o->o[k].refused = one.refused;
+        }
+    }
+    return rc;
+}
