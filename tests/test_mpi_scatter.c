@@ -7,15 +7,16 @@
  * clab_mpi_domain_create; the others give NULL. Expected, on every rank: the local world is the
  * one the whole-world path makes (the fixed bodies, and the moving bodies the rank owns or holds
  * within reach of its brick: clab_mpi_owner_of, clab_mpi_in_reach, at the domain's cuts), body
- * for body: the global index, the bytes of clab_body and the name equal; the shell (gravity, t,
- * step, periodic axes, materials, the triangle store's bytes) equal. Tolerance: none, bytes
- * equal, because the broadcast carries the whole world's own bytes (one build, one machine type)
- * and every later step's bits depend on them. With --balance the cuts equal those
+ * for body: the global index, the bytes of clab_body (no padding: 184 bytes of fields) and the
+ * name equal; the shell (gravity, t, step, periodic axes, materials, the triangle store) equal
+ * field by field. Tolerance: none, bytes equal, because the broadcast carries the whole world's
+ * own bytes (one build, one machine type) and every later step's bits depend on them. With --balance the cuts equal those
  * clab_mpi_balance gives from the whole world's share (the moving bodies of global index rank
  * modulo P on rank P), the share the scatter takes from its chunks. A world rank 0 refuses
  * (a joint) gives an error on every rank, none left waiting. */
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,13 +115,24 @@ static int same_local(const clab_mpi_domain *d, const clab_world *W, size_t *nlo
         k++;
     }
     ok = ok && k == lw->nbodies;
-    /* the shell */
+    /* the shell, field by field where a struct has padding or bytes past a name's '\0' (the
+     * reference world on a rank other than 0 is that rank's own build: its padding is its own) */
     ok = ok && !memcmp(&lw->gravity, &W->gravity, sizeof W->gravity) && lw->t == W->t && lw->step == W->step &&
-         !memcmp(&lw->periodic, &W->periodic, sizeof W->periodic) && lw->nmaterials == W->nmaterials &&
-         !memcmp(lw->materials, W->materials, W->nmaterials * sizeof *W->materials);
+         !memcmp(&lw->periodic, &W->periodic, sizeof W->periodic) && lw->nmaterials == W->nmaterials;
+    for (size_t j = 0; ok && j < W->nmaterials; j++) {
+        const clab_material *p = &lw->materials[j], *q = &W->materials[j];
+        ok = !strcmp(p->name, q->name) && !memcmp(&p->mu, &q->mu, sizeof *p - offsetof(clab_material, mu));
+    }
     const clab_meshes *a = lw->meshes, *m = W->meshes;
-    ok = ok && a && a->n == m->n && a->ng == m->ng && a->nmesh == m->nmesh && !memcmp(a->t, m->t, m->n * sizeof *m->t) &&
-         !memcmp(a->g, m->g, m->ng * sizeof *m->g) && !memcmp(a->name, m->name, m->nmesh * sizeof *m->name);
+    ok = ok && a && a->n == m->n && a->ng == m->ng && a->nmesh == m->nmesh && !memcmp(a->g, m->g, m->ng * sizeof *m->g);
+    for (size_t j = 0; ok && j < m->nmesh; j++) ok = !strcmp(a->name[j], m->name[j]);
+    for (size_t j = 0; ok && j < m->n; j++) {
+        const clab_tri *p = &a->t[j], *q = &m->t[j];
+        ok = !memcmp(p->w, q->w, sizeof p->w) && !memcmp(&p->n, &q->n, sizeof p->n) &&
+             !memcmp(p->beta, q->beta, sizeof p->beta) && !memcmp(&p->r0, &q->r0, sizeof p->r0) && p->own == q->own &&
+             !memcmp(p->anchor, q->anchor, sizeof p->anchor) && !memcmp(p->reg, q->reg, sizeof p->reg) &&
+             p->mesh == q->mesh;
+    }
     return ok;
 }
 
