@@ -118,13 +118,18 @@ int clab_mpi_rank_options(const char *backend, clab_options *opt, clab_error *er
  * ties to the smaller p_x, then p_y. Not collective. */
 void clab_mpi_grid(int size, const double L[3], int grid[3]);
 
-/* The domain of a world on every rank of comm: `global` (the same world on every rank, taken:
- * the domain keeps it on rank 0 for the output and frees it on the others) cut into bricks; grid NULL or {0, 0, 0}: clab_mpi_grid's; balance:
- * d->balance (the cuts at the bodies' quantiles, from the first build on). Refused
- * (CLAB_EINVAL naming the feature): joints, driven bodies, loads, a moving body without a bound
- * (a free plane), more than 64 ranks along an axis. skin [m] > 0: the displacement between
- * rebuilds; envelope [m]: the backend's. The local world is built from `global` (the first
- * rebuild); the command's process gets glibc's mmap threshold fixed (mpi/domain.c). */
+/* The domain of a world over the ranks of comm: `global` is the whole world on rank 0 (taken:
+ * the domain keeps it there for the output as d->global) and NULL on the other ranks (a world
+ * given there is freed unread), so that no rank but 0 ever holds the whole world. Rank 0 makes
+ * the refusals (CLAB_EINVAL naming the feature: joints, driven bodies, loads, a moving body
+ * without a bound (a free plane), skin <= 0) and the box, which every rank gets with rank 0's
+ * status (its refusal is an error on every rank, as clab_mpi_agree gives it); then rank 0 sends
+ * the world's shell and its moving bodies in chunks (mpi/scatter.c) and each rank keeps its
+ * local world's: memory O(chunk) beyond that world on a rank other than 0. The box is cut into
+ * bricks: grid NULL or {0, 0, 0}: clab_mpi_grid's (more than 64 ranks along an axis refused);
+ * balance: d->balance (the cuts at the bodies' quantiles, from the first build on). skin [m] >
+ * 0: the displacement between rebuilds; envelope [m]: the backend's. The command's process gets
+ * glibc's mmap threshold fixed (mpi/domain.c). */
 int clab_mpi_domain_create(clab_mpi_domain **out, MPI_Comm comm, clab_world *global, const int *grid, int balance,
                            double skin, double envelope, clab_error *err);
 void clab_mpi_domain_destroy(clab_mpi_domain *d);
@@ -186,8 +191,11 @@ uint64_t clab_mpi_state_hash(const clab_world *w);
 
 /* the resident set of this process [bytes] (VmRSS; 0 where unknown). Not collective. */
 double clab_mpi_rss(void);
+/* the peak resident set of this process so far [bytes] (VmHWM; 0 where unknown). Not collective. */
+double clab_mpi_peak_rss(void);
 /* rank 0 prints each rank's resident set above rss0 (clab_mpi_rss before the world was built)
- * per local body (owned, replicated and ghosts) and per owned body */
+ * per local body (owned, replicated and ghosts) and per owned body, and its peak resident set
+ * above rss0 (the start-up's included: on rank 0, the whole world it built) */
 void clab_mpi_print_memory(clab_mpi_domain *d, double rss0);
 
 #endif

@@ -1,9 +1,10 @@
 /* domain.c: the bricks, who owns which body, the ghosts and the local world (clab_mpi.h).
- * The first local world is taken from the whole world, which every rank builds alike; after
- * that each rank holds only its local world and the replicated fixed bodies, and the rebuilds
- * (mpi/migrate.c) bring the bodies it needs from their owners. An owner and a ghost's holder
- * test the same states with the same function (clab_mpi_in_reach), so the send list of rank p
- * to rank q and q's receive list from p agree without a message. */
+ * Rank 0 alone holds the whole world at the start: it makes the refusals and the box, and
+ * sends the world out in chunks (mpi/scatter.c), each rank keeping the bodies of its first
+ * local world; after that each rank holds only its local world and the replicated fixed
+ * bodies, and the rebuilds (mpi/migrate.c) bring the bodies it needs from their owners. An
+ * owner and a ghost's holder test the same states with the same function (clab_mpi_in_reach),
+ * so the send list of rank p to rank q and q's receive list from p agree without a message. */
 #include "clab_mpi.h"
 #include "mpi_internal.h"
 
@@ -33,9 +34,6 @@ static void fix_mmap_threshold(void)
     mallopt(M_MMAP_THRESHOLD, 128 * 1024);
 #endif
 }
-
-static int first_local(clab_mpi_domain *d, const clab_world *w, clab_error *err);
-static int first_balance(clab_mpi_domain *d, const clab_world *w, clab_error *err);
 
 void clab_mpi_grid(int size, const double L[3], int grid[3])
 {
@@ -128,9 +126,8 @@ int clab_mpi_dest(const clab_mpi_domain *d, const clab_body *b, int *q)
 
 /* the cuts: periodic axes evenly over [lo, hi); open axes evenly over the moving bodies'
  * centers, the end bricks open to infinity */
-static void set_cuts(clab_mpi_domain *d, const clab_world *global, const double lo[3], const double hi[3])
+static void set_cuts(clab_mpi_domain *d, const clab_periodic *p, const double lo[3], const double hi[3])
 {
-    const clab_periodic *p = &global->periodic;
     for (int k = 0; k < 3; k++) {
         const int g = d->grid[k];
         for (int j = 0; j <= g; j++) d->cut[k][j] = lo[k] + (hi[k] - lo[k]) * j / g;
@@ -141,48 +138,42 @@ static void set_cuts(clab_mpi_domain *d, const clab_world *global, const double 
     }
 }
 
-int clab_mpi_domain_create(clab_mpi_domain **out, MPI_Comm comm, clab_world *global, const int *grid, int balance,
-                           double skin, double envelope, clab_error *err)
+/* what every rank needs of the whole world to cut the box, made on rank 0 */
+typedef struct box_info {
+    double lo[3], hi[3], Rmax; /* the box [m], the largest bound of a moving body [m] */
+    clab_periodic periodic;
+    uint64_t nbodies;
+} box_info;
+
+/* rank 0: the refusals and the box of w: the moving bodies' centers, the periodic axes'
+ * periods; the largest bound */
+static int survey(const clab_world *w, double skin, box_info *b, clab_error *err)
 {
-    *out = NULL;
-    clab_mpi_domain *d = calloc(1, sizeof *d);
-    if (!d) {
-        clab_world_destroy(global);
-        return clab_error_set(err, CLAB_ENOMEM, "mpi: out of memory");
+    memset(b, 0, sizeof *b);
+    b->periodic = w->periodic;
+    b->nbodies = w->nbodies;
+    if (w->njoints) return clab_error_set(err, CLAB_EINVAL, "mpi: joints (%zu in the scene) are not supported across ranks", w->njoints);
+    if (!(skin > 0.0 && isfinite(skin))) return clab_error_set(err, CLAB_EINVAL, "mpi: skin %g m: must be > 0", skin);
+    double *lo = b->lo, *hi = b->hi;
+    for (int k = 0; k < 3; k++) {
+        lo[k] = INFINITY;
+        hi[k] = -INFINITY;
     }
-    fix_mmap_threshold();
-    d->comm = comm;
-    MPI_Comm_rank(comm, &d->rank);
-    MPI_Comm_size(comm, &d->size);
-    d->global = global;
-    d->nglobal = global->nbodies;
-    d->skin = skin;
-    d->balance = balance != 0;
-    d->envelope = envelope;
-    clab_world *w = global;
-    int rc = CLAB_OK;
-    if (w->njoints) rc = clab_error_set(err, CLAB_EINVAL, "mpi: joints (%zu in the scene) are not supported across ranks", w->njoints);
-    else if (!(skin > 0.0 && isfinite(skin))) rc = clab_error_set(err, CLAB_EINVAL, "mpi: skin %g m: must be > 0", skin);
-    /* the box: the moving bodies' centers, the periodic axes' periods; the largest bound */
-    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY}, Rmax = 0.0;
-    for (size_t i = 0; i < w->nbodies && !rc; i++) {
-        const clab_body *b = &w->bodies[i];
-        if (b->fixed) continue;
-        const double R = clab_shape_bound_radius(&b->shape);
-        if (!isfinite(R)) {
-            rc = clab_error_set(err, CLAB_EINVAL, "mpi: body '%s' moves and has no bound (a free half-space): not "
-                                "supported across ranks", clab_world_body_name(w, i));
-            break;
-        }
-        Rmax = fmax(Rmax, R);
-        const double x[3] = {b->r.x, b->r.y, b->r.z};
+    for (size_t i = 0; i < w->nbodies; i++) {
+        const clab_body *bd = &w->bodies[i];
+        if (bd->fixed) continue;
+        const double R = clab_shape_bound_radius(&bd->shape);
+        if (!isfinite(R))
+            return clab_error_set(err, CLAB_EINVAL, "mpi: body '%s' moves and has no bound (a free half-space): not "
+                                  "supported across ranks", clab_world_body_name(w, i));
+        b->Rmax = fmax(b->Rmax, R);
+        const double x[3] = {bd->r.x, bd->r.y, bd->r.z};
         for (int k = 0; k < 3; k++) {
             lo[k] = fmin(lo[k], x[k]);
             hi[k] = fmax(hi[k], x[k]);
         }
     }
-    double L[3];
-    for (int k = 0; k < 3 && !rc; k++) {
+    for (int k = 0; k < 3; k++) {
         if (w->periodic.on[k]) {
             lo[k] = w->periodic.lo[k];
             hi[k] = w->periodic.hi[k];
@@ -190,8 +181,46 @@ int clab_mpi_domain_create(clab_mpi_domain **out, MPI_Comm comm, clab_world *glo
             lo[k] = isfinite(lo[k]) ? lo[k] : 0.0;
             hi[k] = lo[k] + 1.0;
         }
-        L[k] = hi[k] - lo[k];
     }
+    return CLAB_OK;
+}
+
+int clab_mpi_domain_create(clab_mpi_domain **out, MPI_Comm comm, clab_world *global, const int *grid, int balance,
+                           double skin, double envelope, clab_error *err)
+{
+    *out = NULL;
+    clab_mpi_domain *d = calloc(1, sizeof *d);
+    int rank = 0;
+    MPI_Comm_rank(comm, &rank);
+    if (rank != 0) { /* the whole world is rank 0's (a world given here is not read) */
+        clab_world_destroy(global);
+        global = NULL;
+    }
+    int rc = d ? CLAB_OK : clab_error_set(err, CLAB_ENOMEM, "mpi: out of memory");
+    if (!rc && rank == 0 && !global) rc = clab_error_set(err, CLAB_EINVAL, "mpi: no world given on rank 0");
+    if (!d) { /* every rank takes part in the agreement, failed or not */
+        clab_mpi_domain tmp = {.comm = comm, .rank = rank};
+        MPI_Comm_size(comm, &tmp.size);
+        clab_mpi_agree(&tmp, rc, NULL, err);
+        clab_world_destroy(global);
+        return rc;
+    }
+    fix_mmap_threshold();
+    d->comm = comm;
+    d->rank = rank;
+    MPI_Comm_size(comm, &d->size);
+    d->global = global;
+    d->skin = skin;
+    d->balance = balance != 0;
+    d->envelope = envelope;
+    box_info box;
+    memset(&box, 0, sizeof box);
+    if (!rc && rank == 0) rc = survey(global, skin, &box, err);
+    rc = clab_mpi_agree(d, rc, NULL, err); /* rank 0's refusal on every rank */
+    if (!rc) MPI_Bcast(&box, (int)sizeof box, MPI_BYTE, 0, comm);
+    d->nglobal = (size_t)box.nbodies;
+    double L[3];
+    for (int k = 0; k < 3; k++) L[k] = box.hi[k] - box.lo[k];
     if (!rc) {
         if (grid && grid[0] > 0 && grid[1] > 0 && grid[2] > 0) {
             memcpy(d->grid, grid, sizeof d->grid);
@@ -208,27 +237,19 @@ int clab_mpi_domain_create(clab_mpi_domain **out, MPI_Comm comm, clab_world *glo
         d->cell[0] = d->rank % d->grid[0];
         d->cell[1] = (d->rank / d->grid[0]) % d->grid[1];
         d->cell[2] = d->rank / (d->grid[0] * d->grid[1]);
-        set_cuts(d, w, lo, hi);
+        set_cuts(d, &box.periodic, box.lo, box.hi);
         /* a pair in contact is at most R_a + R_b + envelope apart; between rebuilds each body
          * moves less than skin/2, so the pair came at most skin closer: an owned body (center
          * in the brick at the rebuild) meets only bodies within Rmax + envelope + skin of it */
-        d->reach = Rmax + envelope + skin;
+        d->reach = box.Rmax + envelope + skin;
         d->sdispl = calloc((size_t)d->size + 1, sizeof *d->sdispl);
         d->rdispl = calloc((size_t)d->size + 1, sizeof *d->rdispl);
         if (!d->sdispl || !d->rdispl) rc = clab_error_set(err, CLAB_ENOMEM, "mpi: out of memory");
     }
     rc = clab_mpi_agree(d, rc, NULL, err);
-    if (!rc) rc = clab_mpi_drives_init(d, w, err); /* (before the first local world takes them) */
-    if (!rc) rc = first_local(d, w, err);
-    rc = clab_mpi_agree(d, rc, NULL, err);
-    if (!rc && d->balance) rc = first_balance(d, w, err);
-    if (!rc && d->balance) rc = first_local(d, w, err);
-    rc = clab_mpi_agree(d, rc, NULL, err);
-    if (!rc && d->rank != 0) {
-        clab_world_destroy(d->global); /* rank 0 keeps it for the output */
-        d->global = NULL;
-        trim_heap();
-    }
+    if (!rc) rc = clab_mpi_drives_init(d, global, err); /* (before the first local worlds take them) */
+    if (!rc) rc = clab_mpi_scatter(d, global, err); /* the first local worlds (mpi/scatter.c) */
+    if (!rc) trim_heap();
     if (rc) {
         clab_mpi_domain_destroy(d);
         return rc;
@@ -418,73 +439,4 @@ int clab_mpi_set_local(clab_mpi_domain *d, const clab_mpi_body *mv, size_t n, cl
     swap_arrays(d, &A, k, names);
     rc = clab_mpi_drives_apply(d, err);
     return rc ? rc : plan(d, err);
-}
-
-/* the local world from the whole world w (every rank has it alike): the fixed bodies
- * replicated, the moving ones owned here or within reach of the brick */
-static int first_local(clab_mpi_domain *d, const clab_world *w, clab_error *err)
-{
-    if (!d->local) { /* the local world: w's materials, meshes, periodic axes, no bodies yet */
-        d->local = clab_world_clone(w);
-        if (!d->local) return clab_error_set(err, CLAB_ENOMEM, "mpi: out of memory");
-        free(d->local->bodies);
-        free(d->local->name_off);
-        free(d->local->name_pool);
-        d->local->bodies = NULL;
-        d->local->name_off = NULL;
-        d->local->name_pool = NULL;
-        d->local->nbodies = d->local->cap_bodies = d->local->name_len = d->local->name_cap = 0;
-        size_t nf = 0, len = 0;
-        for (size_t i = 0; i < w->nbodies; i++)
-            if (w->bodies[i].fixed) {
-                nf++;
-                len += strlen(clab_world_body_name(w, i)) + 1;
-            }
-        d->fixed_gid = malloc((nf ? nf : 1) * sizeof *d->fixed_gid);
-        d->fixed = malloc((nf ? nf : 1) * sizeof *d->fixed);
-        d->fixed_names = malloc(len ? len : 1);
-        if (!d->fixed_gid || !d->fixed || !d->fixed_names) return clab_error_set(err, CLAB_ENOMEM, "mpi: out of memory");
-        len = 0;
-        for (size_t i = 0; i < w->nbodies; i++)
-            if (w->bodies[i].fixed) {
-                const char *nm = clab_world_body_name(w, i);
-                d->fixed_gid[d->nfixed] = i;
-                d->fixed[d->nfixed++] = w->bodies[i];
-                memcpy(d->fixed_names + len, nm, strlen(nm) + 1);
-                len += strlen(nm) + 1;
-            }
-    }
-    d->local->t = w->t;
-    d->local->step = w->step;
-    size_t n = 0;
-    for (size_t i = 0; i < w->nbodies; i++) {
-        const clab_body *b = &w->bodies[i];
-        n += !b->fixed && (clab_mpi_owner_of(d, b->r) == d->rank || clab_mpi_in_reach(d, d->rank, b));
-    }
-    clab_mpi_body *mv = malloc((n ? n : 1) * sizeof *mv);
-    if (!mv) return clab_error_set(err, CLAB_ENOMEM, "mpi: out of memory for %zu bodies", n);
-    n = 0;
-    for (size_t i = 0; i < w->nbodies; i++) {
-        const clab_body *b = &w->bodies[i];
-        if (!b->fixed && (clab_mpi_owner_of(d, b->r) == d->rank || clab_mpi_in_reach(d, d->rank, b)))
-            mv[n++] = (clab_mpi_body){i, b, clab_world_body_name(w, i)};
-    }
-    int rc = clab_mpi_set_local(d, mv, n, err);
-    free(mv);
-    return rc;
-}
-
-/* --balance at the start: each rank gives the search every size-th moving body */
-static int first_balance(clab_mpi_domain *d, const clab_world *w, clab_error *err)
-{
-    size_t n = 0;
-    for (size_t i = (size_t)d->rank; i < w->nbodies; i += (size_t)d->size) n += !w->bodies[i].fixed;
-    clab_vec3 *x = malloc((n ? n : 1) * sizeof *x);
-    int rc = x ? CLAB_OK : clab_error_set(err, CLAB_ENOMEM, "mpi: out of memory");
-    n = 0;
-    for (size_t i = (size_t)d->rank; x && i < w->nbodies; i += (size_t)d->size)
-        if (!w->bodies[i].fixed) x[n++] = w->bodies[i].r;
-    int rc2 = clab_mpi_balance(d, x, rc ? 0 : n, err); /* (collective: called on failure too) */
-    free(x);
-    return rc ? rc : rc2;
 }

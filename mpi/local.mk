@@ -4,6 +4,7 @@ clab_mpi_sources = \
 	mpi/clab_mpi.h \
 	mpi/mpi_internal.h \
 	mpi/domain.c \
+	mpi/scatter.c \
 	mpi/exchange.c \
 	mpi/mpi_sim.c \
 	mpi/checkpoint.c \

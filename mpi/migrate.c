@@ -416,31 +416,40 @@ int clab_mpi_migrate(clab_mpi_sim *ms, clab_error *err)
     return rc;
 }
 
-double clab_mpi_rss(void)
+/* a figure of /proc/self/status [bytes] (0 where unknown) */
+static double status_bytes(const char *key)
 {
     FILE *f = fopen("/proc/self/status", "r");
     char line[256];
+    const size_t n = strlen(key);
     double kb = 0.0;
     while (f && fgets(line, sizeof line, f))
-        if (!strncmp(line, "VmRSS:", 6)) kb = atof(line + 6);
+        if (!strncmp(line, key, n) && line[n] == ':') kb = atof(line + n + 1);
     if (f) fclose(f);
     return 1024.0 * kb;
 }
 
+double clab_mpi_rss(void) { return status_bytes("VmRSS"); }
+
+double clab_mpi_peak_rss(void) { return status_bytes("VmHWM"); }
+
 void clab_mpi_print_memory(clab_mpi_domain *d, double rss0)
 {
-    double owned = 0.0, mine[3];
+    double owned = 0.0, mine[4];
     for (size_t k = 0; k < d->local->nbodies; k++) owned += d->mine[k];
     mine[0] = clab_mpi_rss() - rss0;
     mine[1] = (double)d->local->nbodies;
     mine[2] = owned;
-    double *all = d->rank == 0 ? malloc(3 * (size_t)d->size * sizeof *all) : NULL;
-    MPI_Gather(mine, 3, MPI_DOUBLE, all, 3, MPI_DOUBLE, 0, d->comm);
+    mine[3] = clab_mpi_peak_rss() - rss0;
+    double *all = d->rank == 0 ? malloc(4 * (size_t)d->size * sizeof *all) : NULL;
+    MPI_Gather(mine, 4, MPI_DOUBLE, all, 4, MPI_DOUBLE, 0, d->comm);
     for (int q = 0; all && q < d->size; q++) {
-        const double *a = all + 3 * q;
-        printf("  rank %d: memory: %.1f MB resident above the start, %.0f bytes a local body (%.0f), %.0f an owned one%s\n",
+        const double *a = all + 4 * q;
+        printf("  rank %d: memory: %.1f MB resident above the start, %.0f bytes a local body (%.0f), %.0f an owned one%s; "
+               "peak %.1f MB above the start, %.0f bytes a local body\n",
                q, a[0] / 1e6, a[0] / fmax(a[1], 1.0), a[1], a[0] / fmax(a[2], 1.0),
-               q == 0 && d->global ? " (with the whole world kept for the output)" : "");
+               q == 0 && d->global ? " (with the whole world kept for the output)" : "", a[3] / 1e6,
+               a[3] / fmax(a[1], 1.0));
     }
     free(all);
 }

@@ -46,6 +46,17 @@ typedef struct clab_mpi_body {
  * forward exchange's lists (not collective: the send list of p to q and q's receive list from p
  * are computed from the same states by the same test) */
 int clab_mpi_set_local(clab_mpi_domain *d, const clab_mpi_body *mv, size_t n, clab_error *err);
+/* the first local worlds (mpi/scatter.c), after the cuts: rank 0's whole world w (NULL on the
+ * other ranks, not read there) sent by MPI_Bcast, its shell (gravity, t, step, periodic axes,
+ * materials, meshes, the replicated fixed bodies with names and global indices) then its moving
+ * bodies in chunks, each rank keeping those it owns or holds within reach (clab_mpi_set_local);
+ * with d->balance, a first pass of the chunks gives each rank its share of the centers for
+ * clab_mpi_balance and a second one the local world. A rank other than 0 needs O(chunk) besides
+ * its local world (collective) */
+int clab_mpi_scatter(clab_mpi_domain *d, const clab_world *w, clab_error *err);
+/* rank 0's options (keys, values, where, in their order, the getters' marks) to every rank of
+ * comm: o is replaced there (collective; CLAB_ENOMEM on a rank is that rank's, not agreed) */
+int clab_mpi_bcast_options(clab_options *o, MPI_Comm comm);
 /* the local index of global body g, SIZE_MAX when absent (binary search on d->gid) */
 size_t clab_mpi_local_index(const clab_mpi_domain *d, uint64_t g);
 /* --balance: the inner cuts at the quantiles of the moving bodies' centers, x[0 .. n) this rank's

@@ -22,6 +22,7 @@
 #include "clab_csv.h"
 #include "clab_mpi.h"
 #include "clab_scene.h"
+#include "mpi_internal.h"
 #include "clab_vtk.h"
 #include "run_mpi.h"
 #include "xp.h"
@@ -114,11 +115,12 @@ static void step_contacts(const clab_mpi_sim *ms, double *n, double *pen)
     *pen = all[1];
 }
 
-/* rank 0: the step guard's refusals and the metadata of the one-process sim of the scene */
+/* rank 0: the step guard's refusals and the metadata of the one-process sim of the scene, made
+ * on the scene's world itself (no copy: clab_sim_create, the backend's create, stable_step and
+ * clab_sim_check only read it; no step is taken) and freed before the world is sent out */
 static int one_process_meta(clab_scene *sc, const char *backend, clab_options *meta, long *nsteps, clab_error *err)
 {
-    clab_world *w = clab_world_clone(sc->world);
-    if (!w) return clab_error_set(err, CLAB_ENOMEM, "out of memory");
+    clab_world *w = sc->world;
     clab_options o;
     clab_options_init(&o);
     clab_options_merge(&o, &sc->options);
@@ -137,7 +139,6 @@ static int one_process_meta(clab_scene *sc, const char *backend, clab_options *m
         clab_sim_meta(s, meta);
     }
     clab_sim_destroy(s);
-    clab_world_destroy(w);
     return rc;
 }
 
@@ -164,22 +165,44 @@ typedef struct run_files {
     char **argv;
 } run_files;
 
-/* the domain and the sim of the scene's world on every rank */
-static int start(const clab_scene *sc, const run_opts *o, clab_mpi_domain **d, clab_mpi_sim **ms, clab_error *err)
+/* the domain and the sim of the scene on every rank: rank 0's world handed to the domain (no
+ * copy: sc->world is NULL after), which sends each rank its bodies */
+static int start(clab_scene *sc, const run_opts *o, clab_mpi_domain **d, clab_mpi_sim **ms, clab_error *err)
 {
     double Rmax = 0.0;
-    for (size_t i = 0; i < sc->world->nbodies; i++)
+    for (size_t i = 0; sc->world && i < sc->world->nbodies; i++)
         if (!sc->world->bodies[i].fixed) Rmax = fmax(Rmax, clab_shape_bound_radius(&sc->world->bodies[i].shape));
+    MPI_Bcast(&Rmax, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD); /* rank 0's */
     const clab_backend_type *type = clab_backend_lookup(sc->backend);
     double envelope = type ? type->default_envelope : 0.0;
-    const char *env = clab_options_get((clab_options *)&sc->options, "envelope");
+    const char *env = clab_options_get(&sc->options, "envelope");
     if (env) envelope = fmax(envelope, atof(env));
-    clab_world *g = clab_world_clone(sc->world);
-    int rc = g ? clab_mpi_domain_create(d, MPI_COMM_WORLD, g, o->grid, o->balance, 0.1 * fmax(Rmax, 1e-300), envelope,
-                                        err)
-               : clab_error_set(err, CLAB_ENOMEM, "out of memory");
-    if (!rc) rc = clab_mpi_sim_create(ms, *d, sc->backend, sc->h, (clab_options *)&sc->options, err);
+    clab_world *g = sc->world;
+    sc->world = NULL;
+    int rc = clab_mpi_domain_create(d, MPI_COMM_WORLD, g, o->grid, o->balance, 0.1 * fmax(Rmax, 1e-300), envelope, err);
+    if (!rc) rc = clab_mpi_sim_create(ms, *d, sc->backend, sc->h, &sc->options, err);
     return rc;
+}
+
+/* rank 0's settings of the scene to the other ranks, which never read the scene file: the
+ * backend, h, t_end, output_every, the merged options (keys, values, where) and the steps */
+static int share_settings(clab_scene *sc, long *nsteps, int rank, clab_error *err)
+{
+    struct {
+        char backend[CLAB_NAME_LEN];
+        double h, t_end;
+        long output_every, nsteps;
+    } v;
+    memset(&v, 0, sizeof v);
+    if (rank == 0) {
+        memcpy(v.backend, sc->backend, sizeof v.backend);
+        v.h = sc->h, v.t_end = sc->t_end, v.output_every = sc->output_every, v.nsteps = *nsteps;
+    }
+    MPI_Bcast(&v, (int)sizeof v, MPI_BYTE, 0, MPI_COMM_WORLD);
+    memcpy(sc->backend, v.backend, sizeof sc->backend);
+    sc->h = v.h, sc->t_end = v.t_end, sc->output_every = v.output_every, *nsteps = v.nsteps;
+    const int rc = clab_mpi_bcast_options(&sc->options, MPI_COMM_WORLD);
+    return rc ? clab_error_set(err, rc, "out of memory for the scene's options") : CLAB_OK;
 }
 
 /* the command line as contactlab run writes it in the metadata: not --out, --force, --no-plot,
@@ -419,22 +442,26 @@ int clab_xp_mpi_run(int argc, char **argv)
     }
     clab_error err;
     clab_error_clear(&err);
+    /* rank 0 alone reads the scene, makes its refusals and metadata, and sends the rest the
+     * settings (share_settings) and the bodies (start: clab_mpi_domain_create) */
     clab_scene sc;
     clab_scene_init(&sc);
-    int rc = clab_scene_load(o.scene, &sc, &err);
-    if (!rc) {
-        if (o.backend) snprintf(sc.backend, sizeof sc.backend, "%s", o.backend);
-        if (o.h > 0) sc.h = o.h;
-        if (o.t_end > 0) sc.t_end = o.t_end;
-        if (o.every > 0) sc.output_every = o.every;
-        clab_options_merge(&sc.options, &o.cli);
-        rc = clab_mpi_rank_options(sc.backend, &sc.options, &err); /* the dvi backend's fast=off sums=exact */
-    }
     clab_options meta;
     clab_options_init(&meta);
     long nsteps = 0;
-    if (!rc && rank == 0) rc = one_process_meta(&sc, sc.backend, &meta, &nsteps, &err);
-    MPI_Bcast(&nsteps, 1, MPI_LONG, 0, MPI_COMM_WORLD);
+    int rc = CLAB_OK;
+    if (rank == 0) {
+        rc = clab_scene_load(o.scene, &sc, &err);
+        if (!rc) {
+            if (o.backend) snprintf(sc.backend, sizeof sc.backend, "%s", o.backend);
+            if (o.h > 0) sc.h = o.h;
+            if (o.t_end > 0) sc.t_end = o.t_end;
+            if (o.every > 0) sc.output_every = o.every;
+            clab_options_merge(&sc.options, &o.cli);
+            rc = clab_mpi_rank_options(sc.backend, &sc.options, &err); /* the dvi backend's fast=off sums=exact */
+        }
+        if (!rc) rc = one_process_meta(&sc, sc.backend, &meta, &nsteps, &err);
+    }
     clab_mpi_domain *d = NULL;
     clab_mpi_sim *ms = NULL;
     run_files f;
@@ -442,6 +469,10 @@ int clab_xp_mpi_run(int argc, char **argv)
     f.ns = NSFORCE;
     int all = 0;
     MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (!all) {
+        rc = share_settings(&sc, &nsteps, rank, &err);
+        MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    }
     if (!all) rc = start(&sc, &o, &d, &ms, &err);
     else if (!rc) rc = all; /* rank 0 (or another) refused the scene: its message is on its stderr */
     char name[256];

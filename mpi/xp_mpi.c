@@ -2,7 +2,8 @@
  *
  *     mpirun -np P contactlab bench chute|pile [--quick] [--steps N] [--check] [--state FILE] ...
  *
- * runs the benchmark's world across P ranks (clab_mpi.h) and prints, on rank 0, the time, the
+ * runs the benchmark's world (built by rank 0 alone, which sends each rank its bodies:
+ * clab_mpi_domain_create) across P ranks (clab_mpi.h) and prints, on rank 0, the time, the
  * exchange layer's traffic per step and rank, and the FNV-1a 64 hash of the end state (r, e,
  * rdot, wbar of every body in the global order); --check also runs the same steps on rank 0
  * alone with clab_sim (the one-process path of contactlab bench) and compares the two end
@@ -85,8 +86,8 @@ static void usage(FILE *f)
                "  --check          also run the steps on rank 0 alone (clab_sim) and compare bit for bit\n"
                "  --state FILE     rank 0 writes the end state: 13 doubles a body (r, e, rdot, wbar), global order\n"
                "  --csv FILE       rank 0 writes the run's figures, a row a rank: time, hash, local bodies, traffic\n"
-               "                   per step, time in exchanges, a rebuild's computing time, peak memory (bench --mpi\n"
-               "                   reads it)\n");
+               "                   per step, time in exchanges, a rebuild's computing time, peak memory and its part\n"
+               "                   above the start (bench --mpi reads it)\n");
 }
 
 static int parse(int argc, char **argv, mpi_opts *o, const char **which)
@@ -207,18 +208,13 @@ clab_world *clab_xp_mpi_bench_world(const bench_ctx *c, const char *which, int n
     return w;
 }
 
-/* the benchmark's world on every rank: the chute's packing made by rank 0 first, then read by all */
-static clab_world *make_world(const mpi_opts *o, const char *which, int rank, clab_options *opt, double *h,
-                              clab_error *err)
+/* rank 0: the benchmark's world (the chute's packing made first when not given); the other
+ * ranks get their bodies from it (clab_mpi_domain_create) */
+static clab_world *make_world(const mpi_opts *o, const char *which, clab_options *opt, double *h, clab_error *err)
 {
-    if (strcmp(which, "chute") == 0) {
-        int ok = 1;
-        if (!o->c.data_dir[0] && rank == 0) {
-            char dir[1200];
-            ok = chute_default_data(o->c.out, o->c.quick, dir, sizeof dir) == 0;
-        }
-        MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
-        if (!ok) {
+    if (strcmp(which, "chute") == 0 && !o->c.data_dir[0]) {
+        char dir[1200];
+        if (chute_default_data(o->c.out, o->c.quick, dir, sizeof dir)) {
             clab_error_set(err, CLAB_EIO, "the chute's data could not be made");
             return NULL;
         }
@@ -277,11 +273,11 @@ static int write_state(const char *path, const clab_world *w)
 /* what each rank measured, gathered on rank 0 (the columns of --csv) */
 enum {
     F_FWD_BYTES, F_FWD_MSG, F_RE_BYTES, F_RE_MSG, F_T_EXCH, F_LOCAL, F_OWNED, F_CCP_BYTES, F_CCP_MSG, F_CCP_RED,
-    F_CCP_RED_BYTES, F_FIXED, F_T_REBUILD, F_PEAK_RSS, F_N
+    F_CCP_RED_BYTES, F_FIXED, F_T_REBUILD, F_PEAK_RSS, F_PEAK_ABOVE, F_N
 };
 
 /* this rank's figures */
-static void rank_figures(const clab_mpi_domain *d, double *f)
+static void rank_figures(const clab_mpi_domain *d, double rss0, double *f)
 {
     const clab_mpi_traffic *t = &d->traffic;
     double owned = 0.0, fixed = 0.0;
@@ -303,6 +299,7 @@ static void rank_figures(const clab_mpi_domain *d, double *f)
     f[F_CCP_RED_BYTES] = t->ccp_reduce_bytes;
     f[F_FIXED] = fixed;
     f[F_PEAK_RSS] = bench_peak_rss_bytes();
+    f[F_PEAK_ABOVE] = clab_mpi_peak_rss() - rss0;
 }
 
 /* the wall time of the steps that rebuilt (1) and of the others (0), and of their exchanges */
@@ -354,16 +351,16 @@ static int write_csv(const char *path, const char *which, const mpi_opts *o, con
     fprintf(f, "benchmark,ranks,grid,bodies,moving,steps,seconds,ns_per_particle_step,rebuilds,hash,rank,owned,local,"
                "ghosts,replicated,fwd_bytes_per_step,fwd_messages_per_step,rebuild_bytes_per_step,"
                "rebuild_messages_per_step,reductions_per_step,ccp_bytes_per_step,ccp_messages_per_step,"
-               "ccp_reductions_per_step,exchange_s,rebuild_compute_s,peak_rss_bytes,reach_m\n");
+               "ccp_reductions_per_step,exchange_s,rebuild_compute_s,peak_rss_bytes,reach_m,peak_rss_above_start_bytes\n");
     for (int q = 0; q < d->size; q++) {
         const double *a = all + F_N * q;
         fprintf(f, "%s,%d,%dx%dx%d,%ld,%ld,%ld,%.9g,%.6g,%ld,%016llx,%d,%.0f,%.0f,%.0f,%.0f,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,"
-                   "%.9g,%.9g,%.9g,%.9g,%.0f,%.17g\n",
+                   "%.9g,%.9g,%.9g,%.9g,%.0f,%.17g,%.0f\n",
                 which, d->size, d->grid[0], d->grid[1], d->grid[2], nb, moving, ran, sec,
                 1e9 * sec / ((double)moving * st), t->rebuilds, (unsigned long long)hash, q, a[F_OWNED], a[F_LOCAL],
                 a[F_LOCAL] - a[F_OWNED] - a[F_FIXED], a[F_FIXED], a[F_FWD_BYTES] / st, a[F_FWD_MSG] / st,
                 a[F_RE_BYTES] / st, a[F_RE_MSG] / st, 1.0 + (double)t->rebuilds / st, a[F_CCP_BYTES] / st,
-                a[F_CCP_MSG] / st, a[F_CCP_RED] / st, a[F_T_EXCH], a[F_T_REBUILD], a[F_PEAK_RSS], d->reach);
+                a[F_CCP_MSG] / st, a[F_CCP_RED] / st, a[F_T_EXCH], a[F_T_REBUILD], a[F_PEAK_RSS], d->reach, a[F_PEAK_ABOVE]);
     }
     const int bad = ferror(f);
     return fclose(f) || bad ? -1 : 0;
@@ -388,23 +385,38 @@ static int bench_mpi(int argc, char **argv)
     clab_options_init(&opt);
     double h = 0.0;
     const double rss0 = clab_mpi_rss(); /* the memory report's start (clab_mpi_print_memory) */
-    clab_world *w = make_world(&o, which, rank, &opt, &h, &err);
-    int rc = w ? CLAB_OK : (err.status ? err.status : CLAB_EINVAL);
-    if (o.h > 0.0) h = o.h;
-    for (int k = 0; k < o.nkv && !rc; k++) rc = clab_options_parse(&opt, o.kv[k], "--opt", &err);
-    if (!rc) rc = clab_mpi_rank_options(o.backend, &opt, &err); /* the one-process reference's too */
+    /* rank 0 alone builds the world, its options and step, and runs --check's reference */
+    clab_world *w = NULL;
+    int rc = CLAB_OK;
     uint64_t ref = 0;
-    if (!rc && o.check && rank == 0) rc = reference(w, o.backend, &opt, h, o.steps, &ref, &err);
     double Rmax = 0.0;
-    for (size_t i = 0; w && i < w->nbodies; i++)
-        if (!w->bodies[i].fixed) Rmax = fmax(Rmax, clab_shape_bound_radius(&w->bodies[i].shape));
-    const size_t nb = w ? w->nbodies : 0;
-    long moving = 0;
-    for (size_t i = 0; i < nb; i++) moving += !w->bodies[i].fixed;
+    if (rank == 0) {
+        w = make_world(&o, which, &opt, &h, &err);
+        rc = w ? CLAB_OK : (err.status ? err.status : CLAB_EINVAL);
+        if (o.h > 0.0) h = o.h;
+        for (int k = 0; k < o.nkv && !rc; k++) rc = clab_options_parse(&opt, o.kv[k], "--opt", &err);
+        if (!rc) rc = clab_mpi_rank_options(o.backend, &opt, &err); /* the one-process reference's too */
+        if (!rc && o.check) rc = reference(w, o.backend, &opt, h, o.steps, &ref, &err);
+        for (size_t i = 0; w && i < w->nbodies; i++)
+            if (!w->bodies[i].fixed) Rmax = fmax(Rmax, clab_shape_bound_radius(&w->bodies[i].shape));
+    }
+    long cnt[2] = {w ? (long)w->nbodies : 0, 0}; /* bodies, moving ones */
+    for (size_t i = 0; w && i < w->nbodies; i++) cnt[1] += !w->bodies[i].fixed;
     clab_mpi_domain *d = NULL;
     clab_mpi_sim *ms = NULL;
     int all = 0;
     MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (!all) { /* what the other ranks need of rank 0's making */
+        double hr[2] = {h, Rmax};
+        MPI_Bcast(hr, 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+        MPI_Bcast(cnt, 2, MPI_LONG, 0, MPI_COMM_WORLD);
+        h = hr[0], Rmax = hr[1];
+        rc = clab_mpi_bcast_options(&opt, MPI_COMM_WORLD);
+        if (rc) clab_error_set(&err, rc, "out of memory for the options");
+        MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    }
+    const size_t nb = (size_t)cnt[0];
+    const long moving = cnt[1];
     if (!all) {
         /* the ghosts' reach covers the backend's envelope (the DVI's delta_K) */
         const clab_backend_type *type = clab_backend_lookup(o.backend);
@@ -441,12 +453,12 @@ static int bench_mpi(int argc, char **argv)
         if (!rc && o.ckpt[0] && from >= at) rc = clab_mpi_checkpoint_write(ms, o.ckpt, &err);
         const double sec = MPI_Wtime() - t0;
         const long ran = d ? d->local->step - from : 0;
-        if (!rc) clab_mpi_print_memory(d, rss0);
+        if (!rc) clab_mpi_print_memory(d, rss0); /* (resident and peak above rss0) */
         if (!rc) rc = clab_mpi_gather(d, 0, &err);
         if (!rc) {
             /* every rank's figures on rank 0 */
             double mine[F_N];
-            rank_figures(d, mine);
+            rank_figures(d, rss0, mine);
             mine[F_T_REBUILD] = rebuild_compute(&clk);
             double *all = rank == 0 ? malloc(F_N * (size_t)size * sizeof *all) : NULL;
             MPI_Gather(mine, F_N, MPI_DOUBLE, all, F_N, MPI_DOUBLE, 0, MPI_COMM_WORLD);

@@ -9,12 +9,19 @@ clab_mpi_tests += tests/test_mpi_mig.sh
 clab_mpi_tests += tests/test_mpi_bench.sh
 clab_mpi_tests += tests/test_mpi_drive.sh
 EXTRA_DIST += tests/scenes/mpi_driven.cfg
+clab_mpi_tests += tests/test_mpi_scatter.sh
 EXTRA_DIST += tests/test_mpi.c $(clab_mpi_tests)
+EXTRA_DIST += tests/test_mpi_scatter.c
 if HAVE_MPI
 check_PROGRAMS += tests/test_mpi
 tests_test_mpi_SOURCES = tests/test_mpi.c $(clab_mpi_sources)
 tests_test_mpi_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/mpi $(MPI_CFLAGS)
 tests_test_mpi_LDADD = $(CLAB_LDADD) $(MPI_LIBS)
+check_PROGRAMS += tests/test_mpi_scatter
+tests_test_mpi_scatter_SOURCES = tests/test_mpi_scatter.c $(clab_mpi_sources)
+tests_test_mpi_scatter_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/mpi $(MPI_CFLAGS)
+tests_test_mpi_scatter_LDADD = $(CLAB_LDADD) $(MPI_LIBS)
+check-mpi: tests/test_mpi_scatter
 TESTS += $(clab_mpi_tests)
 check-mpi:
 	$(MAKE) $(AM_MAKEFLAGS) contactlab
