@@ -1,10 +1,12 @@
 /* run_mpi.c: `mpirun -np P contactlab run SCENE.cfg` (doc/mpi.md): a scene across P ranks.
  * Rank 0 writes <scene>-<backend>-bodies.csv, -steps.csv and -body-names.csv with the numeric
- * rows of the one-process `contactlab run` (the bodies in the scene's order from the gathered
- * states; the steps' contacts counted once each, by the owner of body a, or of b when a is
- * fixed; the deepest penetration over them; the kinetic energy summed over the gathered world in
- * the scene's order) and the same metadata plus mpi_ranks and mpi_grid; with --vtk the frames of
- * the one-process run, byte for byte, written by rank 0 from the same gather. --checkpoint-every,
+ * rows of the one-process `contactlab run` (the bodies in the scene's order, gathered chunk by
+ * chunk of the global order, mpi/gather.c; the steps' contacts counted once each, by the owner
+ * of body a, or of b when a is fixed; the deepest penetration over them; the kinetic energy
+ * summed over the chunks in the scene's order) and the same metadata plus mpi_ranks and
+ * mpi_grid; with --vtk the frames of the one-process run, byte for byte, written by rank 0 from
+ * chunks, a pass of them a section of the file. Rank 0 holds the whole world only at the start
+ * (the names CSV) and O(chunk + P) bodies of it from then on. --checkpoint-every,
  * --restart, --stop-after and SIGINT/SIGTERM (on mpirun or on any rank) as contactlab run has them:
  * the ranks agree on a stop at the step boundary, rank 0 flushes the CSVs and the checkpoint is
  * one file (run_mpi_ckpt.c) that a run on any number of ranks continues, the CSVs cut back to it
@@ -214,7 +216,8 @@ static char **kept_args(int argc, char **argv, int *nkeep)
 /* rank 0: the three CSVs opened with their metadata and headers, or (b: a restart's
  * bookkeeping) the two series cut back to the checkpoint and continued, their metadata
  * rewritten when this run's differs (xp_run_restart_meta, as contactlab run does); the names
- * written. *old_every: the interrupted run's output interval. */
+ * written, and the whole world released (clab_mpi_domain_release). *old_every: the interrupted
+ * run's output interval. */
 static int open_files(const clab_scene *sc, const run_opts *o, clab_mpi_domain *d, const char *name,
                       clab_options *meta, run_files *f, const clab_run_mpi_book *b, long *old_every, clab_error *err)
 {
