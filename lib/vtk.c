@@ -1,4 +1,7 @@
-/* vtk.c: legacy VTK (POLYDATA) frames of a world: its spheres as points, its boxes and planes as polygons */
+/* vtk.c: legacy VTK (POLYDATA) frames of a world: its spheres as points, its boxes and planes as
+ * polygons. Each writer takes the bodies in passes over ranges (clab_vtk_bodies: a section of
+ * the file a pass), so a caller that holds them a chunk at a time (the MPI run's rank 0) writes
+ * the same bytes as one holding the world; a world is one such source. */
 #include "clab_vtk.h"
 #include "clab_mesh.h"
 

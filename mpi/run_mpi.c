@@ -264,9 +264,9 @@ static int open_files(const clab_scene *sc, const run_opts *o, clab_mpi_domain *
             clab_csv_meta(f->fs, meta, f->nkeep, f->keep, err) || clab_csv_header(f->fs, scols, (size_t)f->ns, err))
             return CLAB_EIO;
     }
-    clab_csv_set_flush_every(f->fb, (long)d->nglobal); /* one write per output step */
     const char *ch = getenv("CLAB_MPI_CHUNK"); /* (tests only: several chunks on small worlds) */
     f->chunk = ch && atol(ch) > 0 ? (size_t)atol(ch) : CLAB_MPI_CHUNK;
+    clab_csv_set_flush_every(f->fb, (long)f->chunk); /* one write a chunk: its rows, not N, held */
     size_t *order = malloc((d->global->nbodies ? d->global->nbodies : 1) * sizeof *order);
     if (!order) return clab_error_set(err, CLAB_ENOMEM, "out of memory");
     for (size_t i = 0; i < d->global->nbodies; i++) order[i] = i; /* the global order is the scene's */
