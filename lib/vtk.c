@@ -42,18 +42,25 @@ static int world_fetch(void *ctx, size_t k0, size_t k1, const clab_body **b, cla
     return CLAB_OK;
 }
 
-/* one pass over the bodies, chunk by chunk: visit(x, k, b) for the k-th body written */
+/* A frame's sections (the points, then each data array) each run over all the bodies, and its
+ * headers hold counts known only after them: the writers take the bodies in ONE pass (the
+ * shapes two: the planes' patch needs the bounded bodies' centroid first), each section into
+ * a file of its own (unlinked at once: nothing is left behind), then write the headers and
+ * copy the sections in order. A source that gathers its bodies (the MPI run) gathers each
+ * once a frame, and no one holds more than a range of them. */
+enum { NSEC = 6 };
 typedef struct frame_pass frame_pass;
 typedef void (*visit_fn)(frame_pass *x, size_t k, const clab_body *b);
 struct frame_pass {
-    FILE *fp;
+    FILE *sec[NSEC];
     const clab_vtk_bodies *s;
-    /* the first pass's counts and extents; the polygons' first point */
+    /* the counts and extents; the polygons' first point */
     size_t n, npts, ncells, ntri, nbounded, base;
     clab_vec3 lo, hi, centre_sum, centre;
     double half;
 };
 
+/* one pass over the bodies, range by range: visit(x, k, b) for the k-th body written */
 static int pass(frame_pass *x, visit_fn visit, clab_error *err)
 {
     const clab_vtk_bodies *s = x->s;
@@ -67,55 +74,76 @@ static int pass(frame_pass *x, visit_fn visit, clab_error *err)
     return CLAB_OK;
 }
 
+/* the section files "<tmp>.s<k>", opened and unlinked */
+static int open_sections(frame_pass *x, const char *tmp, clab_error *err)
+{
+    const size_t n = strlen(tmp) + 8;
+    char *p = malloc(n);
+    if (!p) return clab_error_set(err, CLAB_ENOMEM, "%s: out of memory", tmp);
+    int rc = CLAB_OK;
+    for (int k = 0; k < NSEC && !rc; k++) {
+        snprintf(p, n, "%s.s%d", tmp, k);
+        if (!(x->sec[k] = fopen(p, "w+"))) rc = io_error(err, p, "cannot create");
+        else remove(p);
+    }
+    free(p);
+    return rc;
+}
+
+static void close_sections(frame_pass *x)
+{
+    for (int k = 0; k < NSEC; k++)
+        if (x->sec[k]) fclose(x->sec[k]);
+}
+
+/* section k copied to fp; -1 on a read or write error */
+static int copy_section(FILE *fp, frame_pass *x, int k)
+{
+    char buf[65536];
+    FILE *f = x->sec[k];
+    if (fflush(f) || ferror(f) || fseek(f, 0, SEEK_SET)) return -1;
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        if (fwrite(buf, 1, n, fp) != n) return -1;
+    return ferror(f) ? -1 : 0;
+}
+
 /* ---- the spheres' frame: header, points, vertex cells, field and point data ---- */
 
 static inline int sphere(const clab_body *b) { return b->shape.type == CLAB_SHAPE_SPHERE; }
-static void count_spheres(frame_pass *x, size_t k, const clab_body *b) { (void)k, x->n += sphere(b); }
-static void put_point(frame_pass *x, size_t k, const clab_body *b)
+
+/* a sphere's lines of every section: point, radius, velocity, body_id (its place in the order
+ * written: with the order of adding, its index unsorted), fixed, omega */
+static void sphere_lines(frame_pass *x, size_t k, const clab_body *b)
 {
-    (void)k;
-    if (sphere(b)) fprintf(x->fp, "%.17g %.17g %.17g\n", b->r.x, b->r.y, b->r.z);
-}
-static void put_radius(frame_pass *x, size_t k, const clab_body *b)
-{
-    (void)k;
-    if (sphere(b)) fprintf(x->fp, "%.17g\n", b->shape.radius);
-}
-static void put_velocity(frame_pass *x, size_t k, const clab_body *b)
-{
-    (void)k;
-    if (sphere(b)) fprintf(x->fp, "%.17g %.17g %.17g\n", b->rdot.x, b->rdot.y, b->rdot.z);
-}
-/* its place in the order written: with the order of adding, its index unsorted */
-static void put_sphere_id(frame_pass *x, size_t k, const clab_body *b)
-{
-    if (sphere(b)) fprintf(x->fp, "%zu\n", k);
-}
-static void put_sphere_fixed(frame_pass *x, size_t k, const clab_body *b)
-{
-    (void)k;
-    if (sphere(b)) fprintf(x->fp, "%d\n", b->fixed);
-}
-static void put_omega(frame_pass *x, size_t k, const clab_body *b)
-{
-    (void)k;
     if (!sphere(b)) return;
+    x->n++;
+    fprintf(x->sec[0], "%.17g %.17g %.17g\n", b->r.x, b->r.y, b->r.z);
+    fprintf(x->sec[1], "%.17g\n", b->shape.radius);
+    fprintf(x->sec[2], "%.17g %.17g %.17g\n", b->rdot.x, b->rdot.y, b->rdot.z);
+    fprintf(x->sec[3], "%zu\n", k);
+    fprintf(x->sec[4], "%d\n", b->fixed);
     const clab_vec3 om = clab_body_omega_world(b); /* A(e) wbar */
-    fprintf(x->fp, "%.17g %.17g %.17g\n", om.x, om.y, om.z);
+    fprintf(x->sec[5], "%.17g %.17g %.17g\n", om.x, om.y, om.z);
 }
 
-static int write_frame(FILE *fp, const clab_vtk_bodies *s, clab_error *err)
+static int write_frame(FILE *fp, const clab_vtk_bodies *s, const char *tmp, clab_error *err)
 {
-    frame_pass x = {.fp = fp, .s = s};
-    int rc = pass(&x, count_spheres, err);
-    if (rc) return rc;
+    frame_pass x = {.s = s};
+    int rc = open_sections(&x, tmp, err);
+    if (!rc) rc = pass(&x, sphere_lines, err);
+    if (rc) {
+        close_sections(&x);
+        return rc;
+    }
     const size_t n = x.n;
+    int bad = 0;
     fprintf(fp, "# vtk DataFile Version 3.0\n");
     fprintf(fp, "contactlab spheres, t = %.17g s, step %ld\n", s->t, s->step);
     fprintf(fp, "ASCII\nDATASET POLYDATA\n");
     fprintf(fp, "FIELD FieldData 2\nTIME 1 1 double\n%.17g\nCYCLE 1 1 int\n%ld\n", s->t, s->step);
     fprintf(fp, "POINTS %zu double\n", n);
-    if ((rc = pass(&x, put_point, err))) return rc;
+    bad |= copy_section(fp, &x, 0);
     /* one vertex cell per point, so ParaView shows them without a filter */
     fprintf(fp, "VERTICES %zu %zu\n", n, 2 * n);
     for (size_t k = 0; k < n; k++) fprintf(fp, "1 %zu\n", k);
@@ -125,16 +153,18 @@ static int write_frame(FILE *fp, const clab_vtk_bodies *s, clab_error *err)
      * only the first SCALARS and VECTORS unless told to read all) */
     fprintf(fp, "POINT_DATA %zu\n", n);
     fprintf(fp, "SCALARS radius double 1\nLOOKUP_TABLE default\n");
-    if ((rc = pass(&x, put_radius, err))) return rc;
+    bad |= copy_section(fp, &x, 1);
     fprintf(fp, "VECTORS velocity double\n");
-    if ((rc = pass(&x, put_velocity, err))) return rc;
+    bad |= copy_section(fp, &x, 2);
     fprintf(fp, "FIELD FieldData 3\n");
     fprintf(fp, "body_id 1 %zu int\n", n);
-    if ((rc = pass(&x, put_sphere_id, err))) return rc;
+    bad |= copy_section(fp, &x, 3);
     fprintf(fp, "fixed 1 %zu int\n", n);
-    if ((rc = pass(&x, put_sphere_fixed, err))) return rc;
+    bad |= copy_section(fp, &x, 4);
     fprintf(fp, "omega 3 %zu double\n", n);
-    return pass(&x, put_omega, err);
+    bad |= copy_section(fp, &x, 5);
+    close_sections(&x);
+    return bad ? io_error(err, tmp, "writing the frame's sections failed") : CLAB_OK;
 }
 
 /* ---- the other shapes: boxes as six quads, planes as one square patch, mesh triangles ---- */
@@ -219,76 +249,74 @@ static int shape_corners(const frame_pass *x, const clab_body *b, clab_vec3 *c)
 /* a box's six faces as corner indices, each counter-clockwise seen from outside */
 static const int box_faces[6][4] = {{0, 4, 6, 2}, {1, 3, 7, 5}, {0, 1, 5, 4}, {2, 6, 7, 3}, {0, 2, 3, 1}, {4, 5, 7, 6}};
 
-static void put_corners(frame_pass *x, size_t k, const clab_body *b)
+/* a shape's lines of every section: its corners, its polygons (corner indices from x->base),
+ * and per polygon its body's id (its place in the order written, as the spheres' frames number
+ * them), fixed flag and velocity */
+static void shape_lines(frame_pass *x, size_t k, const clab_body *b)
 {
-    (void)k;
-    if (b->shape.type == CLAB_SHAPE_SPHERE) return;
+    const clab_shape_type t = b->shape.type;
+    if (t == CLAB_SHAPE_SPHERE) return;
     clab_vec3 c[8];
     const int m = shape_corners(x, b, c);
-    for (int j = 0; j < m; j++) fprintf(x->fp, "%.17g %.17g %.17g\n", c[j].x, c[j].y, c[j].z);
-}
-static void put_polygons(frame_pass *x, size_t k, const clab_body *b)
-{
-    (void)k;
-    FILE *fp = x->fp;
+    for (int j = 0; j < m; j++) fprintf(x->sec[0], "%.17g %.17g %.17g\n", c[j].x, c[j].y, c[j].z);
     const size_t base = x->base;
-    if (b->shape.type == CLAB_SHAPE_BOX) {
+    if (t == CLAB_SHAPE_BOX) {
         for (int f = 0; f < 6; f++)
-            fprintf(fp, "4 %zu %zu %zu %zu\n", base + (size_t)box_faces[f][0], base + (size_t)box_faces[f][1],
+            fprintf(x->sec[1], "4 %zu %zu %zu %zu\n", base + (size_t)box_faces[f][0], base + (size_t)box_faces[f][1],
                     base + (size_t)box_faces[f][2], base + (size_t)box_faces[f][3]);
-    } else if (b->shape.type == CLAB_SHAPE_PLANE)
-        fprintf(fp, "4 %zu %zu %zu %zu\n", base, base + 1, base + 2, base + 3);
-    else if (b->shape.type == CLAB_SHAPE_TRIANGLE)
-        fprintf(fp, "3 %zu %zu %zu\n", base, base + 1, base + 2);
-    x->base += (size_t)shape_points(b->shape.type);
-}
-static void put_face_id(frame_pass *x, size_t k, const clab_body *b)
-{
-    for (int f = 0; f < shape_faces(b->shape.type); f++) fprintf(x->fp, "%zu\n", k);
-}
-static void put_face_fixed(frame_pass *x, size_t k, const clab_body *b)
-{
-    (void)k;
-    for (int f = 0; f < shape_faces(b->shape.type); f++) fprintf(x->fp, "%d\n", b->fixed);
-}
-static void put_face_velocity(frame_pass *x, size_t k, const clab_body *b)
-{
-    (void)k;
-    for (int f = 0; f < shape_faces(b->shape.type); f++)
-        fprintf(x->fp, "%.17g %.17g %.17g\n", b->rdot.x, b->rdot.y, b->rdot.z);
+    } else if (t == CLAB_SHAPE_PLANE)
+        fprintf(x->sec[1], "4 %zu %zu %zu %zu\n", base, base + 1, base + 2, base + 3);
+    else if (t == CLAB_SHAPE_TRIANGLE)
+        fprintf(x->sec[1], "3 %zu %zu %zu\n", base, base + 1, base + 2);
+    x->base += (size_t)shape_points(t);
+    for (int f = 0; f < shape_faces(t); f++) {
+        fprintf(x->sec[2], "%zu\n", k);
+        fprintf(x->sec[3], "%d\n", b->fixed);
+        fprintf(x->sec[4], "%.17g %.17g %.17g\n", b->rdot.x, b->rdot.y, b->rdot.z);
+    }
 }
 
 /* w: a world whose bodies are those of s in another order, the first pass taken over it in its
  * index order (the centroid's sum in that order); NULL: over s */
-static int write_shapes_frame(FILE *fp, const clab_vtk_bodies *s, const clab_world *w, clab_error *err)
+static int write_shapes_frame(FILE *fp, const clab_vtk_bodies *s, const clab_world *w, const char *tmp,
+                              clab_error *err)
 {
-    frame_pass x = {.fp = fp, .s = s};
+    frame_pass x = {.s = s};
     x.lo = clab_v3(INFINITY, INFINITY, INFINITY), x.hi = clab_v3(-INFINITY, -INFINITY, -INFINITY);
     int rc = CLAB_OK;
     if (w)
         for (size_t i = 0; i < w->nbodies; i++) count_shapes(&x, i, &w->bodies[i]);
     else rc = pass(&x, count_shapes, err);
-    if (rc) return rc;
-    patch_extent(&x);
+    if (!rc) {
+        patch_extent(&x);
+        rc = open_sections(&x, tmp, err);
+    }
+    if (!rc) rc = pass(&x, shape_lines, err);
+    if (rc) {
+        close_sections(&x);
+        return rc;
+    }
     const size_t ncells = x.ncells;
+    int bad = 0;
     fprintf(fp, "# vtk DataFile Version 3.0\n");
     fprintf(fp, "contactlab boxes and planes%s, t = %.17g s, step %ld\n", x.ntri ? " and mesh triangles" : "", s->t,
             s->step);
     fprintf(fp, "ASCII\nDATASET POLYDATA\n");
     fprintf(fp, "FIELD FieldData 2\nTIME 1 1 double\n%.17g\nCYCLE 1 1 int\n%ld\n", s->t, s->step);
     fprintf(fp, "POINTS %zu double\n", x.npts);
-    if ((rc = pass(&x, put_corners, err))) return rc;
+    bad |= copy_section(fp, &x, 0);
     fprintf(fp, "POLYGONS %zu %zu\n", ncells, 5 * ncells - x.ntri); /* quads 1 + 4, triangles 1 + 3 */
-    if ((rc = pass(&x, put_polygons, err))) return rc;
-    /* cell data: each face carries its body's id (its place in the order written, as the
-     * spheres' frames number them), fixed flag and velocity */
+    bad |= copy_section(fp, &x, 1);
+    /* cell data: body_id as the scalars, fixed and velocity in a FIELD block */
     fprintf(fp, "CELL_DATA %zu\n", ncells);
     fprintf(fp, "SCALARS body_id int 1\nLOOKUP_TABLE default\n");
-    if ((rc = pass(&x, put_face_id, err))) return rc;
+    bad |= copy_section(fp, &x, 2);
     fprintf(fp, "FIELD FieldData 2\nfixed 1 %zu int\n", ncells);
-    if ((rc = pass(&x, put_face_fixed, err))) return rc;
+    bad |= copy_section(fp, &x, 3);
     fprintf(fp, "velocity 3 %zu double\n", ncells);
-    return pass(&x, put_face_velocity, err);
+    bad |= copy_section(fp, &x, 4);
+    close_sections(&x);
+    return bad ? io_error(err, tmp, "writing the frame's sections failed") : CLAB_OK;
 }
 
 /* write a frame through a temporary file renamed into place (a reader never sees half a frame) */
@@ -312,7 +340,7 @@ static int write_atomic(const clab_vtk_bodies *s, const clab_world *w, const cha
         free(tmp);
         return s;
     }
-    const int frc = shapes ? write_shapes_frame(fp, s, w, err) : write_frame(fp, s, err);
+    const int frc = shapes ? write_shapes_frame(fp, s, w, tmp, err) : write_frame(fp, s, tmp, err);
     int bad = ferror(fp);
     int e = errno;
     if (fclose(fp) != 0) {
