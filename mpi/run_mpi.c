@@ -5,7 +5,7 @@
  * of body a, or of b when a is fixed; the deepest penetration over them; the kinetic energy
  * summed over the chunks in the scene's order) and the same metadata plus mpi_ranks and
  * mpi_grid; with --vtk the frames of the one-process run, byte for byte, written by rank 0 from
- * chunks, a pass of them a section of the file. Rank 0 holds the whole world only at the start
+ * one pass of chunks a frame (the shapes' two). Rank 0 holds the whole world only at the start
  * (the names CSV) and O(chunk + P) bodies of it from then on. --checkpoint-every,
  * --restart, --stop-after and SIGINT/SIGTERM (on mpirun or on any rank) as contactlab run has them:
  * the ranks agree on a stop at the step boundary, rank 0 flushes the CSVs and the checkpoint is
@@ -284,7 +284,8 @@ static int fetch_range(void *ctx, size_t k0, size_t k1, const clab_body **b, cla
 }
 
 /* rank 0: the VTK frame, the one-process run's file (the spheres, and the boxes and planes in
- * the companion series <prefix>_shapes), its bodies gathered chunk by chunk in each pass */
+ * the companion series <prefix>_shapes), its bodies gathered chunk by chunk (lib/vtk.c's writers
+ * over bodies by ranges) */
 static int write_frame(clab_mpi_chunks *c, const run_opts *o, const run_files *f, clab_error *err)
 {
     char vp[2048], shp[420];
