@@ -43,6 +43,32 @@ size_t clab_vtk_count_shapes(const clab_world *w);
 int clab_vtk_write_shapes_ordered(const clab_world *w, const size_t *order, const char *path, int flags,
                                   clab_error *err);
 
+/* ---- the same frames from bodies given by ranges (a caller that does not hold them all) ----
+ *
+ * The writers take the bodies in ranges [k0, k1) of at most `chunk` bodies in the order written,
+ * through fetch: it points *b at the k1 - k0 bodies (valid until its next call) or returns an
+ * error (in err), which ends the write (no file left). The legacy format writes each section
+ * (points, then each data array) over all the bodies: the writers put each section into a file
+ * of its own beside the frame's (unlinked at once) and join them, so they take the bodies in
+ * one pass (the shapes' frame in two: the planes' patch is centred on the bounded bodies'
+ * centroid). A frame from a source is byte for byte the frame of a world holding the same
+ * bodies in that order (the functions above are these writers over a world). */
+typedef int (*clab_vtk_fetch_fn)(void *ctx, size_t k0, size_t k1, const clab_body **b, clab_error *err);
+typedef struct clab_vtk_bodies {
+    size_t n;                 /* bodies */
+    size_t chunk;             /* the most bodies a fetch (> 0) */
+    double t;                 /* the frame's time [s] (TIME) */
+    long step;                /* and step (CYCLE) */
+    const clab_world *meshes; /* a world whose mesh store holds the triangles' vertices (NULL: none) */
+    clab_vtk_fetch_fn fetch;
+    void *ctx;
+} clab_vtk_bodies;
+
+/* clab_vtk_write_spheres_ordered's and clab_vtk_write_shapes_ordered's frames of such bodies
+ * (the same format, atomic write and flags) */
+int clab_vtk_write_spheres_by(const clab_vtk_bodies *s, const char *path, int flags, clab_error *err);
+int clab_vtk_write_shapes_by(const clab_vtk_bodies *s, const char *path, int flags, clab_error *err);
+
 /* "<dir>/<prefix>_<frame, six digits>.vtk" into buf (n bytes); CLAB_EINVAL when it does not fit. */
 int clab_vtk_frame_path(char *buf, size_t n, const char *dir, const char *prefix, long frame, clab_error *err);
 

@@ -16,8 +16,8 @@
  * skin/2 since the last rebuild, decided over all ranks (MPI_Allreduce): each owner sends its
  * bodies, and the backend's keyed state of their contacts (the penalty history, the DVI warm
  * start: lib/clab_backend_keyed.h, keys in global indices), to the ranks of their new local
- * worlds, point to point (mpi/migrate.c); no rank holds or sends every body, but rank 0 at an
- * output (clab_mpi_gather). The DVI step couples the ranks in its
+ * worlds, point to point (mpi/migrate.c); no rank holds or sends every body: rank 0 writes the
+ * outputs and checkpoints from chunks of the global order (mpi/gather.c). The DVI step couples the ranks in its
  * solve: the backend steps the rank's part (set_ranks) with the split solver's communication over
  * MPI (mpi/ccp_comm.c), giving one process's bits for projected Jacobi and APGD with
  * fast=off sums=exact (doc/mpi.md).
@@ -153,7 +153,8 @@ int clab_mpi_sim_step(clab_mpi_sim *ms, clab_error *err);
 
 /* The states of every moving body into d->global on rank root (the others unchanged); when root
  * holds no whole world, one is made there (the bodies gathered from their owners, without
- * names): O(N) on the root at output time only. */
+ * names): O(N) on the root, deliberately: bench's --check and --state compare and write the
+ * whole end state. The outputs of run and the checkpoints go by chunks instead (mpi/gather.c). */
 int clab_mpi_gather(clab_mpi_domain *d, int root, clab_error *err);
 
 /* ---- checkpoints (mpi/checkpoint.c) ---- */

@@ -11,6 +11,7 @@ clab_mpi_sources = \
 	mpi/ccp_comm.c \
 	mpi/migrate.c \
 	mpi/drive.c
+clab_mpi_sources += mpi/gather.c
 if HAVE_MPI
 contactlab_SOURCES += $(clab_mpi_sources) mpi/xp_mpi.c mpi/xp_mpi.h mpi/run_mpi.c mpi/run_mpi.h mpi/run_mpi_ckpt.c
 contactlab_SOURCES += mpi/bench_mpi.c mpi/bench_mpi.h mpi/bench_mpi_internal.h mpi/bench_mpi_report.c mpi/bench_model.c mpi/bench_model.h

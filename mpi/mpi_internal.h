@@ -78,6 +78,48 @@ int clab_mpi_import_keyed(clab_mpi_sim *ms, char *all, size_t nall, clab_error *
 /* the records' keys in global indices, sorted, one of each key (not collective) */
 size_t clab_mpi_sort_keyed(char *rec, size_t n, size_t size);
 
+/* ---- the outputs chunk by chunk (mpi/gather.c): rank 0 holds O(chunk + P) bodies, never N ---- */
+
+/* bodies a chunk of the outputs and checkpoints */
+#define CLAB_MPI_CHUNK 4096
+
+/* The bodies of global indices [g0, g1) into out[0 .. g1 - g0) on root (out: NULL elsewhere):
+ * the moving ones from their owners (MPI_Gatherv), the fixed ones from root's replica.
+ * Collective; the status is this rank's (the caller agrees). */
+int clab_mpi_gather_range(clab_mpi_domain *d, int root, uint64_t g0, uint64_t g1, clab_body *out, clab_error *err);
+
+/* A session of such gathers driven by root: root asks for ranges (clab_mpi_chunks_get, each
+ * broadcast to the others) and ends the session (clab_mpi_chunks_end); every other rank answers
+ * in clab_mpi_chunks_serve until the end. Between the init and the end root calls no other
+ * collective; after it, the ranks agree on the statuses (clab_mpi_agree). */
+typedef struct clab_mpi_chunks {
+    clab_mpi_domain *d;
+    int root;
+    size_t chunk; /* the most bodies a range */
+    clab_body *buf; /* [chunk] on root: the range asked for last */
+    int rc;         /* root: the first failed gather's status */
+} clab_mpi_chunks;
+/* chunk 0: CLAB_MPI_CHUNK; the buffer on root (CLAB_ENOMEM; not collective) */
+int clab_mpi_chunks_init(clab_mpi_chunks *c, clab_mpi_domain *d, int root, size_t chunk, clab_error *err);
+void clab_mpi_chunks_free(clab_mpi_chunks *c);
+/* root: *b = the bodies [g0, g1) (g1 - g0 <= chunk) in global order, valid until the next call */
+int clab_mpi_chunks_get(clab_mpi_chunks *c, uint64_t g0, uint64_t g1, const clab_body **b, clab_error *err);
+/* root: the end of the session; returns the first failed gather's status */
+int clab_mpi_chunks_end(clab_mpi_chunks *c);
+/* every rank but root: answers root's ranges until the end; this rank's status */
+int clab_mpi_chunks_serve(clab_mpi_chunks *c, clab_error *err);
+
+/* clab_mpi_checkpoint_write with chunks of `chunk` bodies (0: CLAB_MPI_CHUNK): the same file */
+int clab_mpi_checkpoint_write_chunked(clab_mpi_sim *ms, const char *path, size_t chunk, clab_error *err);
+
+/* the backend's keyed records of this rank (global keys), sorted, one of each key (not
+ * collective; *rec malloc'd) */
+int clab_mpi_keyed_export(clab_mpi_sim *ms, char **rec, size_t *n, clab_error *err);
+/* of every rank's such records (rec, n), those whose body a (key >> 38) is in [g0, g1), on root:
+ * sorted, one of each key (*all malloc'd there). Collective; this rank's status */
+int clab_mpi_keyed_range(clab_mpi_sim *ms, int root, const char *rec, size_t n, uint64_t g0, uint64_t g1, char **all,
+                         size_t *nall, clab_error *err);
+
 /* the rank's part for a backend whose step couples the ranks (set_ranks): the local bodies'
  * owners renewed, after each assignment (not collective) */
 int clab_mpi_sim_parts(clab_mpi_sim *ms, clab_error *err);

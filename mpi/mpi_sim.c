@@ -1,6 +1,7 @@
 /* mpi_sim.c: a simulation across ranks (clab_mpi.h): the local world's clab_sim, the step
  * (the rebuild, which moves bodies and their contacts' keyed state between ranks, is
- * mpi/migrate.c), and the gathers on one rank for the output and the checkpoints. */
+ * mpi/migrate.c), and the gather of the whole world on one rank (clab_mpi_gather: O(N) there, for
+ * bench's --check and --state; run's outputs and the checkpoints gather by chunks, mpi/gather.c). */
 #include "clab_mpi.h"
 #include "clab_backend_keyed.h"
 #include "mpi_internal.h"
@@ -243,6 +244,8 @@ static clab_world *output_world(const clab_mpi_domain *d, const char *rec, size_
     return g;
 }
 
+/* the whole world on the root, O(N) there: a check tool (bench --check, --state), not the outputs'
+ * path (mpi/gather.c) */
 int clab_mpi_gather(clab_mpi_domain *d, int root, clab_error *err)
 {
     /* the root holds a whole world (then the states) or not (then the bodies) */

@@ -1,10 +1,12 @@
 /* run_mpi.c: `mpirun -np P contactlab run SCENE.cfg` (doc/mpi.md): a scene across P ranks.
  * Rank 0 writes <scene>-<backend>-bodies.csv, -steps.csv and -body-names.csv with the numeric
- * rows of the one-process `contactlab run` (the bodies in the scene's order from the gathered
- * states; the steps' contacts counted once each, by the owner of body a, or of b when a is
- * fixed; the deepest penetration over them; the kinetic energy summed over the gathered world in
- * the scene's order) and the same metadata plus mpi_ranks and mpi_grid; with --vtk the frames of
- * the one-process run, byte for byte, written by rank 0 from the same gather. --checkpoint-every,
+ * rows of the one-process `contactlab run` (the bodies in the scene's order, gathered chunk by
+ * chunk of the global order, mpi/gather.c; the steps' contacts counted once each, by the owner
+ * of body a, or of b when a is fixed; the deepest penetration over them; the kinetic energy
+ * summed over the chunks in the scene's order) and the same metadata plus mpi_ranks and
+ * mpi_grid; with --vtk the frames of the one-process run, byte for byte, written by rank 0 from
+ * one pass of chunks a frame (the shapes' two). Rank 0 holds the whole world only at the start
+ * (the names CSV) and O(chunk + P) bodies of it from then on. --checkpoint-every,
  * --restart, --stop-after and SIGINT/SIGTERM (on mpirun or on any rank) as contactlab run has them:
  * the ranks agree on a stop at the step boundary, rank 0 flushes the CSVs and the checkpoint is
  * one file (run_mpi_ckpt.c) that a run on any number of ranks continues, the CSVs cut back to it
@@ -21,6 +23,7 @@
 
 #include "clab_csv.h"
 #include "clab_mpi.h"
+#include "mpi_internal.h"
 #include "clab_scene.h"
 #include "mpi_internal.h"
 #include "clab_vtk.h"
@@ -161,6 +164,8 @@ typedef struct run_files {
     char ckpt[2048];   /* <out>/<prefix>.ckpt */
     long nout;         /* output steps written (numbers the VTK frames) */
     size_t nshapes;    /* boxes and planes: the VTK frames' companion series */
+    size_t chunk;      /* bodies a gather of the outputs (0: CLAB_MPI_CHUNK; a test's CLAB_MPI_CHUNK
+                        * environment variable, rank 0's) */
     int argc;          /* the command line (run's) */
     char **argv;
 } run_files;
@@ -234,8 +239,9 @@ static char **kept_args(int argc, char **argv, int *nkeep)
 /* rank 0: the three CSVs opened with their metadata and headers, or (b: a restart's
  * bookkeeping) the two series cut back to the checkpoint and continued, their metadata
  * rewritten when this run's differs (xp_run_restart_meta, as contactlab run does); the names
- * written. *old_every: the interrupted run's output interval. */
-static int open_files(const clab_scene *sc, const run_opts *o, const clab_mpi_domain *d, const char *name,
+ * written, and the whole world released (clab_mpi_domain_release). *old_every: the interrupted
+ * run's output interval. */
+static int open_files(const clab_scene *sc, const run_opts *o, clab_mpi_domain *d, const char *name,
                       clab_options *meta, run_files *f, const clab_run_mpi_book *b, long *old_every, clab_error *err)
 {
     char v[64], path[2400], spath[2400];
@@ -268,7 +274,7 @@ static int open_files(const clab_scene *sc, const run_opts *o, const clab_mpi_do
     if (b) {
         long long n[2] = {(long long)b->bytes[0], (long long)b->bytes[1]};
         long ev = 0;
-        const double t = d->global->t;
+        const double t = d->local->t;
         if (xp_run_restart_meta(path, &n[0], meta, f->nkeep, f->keep, bcols, NB, t, 0, &ev, err) < 0 ||
             xp_run_restart_meta(spath, &n[1], meta, f->nkeep, f->keep, scols, (size_t)f->ns, t, 1, old_every, err) < 0)
             return CLAB_EIO;
@@ -281,58 +287,99 @@ static int open_files(const clab_scene *sc, const run_opts *o, const clab_mpi_do
             clab_csv_meta(f->fs, meta, f->nkeep, f->keep, err) || clab_csv_header(f->fs, scols, (size_t)f->ns, err))
             return CLAB_EIO;
     }
-    clab_csv_set_flush_every(f->fb, (long)d->global->nbodies); /* one write per output step */
+    const char *ch = getenv("CLAB_MPI_CHUNK"); /* (tests only: several chunks on small worlds) */
+    f->chunk = ch && atol(ch) > 0 ? (size_t)atol(ch) : CLAB_MPI_CHUNK;
+    clab_csv_set_flush_every(f->fb, (long)f->chunk); /* one write a chunk: its rows, not N, held */
     size_t *order = malloc((d->global->nbodies ? d->global->nbodies : 1) * sizeof *order);
     if (!order) return clab_error_set(err, CLAB_ENOMEM, "out of memory");
     for (size_t i = 0; i < d->global->nbodies; i++) order[i] = i; /* the global order is the scene's */
     snprintf(path, sizeof path, "%s/%s-%s-body-names.csv", o->out, name, sc->backend);
     int rc = xp_run_write_names(d->global, order, path, err) ? CLAB_EIO : CLAB_OK;
     free(order);
+    clab_mpi_domain_release(d); /* from here on, the outputs are gathered chunk by chunk */
     return rc;
 }
 
-/* rank 0: the VTK frame of the gathered world, the one-process run's file (the spheres, and the
- * boxes and planes in the companion series <prefix>_shapes) */
-static int write_frame(const clab_world *w, const run_opts *o, const run_files *f, clab_error *err)
+/* rank 0: the bodies of a range through the session's gather (a VTK frame's passes) */
+static int fetch_range(void *ctx, size_t k0, size_t k1, const clab_body **b, clab_error *err)
+{
+    return clab_mpi_chunks_get(ctx, k0, k1, b, err);
+}
+
+/* rank 0: the VTK frame, the one-process run's file (the spheres, and the boxes and planes in
+ * the companion series <prefix>_shapes), its bodies gathered chunk by chunk (lib/vtk.c's writers
+ * over bodies by ranges) */
+static int write_frame(clab_mpi_chunks *c, const run_opts *o, const run_files *f, clab_error *err)
 {
     char vp[2048], shp[420];
     const int vflags = o->force || o->restart ? CLAB_VTK_OVERWRITE : 0; /* a restart writes its frames again */
     const long frame = f->nout / o->vtk;
+    const clab_world *lw = c->d->local; /* t, step; the mesh store (replicated) */
+    const clab_vtk_bodies s = {c->d->nglobal, c->chunk, lw->t, lw->step, lw, fetch_range, c};
     snprintf(shp, sizeof shp, "%s_shapes", f->prefix);
     if (clab_vtk_frame_path(vp, sizeof vp, o->out, f->prefix, frame, err) ||
-        clab_vtk_write_spheres_ordered(w, NULL, vp, vflags, err))
+        clab_vtk_write_spheres_by(&s, vp, vflags, err))
         return CLAB_EIO;
     if (f->nshapes && (clab_vtk_frame_path(vp, sizeof vp, o->out, shp, frame, err) ||
-                       clab_vtk_write_shapes_ordered(w, NULL, vp, vflags, err)))
+                       clab_vtk_write_shapes_by(&s, vp, vflags, err)))
         return CLAB_EIO;
     return CLAB_OK;
 }
 
-/* an output step: the states gathered, rank 0's rows of the bodies and of the step, its frame */
+/* rank 0: the bodies' rows chunk by chunk in the scene's order, and their kinetic energy summed
+ * in that order (clab_world_kinetic_energy's terms and order: the same bits) */
+static int body_rows(clab_mpi_chunks *c, const run_files *f, double *ke, clab_error *err)
+{
+    const clab_world *lw = c->d->local;
+    const size_t N = c->d->nglobal;
+    double k = 0.0;
+    int rc = CLAB_OK;
+    for (size_t g0 = 0; g0 < N && !rc; g0 += c->chunk) {
+        const size_t g1 = N - g0 < c->chunk ? N : g0 + c->chunk;
+        const clab_body *bs = NULL;
+        rc = clab_mpi_chunks_get(c, g0, g1, &bs, err);
+        for (size_t i = g0; i < g1 && !rc; i++) {
+            const clab_body *b = &bs[i - g0];
+            const clab_vec3 om = clab_body_omega_world(b);
+            const double row[NB] = {lw->t, (double)i, b->r.x,  b->r.y,  b->r.z,  b->rdot.x, b->rdot.y, b->rdot.z,
+                                    om.x,  om.y,      om.z,    b->e.e0, b->e.e1, b->e.e2,   b->e.e3};
+            rc = clab_csv_row(f->fb, row, NB, err);
+            k += clab_body_kinetic_energy(b);
+        }
+    }
+    *ke = k;
+    return rc;
+}
+
+/* an output step: rank 0's rows of the bodies and of the step, its frame, from the bodies
+ * gathered chunk by chunk (the other ranks serve the gathers) */
 static int write_rows(clab_mpi_sim *ms, const run_opts *o, run_files *f, clab_error *err)
 {
     clab_mpi_domain *d = ms->d;
     double nc = 0.0, pen = 0.0;
     step_contacts(ms, &nc, &pen);
-    int rc = clab_mpi_gather(d, 0, err), orc = CLAB_OK;
-    if (rc) return rc;
-    const clab_world *w = d->global;
-    for (size_t i = 0; d->rank == 0 && i < w->nbodies && !orc; i++) {
-        const clab_body *b = &w->bodies[i];
-        const clab_vec3 om = clab_body_omega_world(b);
-        const double row[NB] = {w->t,   (double)i, b->r.x,   b->r.y,   b->r.z,   b->rdot.x, b->rdot.y, b->rdot.z,
-                                om.x,   om.y,      om.z,     b->e.e0,  b->e.e1,  b->e.e2,   b->e.e3};
-        orc = clab_csv_row(f->fb, row, NB, err);
+    clab_mpi_chunks c;
+    int orc = clab_mpi_chunks_init(&c, d, 0, f->chunk, err);
+    if (d->rank != 0) {
+        const int src = clab_mpi_chunks_serve(&c, err);
+        orc = orc ? orc : src;
+    } else {
+        const clab_world *lw = d->local;
+        double ke = 0.0;
+        if (!orc) orc = body_rows(&c, f, &ke, err);
+        if (!orc) {
+            clab_solver_stats st;
+            memset(&st, 0, sizeof st);
+            if (ms->sim->type->stats) ms->sim->type->stats(ms->sim->self, &st);
+            const double srow[NSMAX] = {lw->t, (double)lw->step, ke, nc, pen,
+                                        (double)st.iterations, st.residual, (double)st.maxiter_hits};
+            orc = clab_csv_row(f->fs, srow, (size_t)f->ns, err);
+        }
+        if (!orc && o->vtk > 0 && f->nout % o->vtk == 0) orc = write_frame(&c, o, f, err);
+        const int grc = clab_mpi_chunks_end(&c);
+        orc = orc ? orc : grc;
     }
-    if (d->rank == 0 && !orc) {
-        clab_solver_stats st;
-        memset(&st, 0, sizeof st);
-        if (ms->sim->type->stats) ms->sim->type->stats(ms->sim->self, &st);
-        const double srow[NSMAX] = {w->t, (double)w->step, clab_world_kinetic_energy(w), nc, pen,
-                                    (double)st.iterations, st.residual, (double)st.maxiter_hits};
-        orc = clab_csv_row(f->fs, srow, (size_t)f->ns, err);
-    }
-    if (d->rank == 0 && !orc && o->vtk > 0 && f->nout % o->vtk == 0) orc = write_frame(w, o, f, err);
+    clab_mpi_chunks_free(&c);
     f->nout++;
     return clab_mpi_agree(d, orc, NULL, err);
 }
@@ -352,7 +399,7 @@ static int checkpoint(clab_mpi_sim *ms, const run_files *f, long every, clab_err
     b.every = every;
     b.h = ms->sim->h;
     rc = clab_mpi_agree(ms->d, rc, NULL, err);
-    return rc ? rc : clab_run_mpi_checkpoint_write(ms, f->ckpt, &b, err);
+    return rc ? rc : clab_run_mpi_checkpoint_write(ms, f->ckpt, &b, f->chunk, err);
 }
 
 /* The steps from k_start to nsteps, as contactlab run takes them: the rows of every output step
@@ -510,7 +557,7 @@ int clab_xp_mpi_run(int argc, char **argv)
     if (f.fb && clab_csv_close(f.fb, rc ? NULL : &err) && !rc) rc = CLAB_EIO;
     if (f.fs && clab_csv_close(f.fs, rc ? NULL : &err) && !rc) rc = CLAB_EIO;
     if (!rc && rank == 0 && status) {
-        const clab_world *w = d->global; /* (gathered by the checkpoint) */
+        const clab_world *w = d->local; /* (every rank has the step and t) */
         if (sig) printf("contactlab run: stopped by %s after step %ld of %ld (t = %.9g s)", signal_name(sig), w->step,
                         nsteps, w->t);
         else printf("contactlab run: stopped after step %ld of %ld (t = %.9g s), as --stop-after asked", w->step,

@@ -3,6 +3,7 @@
 #ifndef CLAB_RUN_MPI_H
 #define CLAB_RUN_MPI_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "clab_mpi.h"
@@ -19,8 +20,10 @@ typedef struct clab_run_mpi_book {
 } clab_run_mpi_book;
 
 /* One checkpoint file at path: the decomposition's (any P restarts from it) and b (rank 0's),
- * through "<path>.tmp" renamed into place. */
-int clab_run_mpi_checkpoint_write(clab_mpi_sim *ms, const char *path, const clab_run_mpi_book *b, clab_error *err);
+ * through "<path>.tmp" renamed into place; rank 0 gathers the states and records by chunks of
+ * `chunk` bodies (0: CLAB_MPI_CHUNK; rank 0's value counts). */
+int clab_run_mpi_checkpoint_write(clab_mpi_sim *ms, const char *path, const clab_run_mpi_book *b, size_t chunk,
+                                  clab_error *err);
 /* Restart from such a file right after clab_mpi_sim_create: the state on every rank and b (every
  * rank). A one-process checkpoint of contactlab run (CLABCKPT; *one_process = 1) is read into a
  * one-rank domain on rank 0 (opt: the sim's options) and continued alike. A file without the

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "clab_checkpoint.h"
+#include "mpi_internal.h"
 #include "run_mpi.h"
 
 static const char tmagic[8] = {'C', 'L', 'A', 'B', 'R', 'U', 'N', 'M'};
@@ -55,12 +56,13 @@ static int append_trailer(const char *tmp, const clab_run_mpi_book *b, clab_erro
     return CLAB_OK;
 }
 
-int clab_run_mpi_checkpoint_write(clab_mpi_sim *ms, const char *path, const clab_run_mpi_book *b, clab_error *err)
+int clab_run_mpi_checkpoint_write(clab_mpi_sim *ms, const char *path, const clab_run_mpi_book *b, size_t chunk,
+                                  clab_error *err)
 {
     char tmp[2100];
     if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
         return clab_mpi_agree(ms->d, clab_error_set(err, CLAB_EINVAL, "checkpoint path too long: %s", path), NULL, err);
-    int rc = clab_mpi_checkpoint_write(ms, tmp, err); /* collective; rank 0 writes */
+    int rc = clab_mpi_checkpoint_write_chunked(ms, tmp, chunk, err); /* collective; rank 0 writes */
     if (rc) return rc;
     if (ms->d->rank == 0) rc = append_trailer(tmp, b, err);
     if (ms->d->rank == 0 && !rc && rename(tmp, path))

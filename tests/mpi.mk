@@ -10,6 +10,17 @@ clab_mpi_tests += tests/test_mpi_bench.sh
 clab_mpi_tests += tests/test_mpi_drive.sh
 EXTRA_DIST += tests/scenes/mpi_driven.cfg
 clab_mpi_tests += tests/test_mpi_scatter.sh
+## the outputs gathered chunk by chunk (mpi/gather.c): tests/test_mpi_chunk on 1 to 4 ranks, run
+## with chunks of 7 bodies
+clab_mpi_tests += tests/test_mpi_chunk.sh
+EXTRA_DIST += tests/test_mpi_chunk.c
+if HAVE_MPI
+check_PROGRAMS += tests/test_mpi_chunk
+tests_test_mpi_chunk_SOURCES = tests/test_mpi_chunk.c $(clab_mpi_sources)
+tests_test_mpi_chunk_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/mpi $(MPI_CFLAGS)
+tests_test_mpi_chunk_LDADD = $(CLAB_LDADD) $(MPI_LIBS)
+check-mpi: tests/test_mpi_chunk$(EXEEXT)
+endif
 EXTRA_DIST += tests/test_mpi.c $(clab_mpi_tests)
 EXTRA_DIST += tests/test_mpi_scatter.c
 if HAVE_MPI
