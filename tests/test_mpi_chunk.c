@@ -2,10 +2,10 @@
  * tests/test_mpi_chunk.sh under mpirun on 1 to 4 ranks; rank 0 prints unnumbered TAP lines.
  *
  * A layer of touching spheres (periodic along x, cut into P bricks along x) settles on a floor
- * plane placed in the middle of the global order, so the fixed bodies of a range come from the
- * replica and the moving ones from several owners. After 60 steps:
+ * plane placed in the middle of the global order (and a fixed sphere at three quarters), so the
+ * fixed bodies of a range come from the replica and the moving ones from several owners. After 60 steps:
  * - the bodies of every range of the session (chunks of 1, 7 and 4,096 bodies, and ranges of
- *   odd lengths asked in a shuffled order) equal clab_mpi_gather's whole world (made on rank 0
+ *   1 to 7 bodies asked from the last backwards) equal clab_mpi_gather's whole world (made on rank 0
  *   from the same owners' bodies) BYTE FOR BYTE (memcmp of the clab_body structs, tolerance 0
  *   bytes: both copy the owner's bytes of each moving body and the replica's of each fixed one;
  *   any body missing, doubled, misplaced or taken from a ghost fails);
