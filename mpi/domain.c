@@ -289,13 +289,8 @@ void clab_mpi_domain_release(clab_mpi_domain *d)
 
 size_t clab_mpi_local_index(const clab_mpi_domain *d, uint64_t g)
 {
-    size_t lo = 0, hi = d->local->nbodies;
-    while (lo < hi) {
-        const size_t m = lo + (hi - lo) / 2;
-        if (d->gid[m] < g) lo = m + 1;
-        else hi = m;
-    }
-    return lo < d->local->nbodies && d->gid[lo] == g ? lo : SIZE_MAX;
+    const size_t k = clab_mpi_lower(d->gid, d->local->nbodies, g);
+    return k < d->local->nbodies && d->gid[k] == g ? k : SIZE_MAX;
 }
 
 /* the forward exchange's lists of the local world: rank p sends q its owned bodies within reach

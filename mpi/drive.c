@@ -288,12 +288,7 @@ int clab_mpi_drives_step(clab_mpi_sim *ms, int rc, clab_error *err)
     if (servos) rc = servo_velocities(ms, rc, err); /* (collective: on failure too) */
     /* the replicas the next local worlds, the outputs and the checkpoints take them from */
     for (size_t s = 0; s < d->ndrive && !rc; s++) {
-        size_t lo = 0, hi = d->nfixed;
-        while (lo < hi) {
-            const size_t m = lo + (hi - lo) / 2;
-            if (d->fixed_gid[m] < d->drive_gid[s]) lo = m + 1;
-            else hi = m;
-        }
+        const size_t lo = clab_mpi_lower(d->fixed_gid, d->nfixed, d->drive_gid[s]);
         if (lo < d->nfixed && d->fixed_gid[lo] == d->drive_gid[s])
             d->fixed[lo] = d->local->bodies[clab_mpi_local_index(d, d->drive_gid[s])];
     }

@@ -17,22 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* the first k in [0, n) with a[k] >= g (n when none) */
-static size_t lower(const size_t *a, size_t n, uint64_t g)
-{
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        const size_t m = lo + (hi - lo) / 2;
-        if (a[m] < g) lo = m + 1;
-        else hi = m;
-    }
-    return lo;
-}
-
 int clab_mpi_gather_range(clab_mpi_domain *d, int root, uint64_t g0, uint64_t g1, clab_body *out, clab_error *err)
 {
     const size_t rsz = sizeof(uint64_t) + sizeof(clab_body);
-    const size_t nl = d->local->nbodies, k0 = lower(d->gid, nl, g0), k1 = lower(d->gid, nl, g1);
+    const size_t nl = d->local->nbodies, k0 = clab_mpi_lower(d->gid, nl, g0), k1 = clab_mpi_lower(d->gid, nl, g1);
     size_t m = 0;
     for (size_t k = k0; k < k1; k++) m += d->mine[k];
     char *mine = malloc((m ? m : 1) * rsz);
@@ -49,7 +37,7 @@ int clab_mpi_gather_range(clab_mpi_domain *d, int root, uint64_t g0, uint64_t g1
     rc = rc ? rc : rc2;
     free(mine);
     if (!rc && d->rank == root) {
-        for (size_t f = lower(d->fixed_gid, d->nfixed, g0); f < d->nfixed && d->fixed_gid[f] < g1; f++)
+        for (size_t f = clab_mpi_lower(d->fixed_gid, d->nfixed, g0); f < d->nfixed && d->fixed_gid[f] < g1; f++)
             out[d->fixed_gid[f] - g0] = d->fixed[f];
         const char *r = all;
         for (size_t k = 0; k < nall; k++) {

@@ -119,13 +119,8 @@ static size_t name_room(const char *name) { return (strlen(name) + 1 + 7) / 8 * 
  * (local indices, increasing) */
 static int held_by(const clab_mpi_domain *d, int r, size_t k)
 {
-    size_t lo = (size_t)d->sdispl[r], hi = (size_t)d->sdispl[r + 1];
-    while (lo < hi) {
-        const size_t m = lo + (hi - lo) / 2;
-        if (d->send[m] < k) lo = m + 1;
-        else hi = m;
-    }
-    return lo < (size_t)d->sdispl[r + 1] && d->send[lo] == k;
+    const size_t *s = d->send + d->sdispl[r], n = (size_t)(d->sdispl[r + 1] - d->sdispl[r]), j = clab_mpi_lower(s, n, k);
+    return j < n && s[j] == k;
 }
 
 /* what this rank sends at a rebuild: owned body j (local index own[j]) goes to the ranks

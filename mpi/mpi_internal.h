@@ -25,6 +25,19 @@ static inline void clab_mpi_unpack(clab_body *b, const double *s)
     b->wbar = clab_v3(s[10], s[11], s[12]);
 }
 
+/* the first j in [0, n) with a[j] >= g (n when none): a's entries increasing (global or local
+ * indices) */
+static inline size_t clab_mpi_lower(const size_t *a, size_t n, uint64_t g)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        const size_t m = lo + (hi - lo) / 2;
+        if (a[m] < g) lo = m + 1;
+        else hi = m;
+    }
+    return lo;
+}
+
 /* the rank whose brick holds r (not collective) */
 int clab_mpi_owner_of(const clab_mpi_domain *d, clab_vec3 r);
 /* 1 when body b's bounding sphere comes within d->reach of rank q's brick (periodic images

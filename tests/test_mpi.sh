@@ -7,18 +7,7 @@
 tag=mpi
 . "${top_srcdir:-..}/tests/tap.sh"
 run="mpirun --oversubscribe --allow-run-as-root"
-for P in 1 2 3 4; do
-    $run -np "$P" tests/test_mpi >"$tmp/t$P.out" 2>"$tmp/t$P.err"
-    st=$?
-    while IFS= read -r line; do
-        case "$line" in
-        "ok - "*) ok 0 "${line#ok - }" ;;
-        "not ok - "*) ok 1 "${line#not ok - }" ;;
-        esac
-    done <"$tmp/t$P.out"
-    ok $st "mpirun -np $P tests/test_mpi: exit status $st"
-    [ $st -eq 0 ] || sed 's/^/# /' "$tmp/t$P.err"
-done
+mpi_tap_ranks tests/test_mpi
 for b in chute pile; do
     for P in 1 2 3 4; do
         $run -np "$P" ./contactlab bench $b --quick --nx 2 --steps 1000 --check --out "$tmp/out" \

@@ -16,18 +16,7 @@
 tag=mpichunk
 . "${top_srcdir:-..}/tests/tap.sh"
 run="mpirun --oversubscribe --allow-run-as-root"
-for P in 1 2 3 4; do
-    $run -np "$P" tests/test_mpi_chunk "$tmp" >"$tmp/t$P.out" 2>"$tmp/t$P.err"
-    st=$?
-    while IFS= read -r line; do
-        case "$line" in
-        "ok - "*) ok 0 "${line#ok - }" ;;
-        "not ok - "*) ok 1 "${line#not ok - }" ;;
-        esac
-    done <"$tmp/t$P.out"
-    ok $st "mpirun -np $P tests/test_mpi_chunk: exit status $st"
-    [ $st -eq 0 ] || sed 's/^/# /' "$tmp/t$P.err"
-done
+mpi_tap_ranks tests/test_mpi_chunk "$tmp"
 
 scene="${top_srcdir:-..}/experiments/scenes/sphere_pile.cfg"
 args="--backend penalty --h 1.6e-4 --t-end 0.1 --every 25 --no-plot --no-progress --vtk 2"
