@@ -170,7 +170,12 @@ int clab_mpi_stream_sorted(clab_mpi_domain *d, int root, const char *rec, size_t
         if (n - next >= m) memcpy(&T, rec + (next + m - 1) * size, sizeof T);
         MPI_Allreduce(MPI_IN_PLACE, &T, 1, MPI_UINT64_T, MPI_MIN, d->comm);
         size_t end = next; /* the records with key <= T: at most m (keys increase) */
-        for (uint64_t k; end < n && (memcpy(&k, rec + end * size, sizeof k), k <= T); end++) {}
+        while (end < n) {
+            uint64_t k;
+            memcpy(&k, rec + end * size, sizeof k);
+            if (k > T) break;
+            end++;
+        }
         void *all = NULL;
         size_t nall = 0;
         const int rc1 = clab_mpi_gather_root(d, root, rec ? rec + next * size : NULL, end - next, size, &all, &nall,

@@ -28,12 +28,7 @@ int clab_run_mpi_contacts_open(xp_run_extra *x, const char *out, const char *pre
     xp_common c;
     xp_common_init(&c, "run", nkeep, keep);
     snprintf(c.out, sizeof c.out, "%s", out);
-    const long every = x->contacts_every;
-    const int measure = x->measure;
-    x->measure = 0; /* (refused across ranks before this) */
-    const int rc = xp_run_extra_open(x, &c, prefix, meta, nkeep, keep, flags, err);
-    x->measure = measure;
-    x->contacts_every = every;
+    const int rc = xp_run_extra_open(x, &c, prefix, meta, nkeep, keep, flags, err); /* (no --measure here) */
     xp_common_free(&c);
     if (!rc && x->fc) clab_csv_set_flush_every(x->fc, (long)chunk); /* one write a chunk */
     return rc;
