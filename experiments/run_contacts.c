@@ -28,6 +28,7 @@ static const char *const mcols[] = {
     "syz_Pa",    "szx_Pa",      "szy_Pa",    "szz_Pa",      "p_Pa",        "q_Pa",       "volume_m3",
     "solid_fraction", "void_ratio", "particles", "contacts_pp", "contacts_pb", "Z", "Z_m", "rattlers"};
 enum { NC = sizeof ccols / sizeof ccols[0], NM = sizeof mcols / sizeof mcols[0] };
+_Static_assert(NC == XP_RUN_CONTACT_COLS, "the contacts CSV's columns");
 
 void xp_run_extra_init(xp_run_extra *x)
 {
@@ -149,6 +150,19 @@ int xp_run_extra_open(xp_run_extra *x, const xp_common *c, const char *prefix,
     return rc ? -1 : 0;
 }
 
+void xp_run_contact_row(const clab_world *w, const clab_contacts *cs, size_t i, clab_vec3 f, size_t a, size_t b,
+                        double row[XP_RUN_CONTACT_COLS])
+{
+    const clab_contact *k = &cs->c[i];
+    clab_vec3 u, v, P = clab_contact_point(cs, i, w->bodies);
+    clab_contact_frame(k, &u, &v);
+    /* F = F_n n + F_u u + F_w w, the force on b in the world axes */
+    clab_vec3 F = clab_v3_add(clab_v3_scale(k->n, f.x), clab_v3_add(clab_v3_scale(u, f.y), clab_v3_scale(v, f.z)));
+    const double r[NC] = {w->t, (double)w->step, (double)a, (double)b, P.x, P.y, P.z,
+                          k->n.x, k->n.y, k->n.z, k->phi, f.x, f.y, f.z, F.x, F.y, F.z};
+    memcpy(row, r, sizeof r);
+}
+
 /* the contacts' rows of the last step */
 static int contact_rows(xp_run_extra *x, const clab_sim *s, const size_t *order, clab_error *err)
 {
@@ -156,12 +170,8 @@ static int contact_rows(xp_run_extra *x, const clab_sim *s, const size_t *order,
     const clab_contacts *cs = &s->contacts;
     for (size_t k = 0; k < w->nbodies; k++) x->inv[order[k]] = k;
     for (size_t i = 0; i < cs->n; i++) {
-        const clab_contact *k = &cs->c[i];
-        clab_vec3 u, v, P = clab_contact_point(cs, i, w->bodies), f = x->f[i];
-        clab_contact_frame(k, &u, &v);
-        clab_vec3 F = clab_v3_add(clab_v3_scale(k->n, f.x), clab_v3_add(clab_v3_scale(u, f.y), clab_v3_scale(v, f.z)));
-        double row[NC] = {w->t, (double)w->step, (double)x->inv[k->a], (double)x->inv[k->b], P.x, P.y, P.z,
-                          k->n.x, k->n.y, k->n.z, k->phi, f.x, f.y, f.z, F.x, F.y, F.z};
+        double row[NC];
+        xp_run_contact_row(w, cs, i, x->f[i], x->inv[cs->c[i].a], x->inv[cs->c[i].b], row);
         if (clab_csv_row(x->fc, row, NC, err)) return -1;
     }
     return 0;

@@ -44,6 +44,15 @@ int xp_run_extra_open(xp_run_extra *x, const xp_common *c, const char *prefix,
  * that led there); order: the outputs' order of the bodies (order[k] = world index of the
  * k-th). -1 with err set. */
 int xp_run_extra_rows(xp_run_extra *x, const clab_sim *s, const size_t *order, long nout, clab_error *err);
+/* the contacts CSV's columns */
+#define XP_RUN_CONTACT_COLS 17
+/* The contacts CSV's row of contact i of cs (a record of w's sim; cs->c[i].a, .b index
+ * w->bodies): the time and step of w, a and b (the bodies' indices in the scene's order), the
+ * point P placed from body a as w holds it, n, Phi, f = (F_n, F_u, F_w) the force on b in the
+ * frame n u w and the same in the world axes. `run` in one process and across ranks
+ * (mpi/run_mpi.c, on the rank that counts the contact) write their rows with it. */
+void xp_run_contact_row(const clab_world *w, const clab_contacts *cs, size_t i, clab_vec3 f, size_t a, size_t b,
+                        double row[XP_RUN_CONTACT_COLS]);
 /* Close the CSVs (-1 with err set when a close failed), free the rest. */
 int xp_run_extra_close(xp_run_extra *x, clab_error *err);
 

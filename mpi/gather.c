@@ -145,3 +145,49 @@ int clab_mpi_keyed_range(clab_mpi_sim *ms, int root, const char *rec, size_t n, 
     *nall = a ? clab_mpi_sort_keyed(a, na, sz) : 0;
     return rc;
 }
+
+/* ---- records in key order by chunks of the key range ---- */
+
+static int cmp_key(const void *x, const void *y)
+{
+    uint64_t a, b;
+    memcpy(&a, x, sizeof a);
+    memcpy(&b, y, sizeof b);
+    return (a > b) - (a < b);
+}
+
+int clab_mpi_stream_sorted(clab_mpi_domain *d, int root, const char *rec, size_t n, size_t size, size_t chunk,
+                           clab_mpi_put_fn put, void *ctx, clab_error *err)
+{
+    /* each rank sends at most m records a round: m P <= chunk + P on root */
+    const size_t P = (size_t)d->size, m = chunk > P ? (chunk + P - 1) / P : 1;
+    int rc = CLAB_OK;
+    size_t next = 0; /* this rank's first record not sent */
+    for (;;) {
+        /* T: the lowest over the ranks of the key of their m-th next record (UINT64_MAX where a
+         * rank has fewer than m left: then every rank's rest goes) */
+        uint64_t T = UINT64_MAX;
+        if (n - next >= m) memcpy(&T, rec + (next + m - 1) * size, sizeof T);
+        MPI_Allreduce(MPI_IN_PLACE, &T, 1, MPI_UINT64_T, MPI_MIN, d->comm);
+        size_t end = next; /* the records with key <= T: at most m (keys increase) */
+        while (end < n) {
+            uint64_t k;
+            memcpy(&k, rec + end * size, sizeof k);
+            if (k > T) break;
+            end++;
+        }
+        void *all = NULL;
+        size_t nall = 0;
+        const int rc1 = clab_mpi_gather_root(d, root, rec ? rec + next * size : NULL, end - next, size, &all, &nall,
+                                             err);
+        rc = rc ? rc : rc1;
+        next = end;
+        if (d->rank == root && !rc && nall) { /* the ranks' runs merged: keys distinct over the ranks */
+            qsort(all, nall, size, cmp_key);
+            rc = put(ctx, all, nall, err);
+        }
+        free(all);
+        if (T == UINT64_MAX) break; /* (the same on every rank: every record was sent) */
+    }
+    return rc;
+}

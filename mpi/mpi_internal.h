@@ -133,6 +133,19 @@ int clab_mpi_keyed_export(clab_mpi_sim *ms, char **rec, size_t *n, clab_error *e
 int clab_mpi_keyed_range(clab_mpi_sim *ms, int root, const char *rec, size_t n, uint64_t g0, uint64_t g1, char **all,
                          size_t *nall, clab_error *err);
 
+/* root's writer of records in key order: n records, sorted, of a round; a status */
+typedef int (*clab_mpi_put_fn)(void *ctx, const char *rec, size_t n, clab_error *err);
+/* Every rank's records rec[0 .. n) of `size` bytes, each beginning with a uint64_t key, sorted
+ * by key, the keys distinct over all ranks, to root in key order, about `chunk` at a time:
+ * each round the ranks agree (an MPI_Allreduce MIN) on T, the key of the m-th next record
+ * (m = ceil(chunk / P)) of the rank where it is lowest, and each sends its next records with
+ * key <= T (at most m: chunk + P on root); root merges them (qsort by key) and calls put. The
+ * key ranges go by the records' counts, not by fixed ranges of keys: a wall (body a of a
+ * contact whose other body is a moving one) can hold O(N^(2/3)) keys of one body a.
+ * Collective; this rank's status (root: put's too). */
+int clab_mpi_stream_sorted(clab_mpi_domain *d, int root, const char *rec, size_t n, size_t size, size_t chunk,
+                           clab_mpi_put_fn put, void *ctx, clab_error *err);
+
 /* the rank's part for a backend whose step couples the ranks (set_ranks): the local bodies'
  * owners renewed, after each assignment (not collective) */
 int clab_mpi_sim_parts(clab_mpi_sim *ms, clab_error *err);

@@ -10,8 +10,9 @@
  * --restart, --stop-after and SIGINT/SIGTERM (on mpirun or on any rank) as contactlab run has them:
  * the ranks agree on a stop at the step boundary, rank 0 flushes the CSVs and the checkpoint is
  * one file (run_mpi_ckpt.c) that a run on any number of ranks continues, the CSVs cut back to it
- * and continued byte for byte. The options the decomposition does not run (contact and wall
- * outputs, FCLIB export) are refused, named. */
+ * and continued byte for byte. --contacts N: the one-process contacts CSV, its rows gathered in
+ * key order (run_mpi_contacts.c). The options the decomposition does not run (--measure,
+ * --rattler-min, FCLIB export) are refused, named. */
 #include "config.h"
 
 #include <getopt.h>
@@ -28,6 +29,7 @@
 #include "mpi_internal.h"
 #include "clab_vtk.h"
 #include "run_mpi.h"
+#include "run_mpi_contacts.h"
 #include "xp.h"
 #include "xp_mpi.h"
 
@@ -35,6 +37,7 @@ typedef struct run_opts {
     const char *scene, *backend, *out, *restart;
     double h, t_end;
     long every, vtk, ckpt_every, stop_after;
+    long contacts; /* --contacts N: the contacts CSV every N output rows (run_mpi_contacts.c) */
     int force, grid[3], balance;
     clab_options cli;
 } run_opts;
@@ -49,7 +52,7 @@ static int parse(int argc, char **argv, run_opts *o, int rank)
                                        {"balance", no_argument, 0, 'B'},       {"vtk", required_argument, 0, 'v'},
                                        {"checkpoint-every", required_argument, 0, 'C'},
                                        {"restart", required_argument, 0, 'R'}, {"stop-after", required_argument, 0, 'S'},
-                                       {0, 0, 0, 0}};
+                                       {"contacts", required_argument, 0, 'K'}, {0, 0, 0, 0}};
     optind = 1;
     opterr = 0;
     int ch;
@@ -78,11 +81,12 @@ static int parse(int argc, char **argv, run_opts *o, int rank)
         case 'C': o->ckpt_every = strtol(optarg, &end, 10); if (*end || o->ckpt_every < 1) goto bad; break;
         case 'S': o->stop_after = strtol(optarg, &end, 10); if (*end || o->stop_after < 1) goto bad; break;
         case 'R': o->restart = optarg; break;
+        case 'K': o->contacts = strtol(optarg, &end, 10); if (*end || o->contacts < 1 || o->contacts > 1000000000L) goto bad; break;
         default:
             if (rank == 0)
                 fprintf(stderr, "contactlab run: option '%s' is not supported across MPI ranks (mpirun -np P); "
                                 "supported there: --backend --h --t-end --every --opt --out --force --no-plot "
-                                "--no-progress --vtk --checkpoint-every --restart --stop-after --grid --balance "
+                                "--no-progress --vtk --contacts --checkpoint-every --restart --stop-after --grid --balance "
                                 "(doc/mpi.md)\n", argv[optind - 1]);
             return -1;
         }
@@ -96,6 +100,12 @@ static int parse(int argc, char **argv, run_opts *o, int rank)
         return -1;
     }
     o->scene = argv[optind];
+    if (o->restart && o->contacts > 0) { /* as contactlab run (experiments/run.c) */
+        if (rank == 0)
+            fprintf(stderr, "contactlab run: --contacts and --measure do not continue a run: leave them out with "
+                            "--restart\n");
+        return -1;
+    }
     return 0;
 }
 
@@ -168,6 +178,7 @@ typedef struct run_files {
                         * environment variable, rank 0's) */
     int argc;          /* the command line (run's) */
     char **argv;
+    xp_run_extra x;    /* --contacts: the contacts CSV (rank 0's; run_mpi_contacts.c) */
 } run_files;
 
 /* the domain and the sim of the scene on every rank: rank 0's world handed to the domain (no
@@ -211,10 +222,11 @@ static int share_settings(clab_scene *sc, long *nsteps, int rank, clab_error *er
 }
 
 /* the command line as contactlab run writes it in the metadata: not --out, --force, --no-plot,
- * --no-progress, --vtk, the checkpoint options, --grid, --balance */
+ * --no-progress, --vtk, --contacts, the checkpoint options, --grid, --balance */
 static char **kept_args(int argc, char **argv, int *nkeep)
 {
-    static const char *const valued[] = {"--out", "--grid", "--vtk", "--checkpoint-every", "--restart", "--stop-after"};
+    static const char *const valued[] = {"--out",     "--grid",       "--vtk",     "--checkpoint-every",
+                                         "--restart", "--stop-after", "--contacts"};
     static const char *const flags[] = {"--force", "--no-plot", "--no-progress", "--balance"};
     char **keep = calloc((size_t)argc + 2, sizeof *keep);
     *nkeep = 0;
@@ -290,6 +302,9 @@ static int open_files(const clab_scene *sc, const run_opts *o, clab_mpi_domain *
     const char *ch = getenv("CLAB_MPI_CHUNK"); /* (tests only: several chunks on small worlds) */
     f->chunk = ch && atol(ch) > 0 ? (size_t)atol(ch) : CLAB_MPI_CHUNK;
     clab_csv_set_flush_every(f->fb, (long)f->chunk); /* one write a chunk: its rows, not N, held */
+    if (o->contacts > 0 && clab_run_mpi_contacts_open(&f->x, o->out, f->prefix, meta, f->nkeep, f->keep, flags,
+                                                      f->chunk, err))
+        return CLAB_EIO;
     size_t *order = malloc((d->global->nbodies ? d->global->nbodies : 1) * sizeof *order);
     if (!order) return clab_error_set(err, CLAB_ENOMEM, "out of memory");
     for (size_t i = 0; i < d->global->nbodies; i++) order[i] = i; /* the global order is the scene's */
@@ -358,6 +373,9 @@ static int write_rows(clab_mpi_sim *ms, const run_opts *o, run_files *f, clab_er
     clab_mpi_domain *d = ms->d;
     double nc = 0.0, pen = 0.0;
     step_contacts(ms, &nc, &pen);
+    /* the contacts CSV's rows, streamed to rank 0 before the bodies' session (its own collectives) */
+    const int crc = o->contacts > 0 && f->nout % o->contacts == 0 ? clab_run_mpi_contacts_rows(ms, &f->x, f->chunk, err)
+                                                                 : CLAB_OK;
     clab_mpi_chunks c;
     int orc = clab_mpi_chunks_init(&c, d, 0, f->chunk, err);
     if (d->rank != 0) {
@@ -380,6 +398,7 @@ static int write_rows(clab_mpi_sim *ms, const run_opts *o, run_files *f, clab_er
         orc = orc ? orc : grc;
     }
     clab_mpi_chunks_free(&c);
+    orc = crc ? crc : orc;
     f->nout++;
     return clab_mpi_agree(d, orc, NULL, err);
 }
@@ -514,6 +533,8 @@ int clab_xp_mpi_run(int argc, char **argv)
     run_files f;
     memset(&f, 0, sizeof f);
     f.ns = NSFORCE;
+    xp_run_extra_init(&f.x);
+    f.x.contacts_every = o.contacts;
     int all = 0;
     MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (!all) {
@@ -556,6 +577,7 @@ int clab_xp_mpi_run(int argc, char **argv)
     }
     if (f.fb && clab_csv_close(f.fb, rc ? NULL : &err) && !rc) rc = CLAB_EIO;
     if (f.fs && clab_csv_close(f.fs, rc ? NULL : &err) && !rc) rc = CLAB_EIO;
+    if (xp_run_extra_close(&f.x, rc ? NULL : &err) && !rc) rc = CLAB_EIO;
     if (!rc && rank == 0 && status) {
         const clab_world *w = d->local; /* (every rank has the step and t) */
         if (sig) printf("contactlab run: stopped by %s after step %ld of %ld (t = %.9g s)", signal_name(sig), w->step,

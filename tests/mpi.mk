@@ -13,6 +13,8 @@ clab_mpi_tests += tests/test_mpi_scatter.sh
 ## the outputs gathered chunk by chunk (mpi/gather.c): tests/test_mpi_chunk on 1 to 4 ranks, run
 ## with chunks of 7 bodies
 clab_mpi_tests += tests/test_mpi_chunk.sh
+## --contacts across ranks (mpi/run_mpi_contacts.c): the one-process contacts CSV's rows
+clab_mpi_tests += tests/test_mpi_contacts.sh
 EXTRA_DIST += tests/test_mpi_chunk.c
 if HAVE_MPI
 check_PROGRAMS += tests/test_mpi_chunk

@@ -65,10 +65,10 @@ for P in 2 3 4; do
     ok $same "mpirun -np $P contactlab run sphere_pile.cfg: bodies, steps and body-names CSVs' rows byte-identical to one process (exit $st)"
     [ $same -eq 0 ] || sed 's/^/# /' "$tmp/run$P.out"
 done
-$run -np 2 ./contactlab run "$scene" --contacts 1 --out "$tmp/runv" >"$tmp/runv.out" 2>&1
+$run -np 2 ./contactlab run "$scene" --measure walls --out "$tmp/runv" >"$tmp/runv.out" 2>&1
 st=$?
-[ $st -ne 0 ] && grep -q "option '--contacts' is not supported across MPI ranks" "$tmp/runv.out"
-ok $? "mpirun -np 2 contactlab run --contacts: refused, naming the option (exit $st)"
+[ $st -ne 0 ] && grep -q "option '--measure' is not supported across MPI ranks" "$tmp/runv.out"
+ok $? "mpirun -np 2 contactlab run --measure: refused, naming the option (exit $st)"
 $run -np 2 ./contactlab run "$scene" --backend penalty --out "$tmp/runh" >"$tmp/runh.out" 2>&1
 st=$?
 [ $st -ne 0 ] && grep -q "h = 0.001 s is above the penalty backend's stable step" "$tmp/runh.out" && [ ! -e "$tmp/runh" ]

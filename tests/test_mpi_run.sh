@@ -14,7 +14,7 @@
 #   CSV of the uninterrupted run (its SHA-256, and so its last rows: the end state);
 # - one-process checkpoints (penalty; DVI APGD with fast=off sums=exact) continued on 2 and 3
 #   ranks: the uninterrupted run's rows;
-# - refusals, named: --contacts, a checkpoint without the run's outputs (bench --checkpoint), a
+# - refusals, named: --measure, a checkpoint without the run's outputs (bench --checkpoint), a
 #   restart at the end.
 tag=mpirun
 . "${top_srcdir:-..}/tests/tap.sh"
@@ -146,10 +146,10 @@ for target in mpirun rank; do
 done
 
 # ---- refusals ----
-$run -np 2 ./contactlab run "$scene" $args --contacts 1 --out "$tmp/r1" >"$tmp/r1.out" 2>&1
+$run -np 2 ./contactlab run "$scene" $args --measure walls --out "$tmp/r1" >"$tmp/r1.out" 2>&1
 st=$?
-[ $st -ne 0 ] && grep -q "option '--contacts' is not supported across MPI ranks" "$tmp/r1.out"
-ok $? "--contacts refused across ranks, named (exit $st)"
+[ $st -ne 0 ] && grep -q "option '--measure' is not supported across MPI ranks" "$tmp/r1.out"
+ok $? "--measure refused across ranks, named (exit $st)"
 $run -np 2 ./contactlab bench pile --quick --nx 2 --steps 10 --checkpoint "$tmp/b.ckpt" >/dev/null 2>&1
 $run -np 2 ./contactlab run "$scene" $args --restart "$tmp/b.ckpt" --out "$tmp/p2" >"$tmp/r3.out" 2>&1
 st=$?
