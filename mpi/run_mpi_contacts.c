@@ -26,7 +26,7 @@ int clab_run_mpi_contacts_open(xp_run_extra *x, const char *out, const char *pre
                                int nkeep, char **keep, int flags, size_t chunk, clab_error *err)
 {
     xp_common c;
-    xp_common_init(&c, "run", nkeep, keep);
+    xp_common_init(&c, "run", nkeep - 1, keep + 1); /* (as main's argv + 1: keep[0] is "contactlab") */
     snprintf(c.out, sizeof c.out, "%s", out);
     const int rc = xp_run_extra_open(x, &c, prefix, meta, nkeep, keep, flags, err); /* (no --measure here) */
     xp_common_free(&c);
