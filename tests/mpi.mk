@@ -23,7 +23,7 @@ tests_test_mpi_chunk_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/mpi $(MPI_CFLAGS)
 tests_test_mpi_chunk_LDADD = $(CLAB_LDADD) $(MPI_LIBS)
 check-mpi: tests/test_mpi_chunk$(EXEEXT)
 endif
-EXTRA_DIST += tests/test_mpi.c $(clab_mpi_tests)
+EXTRA_DIST += tests/test_mpi.c tests/mpi_check.h $(clab_mpi_tests)
 EXTRA_DIST += tests/test_mpi_scatter.c
 if HAVE_MPI
 check_PROGRAMS += tests/test_mpi

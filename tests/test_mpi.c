@@ -20,21 +20,7 @@
 #include "clab_mpi.h"
 #include "mpi_internal.h"
 
-static int rank_ = 0, fails_ = 0;
-
-static void check(int cond, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void check(int cond, const char *fmt, ...)
-{
-    if (rank_ != 0) return;
-    fails_ += !cond;
-    va_list ap;
-    printf("%sok - ", cond ? "" : "not ");
-    va_start(ap, fmt);
-    vprintf(fmt, ap);
-    va_end(ap);
-    printf("\n");
-    fflush(stdout);
-}
+#include "mpi_check.h"
 
 #define L 0.2     /* the period along x [m] */
 #define R 0.01    /* sphere radius [m] */

@@ -25,24 +25,9 @@
 #include "clab_mpi.h"
 #include "mpi_internal.h"
 
-static int rank_ = 0, size_ = 1, fails_ = 0;
+#include "mpi_check.h"
 
-/* the condition over every rank (all must hold); rank 0 prints the line */
-static void check(int cond, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void check(int cond, const char *fmt, ...)
-{
-    int all = 0;
-    MPI_Allreduce(&cond, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    if (rank_ != 0) return;
-    fails_ += !all;
-    va_list ap;
-    printf("%sok - ", all ? "" : "not ");
-    va_start(ap, fmt);
-    vprintf(fmt, ap);
-    va_end(ap);
-    printf("\n");
-    fflush(stdout);
-}
+static int size_ = 1;
 
 #define NSPH 9000 /* spheres: three chunks of 4,096 */
 #define RAD 0.005 /* their radius [m] */
@@ -173,17 +158,17 @@ int main(int argc, char **argv)
         for (size_t k = 0; !rc && k < d->local->nbodies; k++) owned += d->mine[k];
         MPI_Allreduce(MPI_IN_PLACE, &owned, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
         MPI_Allreduce(MPI_IN_PLACE, &lsum, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
-        check(same, "%d rank(s)%s, the world on rank 0 only: every rank's local world the whole-world path's, body for "
+        check_all(same, "%d rank(s)%s, the world on rank 0 only: every rank's local world the whole-world path's, body for "
               "body (global index, clab_body bytes, name) and its shell (materials, mesh store, periodic axes, t, "
               "step); %ld local bodies over the ranks", size_, balance ? ", --balance" : "", lsum);
-        check(!rc && owned == NSPH - (NSPH + 96) / 97, "%d rank(s)%s: every moving body owned once (%ld owned, want %d)",
+        check_all(!rc && owned == NSPH - (NSPH + 96) / 97, "%d rank(s)%s: every moving body owned once (%ld owned, want %d)",
               size_, balance ? ", --balance" : "", owned, NSPH - (NSPH + 96) / 97);
-        check(!rc && (rank_ == 0) == (d->global != NULL), "%d rank(s)%s: the whole world kept on rank 0 only", size_,
+        check_all(!rc && (rank_ == 0) == (d->global != NULL), "%d rank(s)%s: the whole world kept on rank 0 only", size_,
               balance ? ", --balance" : "");
         if (balance) {
             double cut[3][65];
             int r2 = whole_world_cuts(W, skin, cut, &err);
-            check(!rc && !r2 && !memcmp(cut, d->cut, sizeof cut), "%d rank(s), --balance: the cuts those of the whole "
+            check_all(!rc && !r2 && !memcmp(cut, d->cut, sizeof cut), "%d rank(s), --balance: the cuts those of the whole "
                   "world's share, bit for bit (grid %dx%dx%d)", size_, d ? d->grid[0] : 0, d ? d->grid[1] : 0,
                   d ? d->grid[2] : 0);
         }
@@ -204,7 +189,7 @@ int main(int argc, char **argv)
         }
         clab_mpi_domain *d = NULL;
         const int rc = clab_mpi_domain_create(&d, MPI_COMM_WORLD, w, NULL, 0, skin, 0.0, &err);
-        check(rc != 0 && d == NULL && strstr(err.msg, rank_ == 0 ? "joints" : "rank 0 failed"),
+        check_all(rc != 0 && d == NULL && strstr(err.msg, rank_ == 0 ? "joints" : "rank 0 failed"),
               "%d rank(s): a joint refused by rank 0, an error on every rank (rank 0: %s)", size_,
               rank_ == 0 ? err.msg : "");
     }
