@@ -121,11 +121,12 @@ void clab_mpi_grid(int size, const double L[3], int grid[3]);
 /* The domain of a world over the ranks of comm: `global` is the whole world on rank 0 (taken:
  * the domain keeps it there for the output as d->global) and NULL on the other ranks (a world
  * given there is freed unread), so that no rank but 0 ever holds the whole world. Rank 0 makes
- * the refusals (CLAB_EINVAL naming the feature: joints, driven bodies, loads, a moving body
- * without a bound (a free plane), skin <= 0) and the box, which every rank gets with rank 0's
+ * the refusals (CLAB_EINVAL naming the feature: joints, a moving body without a bound (a free
+ * plane), skin <= 0) and the box, which every rank gets with rank 0's
  * status (its refusal is an error on every rank, as clab_mpi_agree gives it); then rank 0 sends
  * the world's shell and its moving bodies in chunks (mpi/scatter.c) and each rank keeps its
- * local world's: memory O(chunk) beyond that world on a rank other than 0. The box is cut into
+ * local world's: memory O(chunk) beyond that world on a rank other than 0. Driven bodies and loads
+ * go to every rank alike (mpi/drive.c). The box is cut into
  * bricks: grid NULL or {0, 0, 0}: clab_mpi_grid's (more than 64 ranks along an axis refused);
  * balance: d->balance (the cuts at the bodies' quantiles, from the first build on). skin [m] >
  * 0: the displacement between rebuilds; envelope [m]: the backend's. The command's process gets

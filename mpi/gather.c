@@ -148,14 +148,6 @@ int clab_mpi_keyed_range(clab_mpi_sim *ms, int root, const char *rec, size_t n, 
 
 /* ---- records in key order by chunks of the key range ---- */
 
-static int cmp_key(const void *x, const void *y)
-{
-    uint64_t a, b;
-    memcpy(&a, x, sizeof a);
-    memcpy(&b, y, sizeof b);
-    return (a > b) - (a < b);
-}
-
 int clab_mpi_stream_sorted(clab_mpi_domain *d, int root, const char *rec, size_t n, size_t size, size_t chunk,
                            clab_mpi_put_fn put, void *ctx, clab_error *err)
 {
@@ -183,7 +175,7 @@ int clab_mpi_stream_sorted(clab_mpi_domain *d, int root, const char *rec, size_t
         rc = rc ? rc : rc1;
         next = end;
         if (d->rank == root && !rc && nall) { /* the ranks' runs merged: keys distinct over the ranks */
-            qsort(all, nall, size, cmp_key);
+            nall = clab_mpi_sort_keyed(all, nall, size); /* (no key twice: the count stays) */
             rc = put(ctx, all, nall, err);
         }
         free(all);
